@@ -1,0 +1,76 @@
+# ringscope: `make run` serves the page, `make test` runs every test tier.
+# Every install step lives here, so a fresh machine needs nothing else.
+
+GO          ?= go
+ADDR        ?= 127.0.0.1:8080
+FUZZTIME    ?= 15s
+GOROOT      := $(shell $(GO) env GOROOT)
+WASM_EXEC   := $(GOROOT)/lib/wasm/wasm_exec.js
+CHROMIUM    ?= /usr/bin/chromium
+SWIFTSHADER := /usr/lib/chromium/vk_swiftshader_icd.json
+NODE_DIR    := e2e/node_modules
+
+# Go wasm tests run under Node with Dawn's WebGPU (shared/docs/BROWSER.md).
+WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
+	NODE_OPTIONS=--import=$(CURDIR)/e2e/node/preload.mjs \
+	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg \
+	GOOS=js GOARCH=wasm
+
+.PHONY: run build setup setup-chromium setup-node test test-native test-wasm test-e2e fuzz bench vet generate clean
+
+run: setup build
+	$(GO) run . -addr $(ADDR)
+
+build: static/main.wasm static/wasm_exec.js
+
+static/main.wasm: $(shell find wasm ui webgpu wgsl decode -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+
+static/wasm_exec.js: $(WASM_EXEC)
+	cp $< $@
+
+setup: setup-chromium setup-node
+
+# Chromium brings SwiftShader, the CPU WebGPU adapter both test tiers use;
+# Dawn under Node needs the Vulkan loader to find it.
+APT_PACKAGES := chromium libvulkan1
+
+setup-chromium:
+	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES); }
+
+setup-node: $(NODE_DIR)/.installed
+
+$(NODE_DIR)/.installed: e2e/package.json e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+	touch $@
+
+generate:
+	$(GO) generate ./...
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+test: setup vet test-native fuzz test-wasm test-e2e
+
+test-native:
+	$(GO) test -count=1 ./...
+
+# Packages with wasm-only tests against a real WebGPU adapter.
+WASM_PKGS ?= $(shell GOOS=js GOARCH=wasm $(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./webgpu/... ./wasm/... 2>/dev/null)
+
+test-wasm: setup build
+	@mkdir -p .cache/xdg && chmod 700 .cache/xdg
+	$(WASM_TEST_ENV) $(GO) test -count=1 -timeout 10m $(WASM_PKGS)
+
+test-e2e: setup build
+	cd e2e && npx playwright test
+
+fuzz:
+	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./decode/...
+
+clean:
+	rm -rf static/main.wasm static/wasm_exec.js .cache e2e/test-results
