@@ -1,0 +1,22 @@
+// Package decode turns readbacks of a ringscope megakernel into telemetry:
+// the control and ring buffers into RingTelemetry (control words, occupancy,
+// slots, ticketed windows), the log buffer into Log records and fault codes,
+// and snapshots into runtime counters, watchdog health, Count-Min sketches
+// and priority-requeue accounting.
+//
+// The wire contract is ABI v1 (shared/docs/PROTOCOL.md), every number of
+// which comes from package wgsl/abi; the derivations follow the vyre
+// reference (shared/reference/vyre-megakernel.md §5) with the v1 changes of
+// PROTOCOL §6. A control buffer whose MAGIC word is 0 is a legacy vyre dump:
+// words 0–140 keep vyre's meaning and words 141–159 are ignored.
+//
+// Strict decoders (TryDecode, DecodeInto, DecodeLog) reject buffers of the
+// wrong size with a *DecodeError that says which buffer, where and why; they
+// never panic on bad bytes, and unknown slot statuses are kept, not
+// rejected. Decode is the lenient form for display: it decodes whatever
+// whole words and slots there are. DecodeInto and SketchInto reuse the
+// caller's storage so that a polling loop allocates nothing.
+//
+// The package is pure Go: it imports only the standard library and
+// wgsl/abi, so it builds natively and for GOOS=js GOARCH=wasm alike.
+package decode

@@ -1,0 +1,232 @@
+package decode
+
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// RingTelemetry is one decoded snapshot of a megakernel: the control buffer,
+// the ring's occupancy, every slot, and the ticketed windows of the window
+// opcodes the caller asked for. The zero value is an empty snapshot (no
+// slots, a zeroed control buffer) and is a valid destination for DecodeInto.
+type RingTelemetry struct {
+	Control   ControlSnapshot
+	Occupancy RingOccupancy
+	// Slots holds one entry per ring slot, in slot order.
+	Slots []RingSlotSnapshot
+	// Windows holds one entry per (ticket, opcode) pair of the window
+	// opcodes, sorted by ticket, then opcode.
+	Windows []WindowTelemetry
+}
+
+// Metric is one non-zero OPCODE_METRICS word: how many times opcode Opcode
+// (< abi.MetricOpcodes) was executed.
+type Metric struct {
+	Opcode uint32
+	Count  uint32
+}
+
+// ControlSnapshot is the decoded control buffer (PROTOCOL §2). The zero
+// value is an all-zero v1-shaped buffer, which reads as a legacy dump only
+// once Legacy is set by a decoder.
+type ControlSnapshot struct {
+	Shutdown  bool   // SHUTDOWN ≠ 0
+	DoneCount uint32 // DONE_COUNT (wraps mod 2^32)
+	Epoch     uint32 // EPOCH: BATCH_FENCEs executed
+	// Metrics lists the non-zero OPCODE_METRICS words, in opcode order.
+	Metrics []Metric
+	// TenantFairness is TENANT_CLAIMS: claims per tenant % 32, zeros included.
+	TenantFairness [abi.TenantSlots]uint32
+	// PriorityFairness is PRIORITY_CLAIMS: claims per priority level.
+	PriorityFairness [abi.PriorityLevels]uint32
+
+	// Legacy reports a vyre dump (MAGIC = 0): words 141–159 carry no
+	// meaning there, so every v1 field below is zero.
+	Legacy bool
+
+	// ABI v1 words 141–158, zero in a legacy dump.
+	Magic           uint32
+	ABIVersion      uint32
+	Generation      uint32
+	Dispatches      uint32
+	Claims          uint32
+	Faults          uint32
+	Denied          uint32
+	BudgetExhausted uint32
+	Heads           [abi.PriorityLevels]uint32
+	Tails           [abi.PriorityLevels]uint32
+
+	// Host-written configuration words, decoded in both layouts.
+	TenantBase      uint32 // TENANT_BASE, always abi.TenantBaseValue when well formed
+	TenantMasks     [abi.TenantCount]uint32
+	TenantQuotas    [abi.TenantSlots]uint32
+	PriorityOffsets [abi.PriorityLevels + 1]uint32
+	Starvation      uint32 // STARVATION, informational
+
+	// Observable holds OBSERVABLE[0…]: every control word from
+	// abi.CtrlObservable on. Nil or empty when the buffer has none.
+	Observable []uint32
+}
+
+// RingOccupancy counts ring slots by status. The zero value is an empty ring.
+type RingOccupancy struct {
+	Empty     uint32
+	Published uint32
+	Claimed   uint32
+	Done      uint32
+	WaitIO    uint32
+	Yield     uint32
+	Requeue   uint32
+	Fault     uint32
+	// Unknown counts slots whose status is not one of the named values.
+	Unknown uint32
+}
+
+// RingSlotSnapshot is one decoded ring slot (PROTOCOL §3). Args holds
+// ARG0…ARG2, the words ticketed windows and the built-in opcodes use.
+type RingSlotSnapshot struct {
+	Index    uint32
+	Status   Status
+	Opcode   uint32
+	Tenant   uint32
+	Priority uint32
+	Args     [3]uint32
+}
+
+// Status is the raw STATUS word of a slot. Values of StatusCount and above
+// are unknown; they are kept as they are, never rejected.
+type Status uint32
+
+// Slot statuses of PROTOCOL §3.
+const (
+	StatusEmpty     Status = abi.StatusEmpty
+	StatusPublished Status = abi.StatusPublished
+	StatusClaimed   Status = abi.StatusClaimed
+	StatusDone      Status = abi.StatusDone
+	StatusWaitIO    Status = abi.StatusWaitIO
+	StatusYield     Status = abi.StatusYield
+	StatusRequeue   Status = abi.StatusRequeue
+	StatusFault     Status = abi.StatusFault
+)
+
+var statusNames = [abi.StatusCount]string{
+	StatusEmpty:     "EMPTY",
+	StatusPublished: "PUBLISHED",
+	StatusClaimed:   "CLAIMED",
+	StatusDone:      "DONE",
+	StatusWaitIO:    "WAIT_IO",
+	StatusYield:     "YIELD",
+	StatusRequeue:   "REQUEUE",
+	StatusFault:     "FAULT",
+}
+
+// String returns the protocol name of s, or UNKNOWN(0x…) for other values.
+func (s Status) String() string {
+	if s < abi.StatusCount {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("UNKNOWN(0x%x)", uint32(s))
+}
+
+// Known reports whether s is one of the named statuses.
+func (s Status) Known() bool { return s < abi.StatusCount }
+
+// Active reports whether a slot in status s still has work pending:
+// PUBLISHED, CLAIMED, WAIT_IO, YIELD or REQUEUE. Terminal (DONE, FAULT),
+// EMPTY and unknown statuses are not active.
+func (s Status) Active() bool {
+	switch s {
+	case StatusPublished, StatusClaimed, StatusWaitIO, StatusYield, StatusRequeue:
+		return true
+	}
+	return false
+}
+
+// WindowTelemetry aggregates the slots of one ticketed route window: the
+// slots of one window opcode sharing ARG0 (the ticket). ARG1 is the class:
+// 0 counts as Required, 1 as Lookahead, anything else as neither. Status
+// counters leave out EMPTY and unknown slots. The zero value is an empty
+// window.
+type WindowTelemetry struct {
+	Ticket    uint32
+	Tenant    uint32 // tenant of the window's lowest-indexed slot
+	Opcode    uint32
+	Required  uint32
+	Lookahead uint32
+	Published uint32
+	Claimed   uint32
+	Done      uint32
+	WaitIO    uint32
+	Yield     uint32
+	Requeue   uint32
+	Fault     uint32
+}
+
+// Active reports whether the window still has pending slots; a window whose
+// slots are all DONE or FAULT is finished.
+func (w WindowTelemetry) Active() bool {
+	return w.Published > 0 || w.Claimed > 0 || w.WaitIO > 0 || w.Yield > 0 || w.Requeue > 0
+}
+
+// RuntimeCounters is the cheap runtime summary of a snapshot (reference
+// §5.5): queue, idle, fairness and drain counters. Densities are in basis
+// points (1/10000), idle share in parts per million.
+type RuntimeCounters struct {
+	TotalSlots            uint32
+	QueueDepth            uint32
+	GPUIdleSlots          uint32
+	GPUIdlePPM            uint32
+	FrontierDensityBps    uint16
+	OccupancyProxyBps     uint16
+	DrainedSlots          uint32
+	UnreclaimedDoneSlots  uint32
+	TenantFairnessTotal   uint64
+	TenantFairnessSkew    uint32
+	PriorityFairnessTotal uint64
+	RequeueSlots          uint32
+	FaultSlots            uint32
+}
+
+// WatchdogSnapshot is the health of a ring between two snapshots (PROTOCOL
+// §6). DoneDelta is DONE_COUNT's progress modulo 2^32. Reset reports that the
+// host re-initialised the ring in between (GENERATION changed, or the done
+// counter moved backwards); a reset is never a stall.
+type WatchdogSnapshot struct {
+	DoneDelta      uint32
+	QueueDepth     uint32
+	FaultSlots     uint32
+	RequeueSlots   uint32
+	GPUIdlePPM     uint32
+	SuspectedStall bool
+	Reset          bool
+}
+
+// TotalSlots is the saturating sum of all nine counters.
+func (o RingOccupancy) TotalSlots() uint32 {
+	return satSum(o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown)
+}
+
+// QueueDepth is the saturating count of slots that are neither EMPTY nor
+// DONE. As in vyre (reference §5.2) it includes FAULT and unknown slots,
+// which are not active: they still hold the ring until the host clears them.
+func (o RingOccupancy) QueueDepth() uint32 {
+	return satSum(o.Published, o.Claimed, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown)
+}
+
+// ActiveSlots is the saturating count of slots in an active status.
+func (o RingOccupancy) ActiveSlots() uint32 {
+	return satSum(o.Published, o.Claimed, o.WaitIO, o.Yield, o.Requeue)
+}
+
+// satSum adds 32-bit counters, saturating at the maximum.
+func satSum(vs ...uint32) uint32 {
+	var s uint64
+	for _, v := range vs {
+		s += uint64(v)
+	}
+	if s > 0xFFFFFFFF {
+		return 0xFFFFFFFF
+	}
+	return uint32(s)
+}
