@@ -23,6 +23,8 @@ const (
 
 // Bindings of bind group 0 (PROTOCOL §1).
 const (
+	// BindGroup is the bind group every ABI buffer lives in.
+	BindGroup      = 0
 	BindingControl = 0
 	BindingRing    = 1
 	BindingLog     = 2
