@@ -1,0 +1,153 @@
+package decode
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Log is a decoded log buffer (PROTOCOL §5). Cursor counts the records the
+// GPU attempted, Capacity those the buffer holds; Records are the
+// min(Cursor, Capacity) records that landed, in record order, and Dropped =
+// Cursor − Capacity those that did not. The zero value is an empty log.
+type Log struct {
+	Cursor   uint32
+	Capacity uint32
+	Dropped  uint32
+	Records  []LogRecord
+}
+
+// LogRecord is one log record. For a PRINTF, Format is the format id (a0)
+// and A, B its arguments; for a fault, Format is abi.LogFaultTag | code, A
+// the slot's opcode and B the epoch (params.epoch) of the dispatch. Slot is
+// the ring slot index either way.
+type LogRecord struct {
+	Format uint32
+	Slot   uint32
+	A      uint32
+	B      uint32
+}
+
+// IsFault reports whether r was written by a fault rather than a PRINTF.
+// PRINTF format ids therefore must not carry the fault tag bits.
+func (r LogRecord) IsFault() bool { return r.Format&abi.LogFaultMask == abi.LogFaultTag }
+
+// FaultCode is the code of a fault record, or 0 for a PRINTF record.
+func (r LogRecord) FaultCode() FaultCode {
+	if !r.IsFault() {
+		return 0
+	}
+	return FaultCode(r.Format &^ abi.LogFaultMask)
+}
+
+// FaultCode says why a slot ended FAULT (PROTOCOL §5). Zero is no fault.
+type FaultCode uint32
+
+// Fault codes of PROTOCOL §5.
+const (
+	FaultUnknownOpcode FaultCode = abi.FaultUnknownOpcode
+	FaultOutOfBounds   FaultCode = abi.FaultOutOfBounds
+	FaultProtected     FaultCode = abi.FaultProtected
+	FaultBadTenant     FaultCode = abi.FaultBadTenant
+	FaultBadState      FaultCode = abi.FaultBadState
+	FaultUserFault     FaultCode = abi.FaultUserFault
+)
+
+var faultNames = [...]struct{ name, reason string }{
+	FaultUnknownOpcode: {"UNKNOWN_OPCODE", "the slot's opcode is not one the kernel implements"},
+	FaultOutOfBounds:   {"OUT_OF_BOUNDS", "an argument indexed past the end of a buffer"},
+	FaultProtected:     {"PROTECTED", "the opcode tried to write a protected control word (below OBSERVABLE)"},
+	FaultBadTenant:     {"BAD_TENANT", "the tenant id is 29 or more and has no mask"},
+	FaultBadState:      {"BAD_STATE", "the claimed slot was not PUBLISHED"},
+	FaultUserFault:     {"USER_FAULT", "the work item raised a fault (RAISE opcode)"},
+}
+
+// String returns the protocol name of c, or FAULT(0x…) for other values.
+func (c FaultCode) String() string {
+	if c != 0 && int(c) < len(faultNames) {
+		return faultNames[c].name
+	}
+	return fmt.Sprintf("FAULT(0x%x)", uint32(c))
+}
+
+// Reason explains c to a person.
+func (c FaultCode) Reason() string {
+	if c != 0 && int(c) < len(faultNames) {
+		return faultNames[c].reason
+	}
+	if c == 0 {
+		return "no fault"
+	}
+	return fmt.Sprintf("unknown fault code %d", uint32(c))
+}
+
+// DecodeLog decodes a log buffer; see DecodeLogInto.
+func DecodeLog(log []byte) (Log, error) {
+	var l Log
+	if err := DecodeLogInto(&l, log); err != nil {
+		return Log{}, err
+	}
+	return l, nil
+}
+
+// DecodeLogInto decodes a log buffer into dst, reusing dst.Records. The
+// buffer must be whole words, hold the 4-word header and whole 4-word
+// records, and hold at least CAPACITY records (a larger buffer is fine). An
+// overflowing cursor is not an error: the first CAPACITY records are read
+// and the rest counted as Dropped. On error dst is left untouched.
+func DecodeLogInto(dst *Log, log []byte) error {
+	const headerBytes = abi.LogHeaderWords * abi.WordBytes
+	const recordBytes = abi.LogRecordWords * abi.WordBytes
+	n := len(log)
+	if rem := n % abi.WordBytes; rem != 0 {
+		return &DecodeError{Buffer: BufferLog, Offset: n - rem, Msg: fmt.Sprintf(
+			"log length %d bytes is not a whole number of %d-byte words", n, abi.WordBytes)}
+	}
+	if n < headerBytes {
+		return &DecodeError{Buffer: BufferLog, Offset: n, Msg: fmt.Sprintf(
+			"log of %d bytes is shorter than its %d-byte header", n, headerBytes)}
+	}
+	if rem := (n - headerBytes) % recordBytes; rem != 0 {
+		return &DecodeError{Buffer: BufferLog, Offset: n - rem, Msg: fmt.Sprintf(
+			"log length %d bytes is not a %d-byte header and whole %d-byte records", n, headerBytes, recordBytes)}
+	}
+	cursor := binary.LittleEndian.Uint32(log[abi.LogCursor*abi.WordBytes:])
+	capacity := binary.LittleEndian.Uint32(log[abi.LogCapacity*abi.WordBytes:])
+	held := (n - headerBytes) / recordBytes
+	if uint64(capacity) > uint64(held) {
+		return &DecodeError{Buffer: BufferLog, Offset: n, Msg: fmt.Sprintf(
+			"log header claims a capacity of %d records but the buffer holds %d", capacity, held)}
+	}
+	records := int(min(cursor, capacity))
+	dst.Cursor, dst.Capacity = cursor, capacity
+	dst.Dropped = 0
+	if cursor > capacity {
+		dst.Dropped = cursor - capacity
+	}
+	if cap(dst.Records) >= records {
+		dst.Records = dst.Records[:records]
+	} else {
+		dst.Records = make([]LogRecord, records)
+	}
+	for i := range dst.Records {
+		r := log[headerBytes+i*recordBytes : headerBytes+(i+1)*recordBytes]
+		dst.Records[i] = LogRecord{
+			Format: binary.LittleEndian.Uint32(r[0:]),
+			Slot:   binary.LittleEndian.Uint32(r[4:]),
+			A:      binary.LittleEndian.Uint32(r[8:]),
+			B:      binary.LittleEndian.Uint32(r[12:]),
+		}
+	}
+	return nil
+}
+
+// AppendFaults appends the fault records of l to dst and returns it.
+func (l *Log) AppendFaults(dst []LogRecord) []LogRecord {
+	for _, r := range l.Records {
+		if r.IsFault() {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}

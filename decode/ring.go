@@ -1,0 +1,153 @@
+package decode
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// maxSlots is the largest ring the 32-bit slot indices of the ABI can name.
+const maxSlots = math.MaxUint32
+
+// TryDecode strictly decodes a control and a ring buffer. It fails, with a
+// *DecodeError, only when a buffer has the wrong size: control shorter than
+// 160 words or not whole words, ring not whole 64-byte slots.
+func TryDecode(control, ring []byte) (RingTelemetry, error) {
+	return TryDecodeWithWindowOpcodes(control, ring, nil)
+}
+
+// TryDecodeWithWindowOpcodes is TryDecode that also groups the slots of the
+// given opcodes into ticketed windows (RingTelemetry.Windows).
+func TryDecodeWithWindowOpcodes(control, ring []byte, windowOpcodes []uint32) (RingTelemetry, error) {
+	var t RingTelemetry
+	var scratch DecodeScratch
+	if err := DecodeInto(&t, &scratch, control, ring, windowOpcodes); err != nil {
+		return RingTelemetry{}, err
+	}
+	return t, nil
+}
+
+// Decode decodes whatever it can and never fails or panics: a short control
+// buffer reads as zeros past its end, a trailing partial word or slot is
+// ignored. It is meant for display; use TryDecode to check a dump.
+func Decode(control, ring []byte) RingTelemetry {
+	return DecodeWithWindowOpcodes(control, ring, nil)
+}
+
+// DecodeWithWindowOpcodes is the lenient Decode with ticketed windows.
+func DecodeWithWindowOpcodes(control, ring []byte, windowOpcodes []uint32) RingTelemetry {
+	var t RingTelemetry
+	var scratch DecodeScratch
+	slots := min(len(ring)/abi.SlotBytes, maxSlots)
+	decodeChecked(&t, &scratch, control, ring[:slots*abi.SlotBytes], windowOpcodes)
+	return t
+}
+
+// DecodeScratch is the reusable working storage of DecodeInto (the sorted
+// window-opcode list and the window index). The zero value is ready to use;
+// a scratch must not be shared by concurrent decodes.
+type DecodeScratch struct {
+	ops     []uint32 // window opcodes, sorted and unique
+	matcher windowMatcher
+	table   []int32 // open-addressed window index: 1 + index into Windows, 0 = free
+}
+
+// DecodeInto strictly decodes control and ring into dst, reusing dst's
+// slices and scratch so that decoding the same shape again allocates
+// nothing. windowOpcodes may be nil. On error dst is left untouched.
+func DecodeInto(dst *RingTelemetry, scratch *DecodeScratch, control, ring []byte, windowOpcodes []uint32) error {
+	if err := checkControl(control); err != nil {
+		return err
+	}
+	if err := checkRing(ring); err != nil {
+		return err
+	}
+	decodeChecked(dst, scratch, control, ring, windowOpcodes)
+	return nil
+}
+
+// checkRing reports why ring cannot be decoded strictly, or nil.
+func checkRing(ring []byte) error {
+	n := len(ring)
+	if rem := n % abi.SlotBytes; rem != 0 {
+		return &DecodeError{Buffer: BufferRing, Offset: n - rem, Msg: fmt.Sprintf(
+			"ring length %d bytes is not a whole number of %d-byte slots (%d whole ring slots, then %d stray bytes)",
+			n, abi.SlotBytes, n/abi.SlotBytes, rem)}
+	}
+	if uint64(n/abi.SlotBytes) > maxSlots {
+		return &DecodeError{Buffer: BufferRing, Offset: maxSlots * abi.SlotBytes, Msg: fmt.Sprintf(
+			"ring of %d slots exceeds the 32-bit telemetry ABI (at most %d whole ring slots)",
+			n/abi.SlotBytes, uint64(maxSlots))}
+	}
+	return nil
+}
+
+// decodeChecked decodes buffers already known to be whole slots; control
+// may be short (lenient callers) and is zero-padded.
+func decodeChecked(dst *RingTelemetry, scratch *DecodeScratch, control, ring []byte, windowOpcodes []uint32) {
+	decodeControl(&dst.Control, control)
+	n := len(ring) / abi.SlotBytes
+	if cap(dst.Slots) >= n {
+		dst.Slots = dst.Slots[:n]
+	} else {
+		dst.Slots = make([]RingSlotSnapshot, n)
+	}
+	dst.Occupancy = decodeSlots(dst.Slots, ring)
+	scratch.setWindowOpcodes(windowOpcodes)
+	dst.Windows = scratch.windows(dst.Windows[:0], dst.Slots)
+}
+
+// decodeSlots fills slots from ring (len(slots) whole slots) and counts them.
+func decodeSlots(slots []RingSlotSnapshot, ring []byte) RingOccupancy {
+	// Two count tables, alternated by slot parity, keep consecutive slots
+	// of the same status from serialising on one counter.
+	var counts [2][abi.StatusCount + 1]uint32
+	for i := range slots {
+		s := ring[i*abi.SlotBytes : i*abi.SlotBytes+abi.SlotBytes]
+		st := binary.LittleEndian.Uint32(s[abi.SlotStatus*abi.WordBytes:])
+		slots[i] = RingSlotSnapshot{
+			Index:    uint32(i),
+			Status:   Status(st),
+			Opcode:   binary.LittleEndian.Uint32(s[abi.SlotOpcode*abi.WordBytes:]),
+			Tenant:   binary.LittleEndian.Uint32(s[abi.SlotTenant*abi.WordBytes:]),
+			Priority: binary.LittleEndian.Uint32(s[abi.SlotPriority*abi.WordBytes:]),
+			Args: [3]uint32{
+				binary.LittleEndian.Uint32(s[(abi.SlotArg0+0)*abi.WordBytes:]),
+				binary.LittleEndian.Uint32(s[(abi.SlotArg0+1)*abi.WordBytes:]),
+				binary.LittleEndian.Uint32(s[(abi.SlotArg0+2)*abi.WordBytes:]),
+			},
+		}
+		counts[i&1][min(st, abi.StatusCount)]++
+	}
+	c := func(s int) uint32 { return counts[0][s] + counts[1][s] }
+	return RingOccupancy{
+		Empty:     c(abi.StatusEmpty),
+		Published: c(abi.StatusPublished),
+		Claimed:   c(abi.StatusClaimed),
+		Done:      c(abi.StatusDone),
+		WaitIO:    c(abi.StatusWaitIO),
+		Yield:     c(abi.StatusYield),
+		Requeue:   c(abi.StatusRequeue),
+		Fault:     c(abi.StatusFault),
+		Unknown:   c(abi.StatusCount),
+	}
+}
+
+// ActiveSlotsForOpcode returns copies of the slots running opcode op in an
+// active status, in slot order.
+func (t *RingTelemetry) ActiveSlotsForOpcode(op uint32) []RingSlotSnapshot {
+	return t.AppendActiveSlotsForOpcode(nil, op)
+}
+
+// AppendActiveSlotsForOpcode appends the active slots of opcode op to dst
+// and returns it; with a large enough dst it allocates nothing.
+func (t *RingTelemetry) AppendActiveSlotsForOpcode(dst []RingSlotSnapshot, op uint32) []RingSlotSnapshot {
+	for i := range t.Slots {
+		if s := &t.Slots[i]; s.Opcode == op && s.Status.Active() {
+			dst = append(dst, *s)
+		}
+	}
+	return dst
+}

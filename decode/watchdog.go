@@ -1,0 +1,166 @@
+package decode
+
+import (
+	"fmt"
+	"math"
+)
+
+// HealthSince derives ring health from the snapshot prev and t (PROTOCOL §6,
+// reference §5.6 with the v1 rules). DONE_COUNT is compared modulo 2^32, so
+// a wrap is progress. A changed GENERATION (or a switch between a legacy and
+// a v1 dump) is a Reset: the counters restarted, DoneDelta is t's DONE_COUNT
+// and no stall is suspected. Within one generation a done counter that moved
+// backwards (a serial-number difference ≥ 2^31, which the host's re-init rule
+// rules out) is treated as a Reset too; TryHealthSince reports it as an
+// error. A nil prev has no baseline: zero delta, no stall.
+//
+// SuspectedStall is vyre's rule: work is queued, nothing completed and no
+// slot faulted. One stalled interval is only a suspicion; Watchdog turns
+// consecutive ones into a stall.
+func (t *RingTelemetry) HealthSince(prev *RingTelemetry) WatchdogSnapshot {
+	s, _ := t.TryHealthSince(prev)
+	return s
+}
+
+// TryHealthSince is HealthSince that also returns an error when the done
+// counter moved backwards within one generation. The snapshot is the same
+// as HealthSince's (marked Reset) either way.
+func (t *RingTelemetry) TryHealthSince(prev *RingTelemetry) (WatchdogSnapshot, error) {
+	if prev == nil {
+		s := t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
+		return s, nil
+	}
+	s := t.health(prev.Control.DoneCount, prev.Control.Generation, prev.Control.Legacy)
+	if s.Reset && prev.Control.Generation == t.Control.Generation && prev.Control.Legacy == t.Control.Legacy {
+		return s, fmt.Errorf("decode: done counter moved backwards from %d to %d within generation %d; "+
+			"treat it as a reset, the start of a new telemetry epoch", prev.Control.DoneCount, t.Control.DoneCount, t.Control.Generation)
+	}
+	return s, nil
+}
+
+// health compares t with a previous (DONE_COUNT, GENERATION, legacy).
+func (t *RingTelemetry) health(prevDone, prevGen uint32, prevLegacy bool) WatchdogSnapshot {
+	o := &t.Occupancy
+	s := WatchdogSnapshot{
+		QueueDepth:   o.QueueDepth(),
+		FaultSlots:   o.Fault,
+		RequeueSlots: o.Requeue,
+	}
+	if total := o.TotalSlots(); total > 0 {
+		s.GPUIdlePPM = uint32(min(ppmScale, uint64(min(o.Empty, total))*ppmScale/uint64(total)))
+	}
+	delta := t.Control.DoneCount - prevDone // modulo 2^32
+	switch {
+	case t.Control.Generation != prevGen || t.Control.Legacy != prevLegacy:
+		s.Reset, s.DoneDelta = true, t.Control.DoneCount
+	case delta > math.MaxInt32:
+		s.Reset, s.DoneDelta = true, 0
+	default:
+		s.DoneDelta = delta
+		s.SuspectedStall = s.QueueDepth > 0 && delta == 0 && s.FaultSlots == 0
+	}
+	return s
+}
+
+// DefaultStallIntervals is how many consecutive stalled intervals a Watchdog
+// needs before it reports a stall.
+const DefaultStallIntervals = 3
+
+// Watchdog turns timestamped snapshots into a stall verdict (PROTOCOL §6):
+// a stall is reported only after N consecutive intervals in which work was
+// queued and none completed, and it clears as soon as progress resumes or
+// the host resets the ring. One interval is the time between two Observe
+// calls; single slow intervals (a browser throttling a tab, a long dispatch)
+// are therefore not alarms. A Watchdog is not safe for concurrent use.
+type Watchdog struct {
+	n           int
+	seen        bool
+	lastMillis  float64
+	lastDone    uint32
+	lastGen     uint32
+	lastLegacy  bool
+	stalled     int
+	lastHealthy float64
+}
+
+// WatchdogState is the verdict of one Watchdog.Observe.
+type WatchdogState struct {
+	// Health compares this snapshot with the previous one; zero delta and
+	// no suspicion on the first observation.
+	Health WatchdogSnapshot
+	// AtMillis is the observation's time; IntervalMillis the time since
+	// the previous observation (0 on the first).
+	AtMillis       float64
+	IntervalMillis float64
+	// StalledIntervals counts the consecutive stalled intervals up to now.
+	StalledIntervals int
+	// Stalled is set once StalledIntervals reaches the watchdog's N.
+	Stalled bool
+	// StalledForMillis is the time since the last observation with
+	// progress, while intervals are stalled; 0 otherwise.
+	StalledForMillis float64
+	// DonePerSecond is the completion rate over the interval (0 when the
+	// interval is empty or the ring was reset).
+	DonePerSecond float64
+}
+
+// NewWatchdog returns a watchdog that reports a stall after stallIntervals
+// consecutive stalled intervals; values below 1 mean DefaultStallIntervals.
+func NewWatchdog(stallIntervals int) *Watchdog {
+	if stallIntervals < 1 {
+		stallIntervals = DefaultStallIntervals
+	}
+	return &Watchdog{n: stallIntervals}
+}
+
+// StallIntervals is the N of the watchdog.
+func (w *Watchdog) StallIntervals() int { return w.n }
+
+// Observe records snapshot t taken at atMillis (for example
+// performance.now() after the readback) and returns the verdict. An
+// observation that is not later than the previous one (a repeated or
+// out-of-order timestamp, NaN) spans no time: it can clear a stall but not
+// add a stalled interval.
+func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
+	if w.n < 1 {
+		w.n = DefaultStallIntervals
+	}
+	st := WatchdogState{AtMillis: atMillis}
+	if !w.seen {
+		st.Health = t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
+		st.Health.SuspectedStall = false
+		w.lastHealthy = atMillis
+	} else {
+		st.Health = t.health(w.lastDone, w.lastGen, w.lastLegacy)
+		dt := atMillis - w.lastMillis
+		elapsed := dt > 0 // false for NaN too
+		if elapsed {
+			st.IntervalMillis = dt
+			if !st.Health.Reset {
+				st.DonePerSecond = float64(st.Health.DoneDelta) * 1000 / dt
+			}
+		}
+		switch {
+		case !st.Health.SuspectedStall:
+			w.stalled, w.lastHealthy = 0, atMillis
+		case elapsed:
+			w.stalled++
+		}
+	}
+	switch {
+	case !w.seen && math.IsNaN(atMillis):
+		w.lastMillis = math.Inf(-1)
+	case !w.seen || atMillis > w.lastMillis:
+		// The time base only moves forward, so a late timestamp cannot
+		// shrink the next interval.
+		w.lastMillis = atMillis
+	}
+	w.seen = true
+	w.lastDone, w.lastGen, w.lastLegacy = t.Control.DoneCount, t.Control.Generation, t.Control.Legacy
+	st.StalledIntervals = w.stalled
+	st.Stalled = w.stalled >= w.n
+	if w.stalled > 0 {
+		st.StalledForMillis = atMillis - w.lastHealthy
+	}
+	return st
+}
