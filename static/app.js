@@ -1,0 +1,73 @@
+// Loader for the ringscope page: loads wasm_exec.js (Go's wasm support),
+// checks for WebGPU, then fetches and starts main.wasm. Every outcome shows in
+// the status element ([data-testid="status"]):
+//
+//   loading     still starting
+//   no-webgpu   navigator.gpu is missing or has no adapter; wasm is not started
+//   running     main.wasm is running; from here on the wasm owns the element
+//   error: …    anything else, said plainly
+//
+// No inline script or style anywhere: the server's CSP forbids them.
+'use strict';
+
+(() => {
+  const statusEl = document.querySelector('[data-testid="status"]');
+
+  function setStatus(state, text) {
+    statusEl.dataset.state = state;
+    statusEl.textContent = text ?? state;
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = () => resolve();
+      s.onerror = () => reject(new Error(`${src}: failed to load (run make build)`));
+      document.head.append(s);
+    });
+  }
+
+  async function hasWebGPU() {
+    if (!navigator.gpu) return false;
+    try {
+      return (await navigator.gpu.requestAdapter()) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  async function start() {
+    setStatus('loading');
+    if (!(await hasWebGPU())) {
+      setStatus('no-webgpu');
+      return;
+    }
+    await loadScript('wasm_exec.js');
+    if (typeof globalThis.Go !== 'function') {
+      throw new Error('wasm_exec.js: did not define Go');
+    }
+    const go = new globalThis.Go();
+    let exitCode = '?';
+    const goExit = go.exit;
+    go.exit = (code) => {
+      exitCode = code;
+      goExit(code);
+    };
+    const resp = await fetch('main.wasm');
+    if (!resp.ok) {
+      throw new Error(`main.wasm: HTTP ${resp.status} (run make build)`);
+    }
+    const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
+    setStatus('running');
+    go.run(instance).then(
+      () => setStatus('error', `error: main.wasm exited (code ${exitCode})`),
+      (err) => setStatus('error', `error: main.wasm: ${err?.message ?? err}`),
+    );
+  }
+
+  start().catch((err) => {
+    console.error('ringscope:', err);
+    setStatus('error', `error: ${err?.message ?? err}`);
+  });
+})();
