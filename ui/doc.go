@@ -1,0 +1,23 @@
+// Package ui is ringscope's dashboard: Vugu components, one per concern,
+// that show decoded megakernel telemetry (package decode) as a dense,
+// live page.
+//
+// Data flows down and intent flows up. The composition root (package wasm)
+// builds a Dashboard, sets its callback fields (OnRun, OnPause, OnStep,
+// OnReset, OnApplySettings), and for every decoded telemetry frame calls
+// Dashboard.Apply(*Frame) while holding the EventEnv lock; the render loop
+// then re-renders. Apply does the O(slots) work once (the slot-map raster)
+// and appends to preallocated histories, so a frame allocates nothing.
+//
+// Vugu rebuilds the whole component tree on every render and DOM updates
+// are costly, so tables are capped (top 16 rows) and every large or
+// fast-changing view (the slot map, time series, histograms) is drawn on a
+// <canvas> from a reused Go RGBA buffer (Raster) copied in one
+// putImageData per frame (Canvas).
+//
+// The page runs under a strict Content-Security-Policy: components carry no
+// inline style or script; their classes live in static/dashboard.css.
+// Templates only read fields and call methods; every formatting or
+// derivation is a Go method with a native test. Package ui imports decode,
+// wgsl/abi, vugu and vugu/js only (never syscall/js).
+package ui

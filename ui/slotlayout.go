@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ringscope/ringscope/decode"
+)
+
+// SlotLayout places ring slots on the slot-map canvas: row-major, Cols
+// slots per row, each slot a Cell×Cell block of backing pixels (the last
+// Gap pixels of which are left as a grid line when cells are big). Cols is
+// a power of two, so a row starts at a round slot index. The zero value
+// lays out nothing.
+type SlotLayout struct {
+	Slots, Cols, Rows int
+	Cell, Gap         int
+}
+
+// Limits of the slot-map backing store.
+const (
+	slotMapMaxCols     = 2048 // 1,048,576 slots → 2048 × 512 one-pixel cells
+	slotMapTargetWidth = 1024 // small rings get bigger cells up to this width
+)
+
+// LayoutSlots returns the layout for n slots: about four times wider than
+// tall, one backing pixel per slot for large rings, bigger cells (with a
+// one-pixel gap from 4 px up) for small ones.
+func LayoutSlots(n int) SlotLayout {
+	if n <= 0 {
+		return SlotLayout{}
+	}
+	want := int(math.Ceil(math.Sqrt(4 * float64(n))))
+	cols := 1 << bits.Len(uint(want-1))
+	cols = min(cols, slotMapMaxCols)
+	cols = max(cols, 1)
+	rows := (n + cols - 1) / cols
+	cell := max(1, slotMapTargetWidth/cols)
+	gap := 0
+	if cell >= 4 {
+		gap = 1
+	}
+	return SlotLayout{Slots: n, Cols: cols, Rows: rows, Cell: cell, Gap: gap}
+}
+
+// Width and Height are the backing-store size in pixels.
+func (l SlotLayout) Width() int  { return l.Cols * l.Cell }
+func (l SlotLayout) Height() int { return l.Rows * l.Cell }
+
+// SlotAt maps a mouse position (offsetX, offsetY in CSS pixels) on a canvas
+// displayed at cssW×cssH to a slot index; ok is false outside the slots
+// (past the last slot of the last row, or off the canvas).
+func (l SlotLayout) SlotAt(x, y, cssW, cssH float64) (slot int, ok bool) {
+	if l.Slots == 0 || cssW <= 0 || cssH <= 0 || x < 0 || y < 0 || x >= cssW || y >= cssH {
+		return 0, false
+	}
+	col := int(x / cssW * float64(l.Cols))
+	row := int(y / cssH * float64(l.Rows))
+	col, row = min(col, l.Cols-1), min(row, l.Rows-1)
+	slot = row*l.Cols + col
+	return slot, slot < l.Slots
+}
+
+// DisplaySize returns the CSS size to show the canvas at in a box of
+// availW × maxH CSS pixels, keeping the aspect ratio; when it enlarges it
+// uses a whole scale factor (crisp cells) if one fits.
+func (l SlotLayout) DisplaySize(availW, maxH float64) (w, h float64) {
+	bw, bh := float64(l.Width()), float64(l.Height())
+	if bw == 0 || bh == 0 || availW <= 0 || maxH <= 0 {
+		return 0, 0
+	}
+	s := min(availW/bw, maxH/bh)
+	if s >= 1 {
+		s = math.Floor(s)
+	}
+	return bw * s, bh * s
+}
+
+// Paint draws every slot of slots into r (resized to the layout) in its
+// status colour; cells past the last slot are background.
+func (l SlotLayout) Paint(r *Raster, slots []decode.RingSlotSnapshot) {
+	r.Resize(l.Width(), l.Height())
+	r.Fill(ColBackground)
+	n := min(len(slots), l.Slots)
+	if l.Cell == 1 {
+		pix := r.Pix
+		for i := 0; i < n; i++ {
+			c := StatusColor(slots[i].Status)
+			j := i * 4
+			pix[j], pix[j+1], pix[j+2], pix[j+3] = c[0], c[1], c[2], c[3]
+		}
+		return
+	}
+	inner := l.Cell - l.Gap
+	for i := 0; i < n; i++ {
+		x, y := (i%l.Cols)*l.Cell, (i/l.Cols)*l.Cell
+		r.Rect(x, y, x+inner, y+inner, RGBA(StatusColor(slots[i].Status)))
+	}
+}

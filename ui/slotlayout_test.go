@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLayoutSlots(t *testing.T) {
+	for _, c := range []struct {
+		n, cols, rows, cell int
+	}{
+		{1, 2, 1, 512}, {256, 32, 8, 32}, {1000, 64, 16, 16},
+		{65536, 512, 128, 2}, {262144, 1024, 256, 1}, {1 << 20, 2048, 512, 1},
+		{1<<22 + 5, 2048, 2049, 1},
+	} {
+		l := LayoutSlots(c.n)
+		assert.Equal(t, c.cols, l.Cols, "n=%d", c.n)
+		assert.Equal(t, c.rows, l.Rows, "n=%d", c.n)
+		assert.Equal(t, c.cell, l.Cell, "n=%d", c.n)
+		assert.GreaterOrEqual(t, l.Cols*l.Rows, c.n)
+	}
+	assert.Equal(t, SlotLayout{}, LayoutSlots(0))
+	assert.Equal(t, 1, LayoutSlots(256).Gap)
+	assert.Equal(t, 0, LayoutSlots(65536).Gap)
+}
+
+func TestSlotAt(t *testing.T) {
+	l := LayoutSlots(65536) // 512 × 128
+	// displayed at 1024 × 256 CSS pixels: 2 CSS px per slot
+	s, ok := l.SlotAt(0, 0, 1024, 256)
+	assert.True(t, ok)
+	assert.Equal(t, 0, s)
+	s, ok = l.SlotAt(3.9, 2.1, 1024, 256) // col 1, row 1
+	assert.True(t, ok)
+	assert.Equal(t, 513, s)
+	s, ok = l.SlotAt(1023.9, 255.9, 1024, 256)
+	assert.True(t, ok)
+	assert.Equal(t, 65535, s)
+	_, ok = l.SlotAt(1024, 0, 1024, 256)
+	assert.False(t, ok, "right edge is outside")
+	_, ok = l.SlotAt(-1, 0, 1024, 256)
+	assert.False(t, ok)
+
+	l = LayoutSlots(1000) // 64 × 16, last row has 40 slots
+	s, ok = l.SlotAt(39.5/64*640, 15.5/16*160, 640, 160)
+	assert.True(t, ok)
+	assert.Equal(t, 999, s)
+	_, ok = l.SlotAt(40.5/64*640, 15.5/16*160, 640, 160)
+	assert.False(t, ok, "past the last slot")
+
+	l = LayoutSlots(1 << 20) // 2048 × 512, shown shrunk
+	s, ok = l.SlotAt(1000, 200, 1024, 256)
+	assert.True(t, ok)
+	assert.Equal(t, 400*2048+2000, s)
+}
+
+func TestDisplaySize(t *testing.T) {
+	l := LayoutSlots(65536) // 512 × 256 backing (cell 2): 1024 × 256
+	w, h := l.DisplaySize(1300, 600)
+	assert.Equal(t, 1024.0, w, "whole scale factor when enlarging")
+	assert.Equal(t, 256.0, h)
+	w, h = LayoutSlots(1<<20).DisplaySize(1024, 600) // 2048 × 512 shrinks to fit
+	assert.Equal(t, 1024.0, w)
+	assert.Equal(t, 256.0, h)
+	w, h = l.DisplaySize(0, 10)
+	assert.Zero(t, w+h)
+}
+
+func TestPaint(t *testing.T) {
+	slots := make([]decode.RingSlotSnapshot, 5)
+	slots[1].Status = decode.StatusDone
+	slots[4].Status = 99 // unknown
+	var r Raster
+	l := LayoutSlots(5) // 8 cols × 1 row, 128 px cells
+	l.Paint(&r, slots)
+	require.Equal(t, l.Width(), r.W)
+	assert.Equal(t, RGBA(StatusColor(decode.StatusDone)), r.At(l.Cell+1, 1))
+	assert.Equal(t, RGBA(StatusColor(99)), r.At(4*l.Cell, 0))
+	assert.Equal(t, ColBackground, r.At(l.Cell-1, 0), "gap")
+	assert.Equal(t, ColBackground, r.At(5*l.Cell+2, 2), "past the last slot")
+
+	big := make([]decode.RingSlotSnapshot, 1<<20)
+	big[2049].Status = decode.StatusFault
+	l = LayoutSlots(len(big))
+	l.Paint(&r, big)
+	assert.Equal(t, RGBA(StatusColor(decode.StatusFault)), r.At(1, 1))
+}
