@@ -1,0 +1,14 @@
+// Package wgsl holds the ringscope megakernel: WGSL compute kernels that
+// drain the ring of shared/docs/PROTOCOL.md (ABI v1), embedded in the
+// binary, with the constants they share with Go.
+//
+// abi_gen.wgsl is generated from package wgsl/abi by go generate ./wgsl and
+// is prepended to every kernel, so the kernels name ABI words
+// (CTRL_DONE_COUNT, SLOT_WORDS, BINDING_RING) and never restate numbers.
+//
+// A runner creates one shader module per source and one compute pipeline per
+// Program: Drain for the bounded drain, JIT for the same drain specialised
+// to the opcodes a ring holds, Finalize for the HEAD clamp that ends each
+// submission. Tunables are WGSL override constants, set through
+// Program.Constants at pipeline creation, never by editing source text.
+package wgsl

@@ -1,0 +1,550 @@
+// megakernel.wgsl: entry point `drain`, one bounded drain of the ringscope
+// ring (shared/docs/PROTOCOL.md §3–§5, ABI v1). Assembled after abi_gen.wgsl,
+// which declares every UPPER_SNAKE name used here except the overrides below.
+//
+// Bindings (group BIND_GROUP):
+//
+//   BINDING_CONTROL  control  storage, read_write  array<atomic<u32>>, its real length
+//                                                  (CONTROL_MIN_WORDS + observable words)
+//   BINDING_RING     ring     storage, read_write  array<atomic<u32>>, slots × SLOT_WORDS
+//   BINDING_LOG      log      storage, read_write  array<atomic<u32>>, LOG_HEADER_WORDS +
+//                                                  LOG_RECORD_WORDS × capacity
+//   BINDING_PARAMS   params   uniform              vec4<u32>: PARAM_EPOCH, PARAM_BUDGET,
+//                                                  PARAM_OBSERVABLE, PARAM_FLAGS
+//   BINDING_DATA     data     storage, read        array<u32>: DFA tables, hash input
+//
+// Overrides (pipeline constants):
+//
+//   WORKGROUP_SIZE_X  the workgroup width (64, 128 or 256; PROTOCOL §6 geometry).
+//   ENABLE_OP_*       one bool per opcode this kernel implements, all true by
+//                     default. The JIT variant is this same source with the
+//                     flags of the opcodes absent from the ring set to false:
+//                     the backend compiler drops those cases, and such an
+//                     opcode, if met anyway, faults UNKNOWN_OPCODE like any
+//                     unknown opcode.
+//
+// Invariants:
+//
+// - Bounded: a lane runs at most params[PARAM_BUDGET] iterations; every inner
+//   loop is bounded by an argument checked against a buffer length (SPIN by
+//   its round count a0). No lane waits on another lane, workgroup or the host.
+// - Exactly once: partition p's k-th claim ticket (atomicAdd on HEAD[p]) owns
+//   slot OFF[p] + k % C when k < TAIL[p]; any grid size drains the ring.
+//   HEAD[p] overshoots TAIL[p] by the failed tickets; finalize.wgsl clamps it.
+// - Every index is checked before use: control against arrayLength(&control),
+//   data against arrayLength(&data), the log against its CAPACITY word and
+//   its length, slots against arrayLength(&ring). Faults are reported in the
+//   slot status, FAULTS and a log record, never clamped silently.
+// - Writes by opcodes touch only OBSERVABLE words (index ≥ CTRL_OBSERVABLE).
+// - Hot counters (CLAIMS, DONE_COUNT, TENANT_CLAIMS, PRIORITY_CLAIMS,
+//   OPCODE_METRICS) are summed in workgroup memory and added to control once
+//   per workgroup after the loop; rare ones (FAULTS, DENIED, EPOCH,
+//   BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
+//
+// Argument checks run in argument order (a0, a1, …), all before the opcode
+// writes anything, so a faulting slot leaves control unchanged. A single word
+// w is in bounds when w < length. A range [s, s + n) is in bounds when
+// s ≤ length and n ≤ length − s (no overflow; an empty range at s ≤ length is
+// fine). A write target below CTRL_OBSERVABLE faults PROTECTED before its
+// bounds are checked (a write range: when its start is below it).
+//
+// Opcode semantics beyond PROTOCOL §4's table (the Go reference interpreter
+// in wgsl/ref matches these bit for bit):
+//
+// - DFA_STEP a0 state word, a1 table offset (words of data), a2 input offset
+//   (bytes of data, little-endian bytes of its words), a3 length (bytes):
+//   state = control[a0]; for each input byte b:
+//   state = data[a1 + state × 256 + b]; then control[a0] = state. a0 is a
+//   write target; the input range is checked up front; each table index is
+//   checked (without overflow) when used, a miss faults OUT_OF_BOUNDS and
+//   stores nothing.
+// - HASH a0 data word, a1 word count, a2 result: FNV-1a-32 (offset basis
+//   0x811C9DC5, prime 0x01000193) over the little-endian bytes of
+//   data[a0 .. a0 + a1), i.e. Go's hash/fnv New32a over those bytes.
+// - SPIN a0 rounds, a1 result: x = a0 ^ slot; repeat a0 times:
+//   { x = x × 1664525 + 1013904223; x ^= x >> 16 } (mod 2^32);
+//   OBSERVABLE[a1] = x. slot is the slot index (not a word offset).
+// - COMPARE_SWAP retries atomicCompareExchangeWeak only while it fails
+//   spuriously (old == expected, not exchanged), at most CAS_RETRIES times.
+// - MEMCPY copies word by word in ascending order, so an overlapping copy
+//   with a1 > a0 repeats the pattern, as a naive loop does.
+// - BATCH_FENCE: EPOCH += 1 and OBSERVABLE[a2] = a1 (EPOCH unchanged if a2
+//   faults).
+// - A claim whose partition is malformed (OFF[p+1] ≤ OFF[p]) or whose slot
+//   lies past the ring cannot touch any slot: FAULTS += 1 and a fault record
+//   [LOG_FAULT_TAG | FAULT_OUT_OF_BOUNDS, slot, OP_NOP, epoch]; it counts in
+//   neither CLAIMS nor DONE_COUNT.
+
+override WORKGROUP_SIZE_X: u32 = 64u;
+
+override ENABLE_OP_NOP: bool = true;
+override ENABLE_OP_STORE_U32: bool = true;
+override ENABLE_OP_ATOMIC_ADD: bool = true;
+override ENABLE_OP_LOAD_U32: bool = true;
+override ENABLE_OP_COMPARE_SWAP: bool = true;
+override ENABLE_OP_MEMCPY: bool = true;
+override ENABLE_OP_DFA_STEP: bool = true;
+override ENABLE_OP_BATCH_FENCE: bool = true;
+override ENABLE_OP_HASH: bool = true;
+override ENABLE_OP_SPIN: bool = true;
+override ENABLE_OP_YIELD: bool = true;
+override ENABLE_OP_REQUEUE: bool = true;
+override ENABLE_OP_WAIT_IO: bool = true;
+override ENABLE_OP_RAISE: bool = true;
+override ENABLE_OP_PRINTF: bool = true;
+override ENABLE_OP_SHUTDOWN: bool = true;
+
+// The params uniform is read as a vec4 indexed by the PARAM_* words.
+const_assert PARAMS_WORDS == 4u;
+
+// DFA tables have one row of 256 entries per state: one per input byte value.
+const DFA_ROW: u32 = 256u;
+const BITS_PER_BYTE: u32 = 8u;
+const BYTE_MASK: u32 = 0xFFu;
+const FNV_OFFSET_BASIS: u32 = 0x811C9DC5u;
+const FNV_PRIME: u32 = 0x01000193u;
+// SPIN's mix: a 32-bit LCG step (Numerical Recipes) and a xorshift by 16.
+const SPIN_MUL: u32 = 1664525u;
+const SPIN_ADD: u32 = 1013904223u;
+const SPIN_SHIFT: u32 = 16u;
+// Bounds the spurious-failure retries of a weak compare-exchange.
+const CAS_RETRIES: u32 = 1024u;
+
+@group(BIND_GROUP) @binding(BINDING_CONTROL) var<storage, read_write> control: array<atomic<u32>>;
+@group(BIND_GROUP) @binding(BINDING_RING) var<storage, read_write> ring: array<atomic<u32>>;
+@group(BIND_GROUP) @binding(BINDING_LOG) var<storage, read_write> debug_log: array<atomic<u32>>;
+@group(BIND_GROUP) @binding(BINDING_PARAMS) var<uniform> params: vec4<u32>;
+@group(BIND_GROUP) @binding(BINDING_DATA) var<storage, read> data: array<u32>;
+
+// Per-workgroup sums of the hot counters (zero-initialised by WebGPU).
+var<workgroup> wg_claims: atomic<u32>;
+var<workgroup> wg_done: atomic<u32>;
+var<workgroup> wg_tenant_claims: array<atomic<u32>, TENANT_SLOTS>;
+var<workgroup> wg_priority_claims: array<atomic<u32>, PRIORITY_LEVELS>;
+var<workgroup> wg_opcode_metrics: array<atomic<u32>, METRIC_OPCODES>;
+
+// Outcome is how a slot ends: a status and, for STATUS_FAULT, a fault code.
+struct Outcome {
+    status: u32,
+    fault: u32,
+}
+
+fn ends(status: u32) -> Outcome {
+    return Outcome(status, 0u);
+}
+
+fn faults(code: u32) -> Outcome {
+    return Outcome(STATUS_FAULT, code);
+}
+
+// Claim is the result of one claim attempt over the priority partitions.
+struct Claim {
+    owned: bool,    // a ticket below TAIL[priority] was taken
+    valid: bool,    // slot lies inside the ring and the partition is well formed
+    priority: u32,
+    slot: u32,
+}
+
+// read_fault is 0 when control[word] may be read, else the fault code.
+fn read_fault(word: u32) -> u32 {
+    if (word >= arrayLength(&control)) {
+        return FAULT_OUT_OF_BOUNDS;
+    }
+    return 0u;
+}
+
+// write_fault is 0 when an opcode may write control[word], else the fault code.
+fn write_fault(word: u32) -> u32 {
+    if (word < CTRL_OBSERVABLE) {
+        return FAULT_PROTECTED;
+    }
+    return read_fault(word);
+}
+
+// range_fault is 0 when [start, start + n) lies inside length words.
+fn range_fault(start: u32, n: u32, length: u32) -> u32 {
+    if (start > length || n > length - start) {
+        return FAULT_OUT_OF_BOUNDS;
+    }
+    return 0u;
+}
+
+// write_range_fault is 0 when an opcode may write control[start .. start + n).
+fn write_range_fault(start: u32, n: u32) -> u32 {
+    if (start < CTRL_OBSERVABLE) {
+        return FAULT_PROTECTED;
+    }
+    return range_fault(start, n, arrayLength(&control));
+}
+
+// result_fault is 0 when OBSERVABLE[index] lies inside the control buffer.
+fn result_fault(index: u32) -> u32 {
+    let len = arrayLength(&control);
+    if (len <= CTRL_OBSERVABLE || index >= len - CTRL_OBSERVABLE) {
+        return FAULT_OUT_OF_BOUNDS;
+    }
+    return 0u;
+}
+
+// log_append appends one record (PROTOCOL §5): the cursor counts every
+// attempt, a record at or past CAPACITY (or past the binding) is dropped.
+fn log_append(format: u32, slot: u32, a: u32, b: u32) {
+    let len = arrayLength(&debug_log);
+    if (len < LOG_HEADER_WORDS) {
+        return;
+    }
+    let r = atomicAdd(&debug_log[LOG_CURSOR], 1u);
+    let capacity = min(atomicLoad(&debug_log[LOG_CAPACITY]), (len - LOG_HEADER_WORDS) / LOG_RECORD_WORDS);
+    if (r >= capacity) {
+        return;
+    }
+    let record = array<u32, LOG_RECORD_WORDS>(format, slot, a, b);
+    let w = LOG_HEADER_WORDS + r * LOG_RECORD_WORDS;
+    for (var i = 0u; i < LOG_RECORD_WORDS; i++) {
+        atomicStore(&debug_log[w + i], record[i]);
+    }
+}
+
+// data_byte is byte b of the data binding, little-endian within its word.
+fn data_byte(b: u32) -> u32 {
+    return (data[b / WORD_BYTES] >> ((b % WORD_BYTES) * BITS_PER_BYTE)) & BYTE_MASK;
+}
+
+fn op_store_u32(value: u32, word: u32) -> Outcome {
+    let f = write_fault(word);
+    if (f != 0u) {
+        return faults(f);
+    }
+    atomicStore(&control[word], value);
+    return ends(STATUS_DONE);
+}
+
+fn op_atomic_add(delta: u32, word: u32) -> Outcome {
+    let f = write_fault(word);
+    if (f != 0u) {
+        return faults(f);
+    }
+    atomicAdd(&control[word], delta);
+    return ends(STATUS_DONE);
+}
+
+fn op_load_u32(word: u32, result: u32) -> Outcome {
+    var f = read_fault(word);
+    if (f == 0u) {
+        f = result_fault(result);
+    }
+    if (f != 0u) {
+        return faults(f);
+    }
+    atomicStore(&control[CTRL_OBSERVABLE + result], atomicLoad(&control[word]));
+    return ends(STATUS_DONE);
+}
+
+fn op_compare_swap(word: u32, expected: u32, desired: u32, result: u32) -> Outcome {
+    var f = write_fault(word);
+    if (f == 0u) {
+        f = result_fault(result);
+    }
+    if (f != 0u) {
+        return faults(f);
+    }
+    var old = 0u;
+    for (var i = 0u; i < CAS_RETRIES; i++) {
+        let r = atomicCompareExchangeWeak(&control[word], expected, desired);
+        old = r.old_value;
+        if (r.exchanged || r.old_value != expected) {
+            break;
+        }
+    }
+    atomicStore(&control[CTRL_OBSERVABLE + result], old);
+    return ends(STATUS_DONE);
+}
+
+fn op_memcpy(src: u32, dst: u32, count: u32) -> Outcome {
+    var f = range_fault(src, count, arrayLength(&control));
+    if (f == 0u) {
+        f = write_range_fault(dst, count);
+    }
+    if (f != 0u) {
+        return faults(f);
+    }
+    for (var i = 0u; i < count; i++) {
+        atomicStore(&control[dst + i], atomicLoad(&control[src + i]));
+    }
+    return ends(STATUS_DONE);
+}
+
+fn op_dfa_step(word: u32, table: u32, input: u32, length: u32) -> Outcome {
+    let words = arrayLength(&data);
+    var f = write_fault(word);
+    if (f == 0u) {
+        f = range_fault(input, length, words * WORD_BYTES);
+    }
+    if (f != 0u) {
+        return faults(f);
+    }
+    var state = atomicLoad(&control[word]);
+    for (var i = 0u; i < length; i++) {
+        // a miss: table + state × DFA_ROW + byte ≥ words, computed without overflow.
+        if (table >= words) {
+            return faults(FAULT_OUT_OF_BOUNDS);
+        }
+        let last = words - table - 1u;
+        if (state > last / DFA_ROW) {
+            return faults(FAULT_OUT_OF_BOUNDS);
+        }
+        let index = state * DFA_ROW + data_byte(input + i);
+        if (index > last) {
+            return faults(FAULT_OUT_OF_BOUNDS);
+        }
+        state = data[table + index];
+    }
+    atomicStore(&control[word], state);
+    return ends(STATUS_DONE);
+}
+
+fn op_batch_fence(tag: u32, result: u32) -> Outcome {
+    let f = result_fault(result);
+    if (f != 0u) {
+        return faults(f);
+    }
+    atomicAdd(&control[CTRL_EPOCH], 1u);
+    atomicStore(&control[CTRL_OBSERVABLE + result], tag);
+    return ends(STATUS_DONE);
+}
+
+fn op_hash(first: u32, count: u32, result: u32) -> Outcome {
+    var f = range_fault(first, count, arrayLength(&data));
+    if (f == 0u) {
+        f = result_fault(result);
+    }
+    if (f != 0u) {
+        return faults(f);
+    }
+    var h = FNV_OFFSET_BASIS;
+    for (var i = 0u; i < count; i++) {
+        let w = data[first + i];
+        for (var k = 0u; k < WORD_BYTES; k++) {
+            h = (h ^ ((w >> (k * BITS_PER_BYTE)) & BYTE_MASK)) * FNV_PRIME;
+        }
+    }
+    atomicStore(&control[CTRL_OBSERVABLE + result], h);
+    return ends(STATUS_DONE);
+}
+
+fn op_spin(rounds: u32, result: u32, slot: u32) -> Outcome {
+    let f = result_fault(result);
+    if (f != 0u) {
+        return faults(f);
+    }
+    var x = rounds ^ slot;
+    for (var i = 0u; i < rounds; i++) {
+        x = x * SPIN_MUL + SPIN_ADD;
+        x ^= x >> SPIN_SHIFT;
+    }
+    atomicStore(&control[CTRL_OBSERVABLE + result], x);
+    return ends(STATUS_DONE);
+}
+
+// execute runs opcode op of a claimed slot; a holds ARG0..ARG3.
+fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
+    switch op {
+        case OP_NOP: {
+            if (ENABLE_OP_NOP) { return ends(STATUS_DONE); }
+        }
+        case OP_STORE_U32: {
+            if (ENABLE_OP_STORE_U32) { return op_store_u32(a.x, a.y); }
+        }
+        case OP_ATOMIC_ADD: {
+            if (ENABLE_OP_ATOMIC_ADD) { return op_atomic_add(a.x, a.y); }
+        }
+        case OP_LOAD_U32: {
+            if (ENABLE_OP_LOAD_U32) { return op_load_u32(a.x, a.y); }
+        }
+        case OP_COMPARE_SWAP: {
+            if (ENABLE_OP_COMPARE_SWAP) { return op_compare_swap(a.x, a.y, a.z, a.w); }
+        }
+        case OP_MEMCPY: {
+            if (ENABLE_OP_MEMCPY) { return op_memcpy(a.x, a.y, a.z); }
+        }
+        case OP_DFA_STEP: {
+            if (ENABLE_OP_DFA_STEP) { return op_dfa_step(a.x, a.y, a.z, a.w); }
+        }
+        case OP_BATCH_FENCE: {
+            if (ENABLE_OP_BATCH_FENCE) { return op_batch_fence(a.y, a.z); }
+        }
+        case OP_HASH: {
+            if (ENABLE_OP_HASH) { return op_hash(a.x, a.y, a.z); }
+        }
+        case OP_SPIN: {
+            if (ENABLE_OP_SPIN) { return op_spin(a.x, a.y, slot); }
+        }
+        case OP_YIELD: {
+            if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
+        }
+        case OP_REQUEUE: {
+            if (ENABLE_OP_REQUEUE) { return ends(STATUS_REQUEUE); }
+        }
+        case OP_WAIT_IO: {
+            if (ENABLE_OP_WAIT_IO) { return ends(STATUS_WAIT_IO); }
+        }
+        case OP_RAISE: {
+            if (ENABLE_OP_RAISE) { return faults(FAULT_USER_FAULT); }
+        }
+        case OP_PRINTF: {
+            if (ENABLE_OP_PRINTF) {
+                log_append(a.x, slot, a.y, a.z);
+                return ends(STATUS_DONE);
+            }
+        }
+        case OP_SHUTDOWN: {
+            if (ENABLE_OP_SHUTDOWN) {
+                atomicStore(&control[CTRL_SHUTDOWN], 1u);
+                return ends(STATUS_DONE);
+            }
+        }
+        default: {}
+    }
+    return faults(FAULT_UNKNOWN_OPCODE);
+}
+
+// claim_next takes the first ticket below TAIL of partitions 0..4, in order.
+fn claim_next(slots: u32) -> Claim {
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let tail = atomicLoad(&control[CTRL_TAIL + p]);
+        if (atomicLoad(&control[CTRL_HEAD + p]) >= tail) {
+            continue;
+        }
+        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+        if (c >= tail) {
+            continue;
+        }
+        let start = atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p]);
+        let end = atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p + 1u]);
+        if (end <= start) {
+            return Claim(true, false, p, start);
+        }
+        let slot = start + c % (end - start);
+        return Claim(true, slot < slots, p, slot);
+    }
+    return Claim(false, false, 0u, 0u);
+}
+
+// work_remains reports whether some partition still has HEAD < TAIL.
+fn work_remains() -> bool {
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        if (atomicLoad(&control[CTRL_HEAD + p]) < atomicLoad(&control[CTRL_TAIL + p])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// run_slot takes an owned slot from PUBLISHED to its final status.
+fn run_slot(c: Claim) {
+    if (!c.valid) {
+        atomicAdd(&control[CTRL_FAULTS], 1u);
+        log_append(LOG_FAULT_TAG | FAULT_OUT_OF_BOUNDS, c.slot, OP_NOP, params[PARAM_EPOCH]);
+        return;
+    }
+    let base = c.slot * SLOT_WORDS;
+    let status = atomicLoad(&ring[base + SLOT_STATUS]);
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
+    var out: Outcome;
+    if (status != STATUS_PUBLISHED) {
+        out = faults(FAULT_BAD_STATE);
+    } else if (tenant >= TENANT_COUNT) {
+        out = faults(FAULT_BAD_TENANT);
+    } else if (atomicLoad(&control[CTRL_TENANT_MASK + tenant]) == 0u) {
+        atomicAdd(&control[CTRL_DENIED], 1u);
+        out = ends(STATUS_YIELD);
+    } else {
+        atomicStore(&ring[base + SLOT_STATUS], STATUS_CLAIMED);
+        atomicAdd(&wg_claims, 1u);
+        atomicAdd(&wg_tenant_claims[tenant % TENANT_SLOTS], 1u);
+        atomicAdd(&wg_priority_claims[c.priority], 1u);
+        if (op < METRIC_OPCODES) {
+            atomicAdd(&wg_opcode_metrics[op], 1u);
+        }
+        let arg = base + SLOT_ARG0;
+        let a = vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
+                          atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
+        out = execute(op, c.slot, a);
+    }
+    atomicStore(&ring[base + SLOT_STATUS], out.status);
+    if (out.status == STATUS_FAULT) {
+        atomicAdd(&control[CTRL_FAULTS], 1u);
+        log_append(LOG_FAULT_TAG | out.fault, c.slot, op, params[PARAM_EPOCH]);
+    }
+    if (out.status == STATUS_DONE || out.status == STATUS_FAULT) {
+        atomicAdd(&wg_done, 1u);
+    }
+}
+
+// flush adds the workgroup's hot counters to control, one atomic per non-zero word.
+fn flush(lane: u32) {
+    if (lane == 0u) {
+        let claims = atomicLoad(&wg_claims);
+        if (claims != 0u) {
+            atomicAdd(&control[CTRL_CLAIMS], claims);
+        }
+        let done = atomicLoad(&wg_done);
+        if (done != 0u) {
+            atomicAdd(&control[CTRL_DONE_COUNT], done);
+        }
+    }
+    for (var i = lane; i < TENANT_SLOTS; i += WORKGROUP_SIZE_X) {
+        let v = atomicLoad(&wg_tenant_claims[i]);
+        if (v != 0u) {
+            atomicAdd(&control[CTRL_TENANT_CLAIMS + i], v);
+        }
+    }
+    for (var i = lane; i < PRIORITY_LEVELS; i += WORKGROUP_SIZE_X) {
+        let v = atomicLoad(&wg_priority_claims[i]);
+        if (v != 0u) {
+            atomicAdd(&control[CTRL_PRIORITY_CLAIMS + i], v);
+        }
+    }
+    for (var i = lane; i < METRIC_OPCODES; i += WORKGROUP_SIZE_X) {
+        let v = atomicLoad(&wg_opcode_metrics[i]);
+        if (v != 0u) {
+            atomicAdd(&control[CTRL_OPCODE_METRICS + i], v);
+        }
+    }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE_X)
+fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
+         @builtin(local_invocation_index) lane: u32) {
+    // A control buffer shorter than the fixed words is a host bug; the
+    // condition is uniform, so the whole grid returns before any barrier.
+    if (arrayLength(&control) < CONTROL_MIN_WORDS) {
+        return;
+    }
+    if (all(gid == vec3<u32>(0u))) {
+        atomicAdd(&control[CTRL_DISPATCHES], 1u);
+    }
+    let slots = arrayLength(&ring) / SLOT_WORDS;
+    let budget = params[PARAM_BUDGET];
+    var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
+    for (var it = 0u; it < budget; it++) {
+        if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+            stopped = true;
+            break;
+        }
+        let c = claim_next(slots);
+        if (!c.owned) {
+            stopped = true;
+            break;
+        }
+        run_slot(c);
+    }
+    if (!stopped && work_remains()) {
+        atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
+    }
+    // Every lane leaves the bounded loop and reaches the barrier (uniform
+    // control flow), then the workgroup's sums go out once.
+    workgroupBarrier();
+    flush(lane);
+}

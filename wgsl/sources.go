@@ -1,0 +1,173 @@
+package wgsl
+
+import (
+	"cmp"
+	_ "embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+var (
+	//go:embed abi_gen.wgsl
+	abiGen string
+	//go:embed megakernel.wgsl
+	megakernel string
+	//go:embed finalize.wgsl
+	finalize string
+)
+
+// Entry points and override names of the kernels.
+const (
+	// DrainEntryPoint is the entry point of megakernel.wgsl (Drain and JIT).
+	DrainEntryPoint = "drain"
+	// FinalizeEntryPoint is the entry point of finalize.wgsl.
+	FinalizeEntryPoint = "finalize"
+	// WorkgroupSizeX is the override constant that sets the drain's
+	// workgroup width (default 64).
+	WorkgroupSizeX = "WORKGROUP_SIZE_X"
+	// enablePrefix starts the bool override of each implemented opcode:
+	// ENABLE_ + the opcode's name in abi_gen.wgsl (ENABLE_OP_SPIN).
+	enablePrefix = "ENABLE_"
+)
+
+// Program is what a runner needs for one compute pipeline: the WGSL of the
+// shader module, its entry point and the pipeline-overridable constants
+// (GPUProgrammableStage.constants; a bool override takes 0 or 1).
+type Program struct {
+	Label      string
+	Source     string
+	EntryPoint string
+	Constants  map[string]float64
+}
+
+// ABISource is abi_gen.wgsl, the WGSL constants of package wgsl/abi.
+func ABISource() string { return abiGen }
+
+// DrainSource is the assembled WGSL of the drain kernel: abi_gen.wgsl, then
+// megakernel.wgsl. Drain and JIT programs share this one shader module.
+func DrainSource() string { return assemble(megakernel) }
+
+// FinalizeSource is the assembled WGSL of the finalize kernel.
+func FinalizeSource() string { return assemble(finalize) }
+
+func assemble(kernel string) string { return abiGen + "\n" + kernel }
+
+// Drain is the bounded drain of PROTOCOL §3 with every opcode of §4, at
+// workgroup width workgroupSizeX (64, 128 or 256; see PROTOCOL §6).
+func Drain(workgroupSizeX uint32) Program {
+	return Program{
+		Label:      fmt.Sprintf("ringscope drain x%d", workgroupSizeX),
+		Source:     DrainSource(),
+		EntryPoint: DrainEntryPoint,
+		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
+	}
+}
+
+// JIT is the drain specialised to opcodes: every opcode the kernel
+// implements but opcodes does not name is switched off by its ENABLE_
+// override, so the backend compiles only the named cases; an opcode switched
+// off, or one the kernel does not implement, faults UNKNOWN_OPCODE. The
+// order and repetitions of opcodes do not matter; Constants holds every
+// ENABLE_ flag explicitly, so equal JITKeys give equal programs.
+func JIT(workgroupSizeX uint32, opcodes []uint32) Program {
+	set := jitSet(opcodes)
+	p := Program{
+		Label:      fmt.Sprintf("ringscope drain x%d %s", workgroupSizeX, jitKey(set)),
+		Source:     DrainSource(),
+		EntryPoint: DrainEntryPoint,
+		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
+	}
+	for _, o := range jitOpcodes() {
+		on := 0.0
+		if _, ok := slices.BinarySearch(set, o.value); ok {
+			on = 1
+		}
+		p.Constants[o.flag] = on
+	}
+	return p
+}
+
+// JITKey names the JIT program of opcodes for a pipeline cache: opcodes the
+// kernel implements, sorted, deduplicated, in hex ("jit:0x0,0x1,0x101").
+// Sets that differ only in opcodes the kernel does not implement share a key.
+func JITKey(opcodes []uint32) string { return jitKey(jitSet(opcodes)) }
+
+// Finalize clamps HEAD[p] to TAIL[p]; dispatch one workgroup after the
+// drain dispatches of each submission.
+func Finalize() Program {
+	return Program{
+		Label:      "ringscope finalize",
+		Source:     FinalizeSource(),
+		EntryPoint: FinalizeEntryPoint,
+		Constants:  map[string]float64{},
+	}
+}
+
+// Opcodes lists the opcodes the drain kernel implements, ascending: those
+// with an ENABLE_ override in megakernel.wgsl.
+func Opcodes() []uint32 {
+	ops := jitOpcodes()
+	out := make([]uint32, len(ops))
+	for i, o := range ops {
+		out[i] = o.value
+	}
+	return out
+}
+
+func jitSet(opcodes []uint32) []uint32 {
+	known := Opcodes()
+	var set []uint32
+	for _, op := range opcodes {
+		if _, ok := slices.BinarySearch(known, op); ok {
+			set = append(set, op)
+		}
+	}
+	slices.Sort(set)
+	return slices.Compact(set)
+}
+
+func jitKey(set []uint32) string {
+	parts := make([]string, len(set))
+	for i, op := range set {
+		parts[i] = fmt.Sprintf("%#x", op)
+	}
+	return "jit:" + strings.Join(parts, ",")
+}
+
+type jitOpcode struct {
+	value uint32
+	flag  string
+}
+
+var (
+	abiConstRE   = regexp.MustCompile(`(?m)^const ([A-Z][A-Z0-9_]*): u32 = (0x[0-9A-F]+|[0-9]+)u;`)
+	enableFlagRE = regexp.MustCompile(`(?m)^override (` + enablePrefix + `([A-Z][A-Z0-9_]*)): bool\b`)
+)
+
+// jitOpcodes pairs each ENABLE_ override of megakernel.wgsl with the value
+// of the opcode it names in abi_gen.wgsl: both files are the source, so no
+// list is kept in Go. Sorted by value.
+var jitOpcodes = sync.OnceValue(func() []jitOpcode {
+	values := map[string]uint32{}
+	for _, m := range abiConstRE.FindAllStringSubmatch(abiGen, -1) {
+		v, err := strconv.ParseUint(m[2], 0, 32)
+		if err != nil {
+			panic("wgsl: abi_gen.wgsl: " + err.Error())
+		}
+		values[m[1]] = uint32(v)
+	}
+	var ops []jitOpcode
+	for _, m := range enableFlagRE.FindAllStringSubmatch(megakernel, -1) {
+		v, ok := values[m[2]]
+		if !ok {
+			panic("wgsl: megakernel.wgsl: override " + m[1] + " names no constant of abi_gen.wgsl")
+		}
+		ops = append(ops, jitOpcode{value: v, flag: m[1]})
+	}
+	slices.SortFunc(ops, func(a, b jitOpcode) int { return cmp.Compare(a.value, b.value) })
+	return ops
+})
