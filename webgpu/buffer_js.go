@@ -1,0 +1,145 @@
+//go:build js && wasm
+
+package webgpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"syscall/js"
+)
+
+// BufferDescriptor is GPUBufferDescriptor.
+type BufferDescriptor struct {
+	Label            string
+	Size             uint64 // bytes
+	Usage            BufferUsage
+	MappedAtCreation bool
+}
+
+// Buffer is a GPUBuffer.
+type Buffer struct {
+	d         *Device
+	v         js.Value
+	label     string
+	size      uint64
+	usage     BufferUsage
+	destroyed atomic.Bool
+}
+
+// CreateBuffer creates a buffer. Descriptors WebGPU would reject for a
+// reason known here (no usage, MAP_READ with usages other than COPY_DST,
+// size above maxBufferSize) fail at once with a Go error; others surface
+// through error scopes.
+func (d *Device) CreateBuffer(desc BufferDescriptor) (*Buffer, error) {
+	op := "create buffer " + quote(desc.Label)
+	if err := d.check(op); err != nil {
+		return nil, err
+	}
+	switch {
+	case desc.Usage == 0:
+		return nil, fmt.Errorf("webgpu: %s: usage is empty", op)
+	case desc.Usage&BufferUsageMapRead != 0 && desc.Usage&^(BufferUsageMapRead|BufferUsageCopyDst) != 0:
+		return nil, fmt.Errorf("webgpu: %s: MAP_READ combines only with COPY_DST (usage %#x)", op, uint32(desc.Usage))
+	case desc.Usage&BufferUsageMapWrite != 0 && desc.Usage&^(BufferUsageMapWrite|BufferUsageCopySrc) != 0:
+		return nil, fmt.Errorf("webgpu: %s: MAP_WRITE combines only with COPY_SRC (usage %#x)", op, uint32(desc.Usage))
+	case d.limits.MaxBufferSize != 0 && desc.Size > d.limits.MaxBufferSize:
+		return nil, fmt.Errorf("webgpu: %s: size %d exceeds maxBufferSize %d", op, desc.Size, d.limits.MaxBufferSize)
+	case desc.MappedAtCreation && desc.Size%4 != 0:
+		return nil, fmt.Errorf("webgpu: %s: size %d of a buffer mapped at creation is not a multiple of 4", op, desc.Size)
+	}
+	o := map[string]any{"size": float64(desc.Size), "usage": uint32(desc.Usage)}
+	if desc.Label != "" {
+		o["label"] = desc.Label
+	}
+	if desc.MappedAtCreation {
+		o["mappedAtCreation"] = true
+	}
+	var v js.Value
+	if err := try(func() { v = d.v.Call("createBuffer", o) }); err != nil {
+		return nil, d.fail(op, err)
+	}
+	d.stats.buffersCreated.Add(1)
+	return &Buffer{d: d, v: v, label: desc.Label, size: desc.Size, usage: desc.Usage}, nil
+}
+
+// Size returns the buffer's size in bytes.
+func (b *Buffer) Size() uint64 { return b.size }
+
+// Usage returns the buffer's usage flags.
+func (b *Buffer) Usage() BufferUsage { return b.usage }
+
+// Label returns the buffer's label.
+func (b *Buffer) Label() string { return b.label }
+
+// Destroy destroys the buffer; later use is a validation error. Destroying
+// twice, or on a lost device, does nothing.
+func (b *Buffer) Destroy() {
+	if b.destroyed.Swap(true) {
+		return
+	}
+	b.d.stats.buffersDestroyed.Add(1)
+	_ = try(func() { b.v.Call("destroy") })
+}
+
+// MapReadInto reads len(dst) bytes at offset from a MAP_READ buffer into dst:
+// mapAsync(READ) over the range, getMappedRange, js.CopyBytesToGo, unmap.
+// offset must be a multiple of 8; the mapped range is len(dst) rounded up to
+// a multiple of 4 and must lie inside the buffer. Reuse dst across calls:
+// nothing is allocated in proportion to its length.
+//
+// If ctx ends while the map is pending, the map is aborted (unmap) and the
+// context's error is returned. A buffer has one map pending at most: do not
+// call MapReadInto on the same buffer from two goroutines at once
+// (double-buffer instead).
+func (b *Buffer) MapReadInto(ctx context.Context, dst []byte, offset uint64) error {
+	const op = "map readback"
+	d := b.d
+	if err := d.check(op); err != nil {
+		return err
+	}
+	n := uint64(len(dst))
+	size := (n + 3) &^ 3
+	switch {
+	case b.usage&BufferUsageMapRead == 0:
+		return fmt.Errorf("webgpu: %s: buffer %s lacks MAP_READ usage", op, quote(b.label))
+	case offset%8 != 0:
+		return fmt.Errorf("webgpu: %s: offset %d is not a multiple of 8", op, offset)
+	case offset+size > b.size:
+		return fmt.Errorf("webgpu: %s: range [%d, %d) exceeds buffer %s of %d bytes", op, offset, offset+size, quote(b.label), b.size)
+	case b.destroyed.Load():
+		return fmt.Errorf("webgpu: %s: buffer %s is destroyed", op, quote(b.label))
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("webgpu: %s: %w", op, err)
+	}
+	if n == 0 {
+		return nil
+	}
+	var p js.Value
+	if err := try(func() { p = b.v.Call("mapAsync", uint32(MapModeRead), offset, size) }); err != nil {
+		return d.fail(op, err)
+	}
+	if _, err := d.await(ctx, p); err != nil {
+		if errors.Is(err, ctx.Err()) {
+			// Abort the pending map so its Promise settles (releasing
+			// await's funcs) and the buffer can be mapped again.
+			_ = try(func() { b.v.Call("unmap") })
+		}
+		return d.fail(op, err)
+	}
+	err := try(func() {
+		defer b.v.Call("unmap")
+		view := env().uint8Array.New(b.v.Call("getMappedRange", offset, size))
+		js.CopyBytesToGo(dst, view)
+	})
+	if err != nil {
+		return d.fail(op, err)
+	}
+	d.stats.maps.Add(1)
+	d.stats.bytesRead.Add(n)
+	return nil
+}
+
+func quote(label string) string { return fmt.Sprintf("%q", label) }
