@@ -19,10 +19,14 @@ const (
 //	OccupancyProxyBps  = (total − EMPTY) × 10000 / total (DONE counts as occupied)
 //
 // all 0 for an empty ring. TenantFairnessSkew is max − min over the non-zero
-// tenant claim counters. The error is reserved for a snapshot whose
-// occupancy is inconsistent (a hand-built one); a decoded one never fails.
+// tenant claim counters. The error is reserved for a hand-built snapshot
+// whose occupancy counts more than 2^32 − 1 slots; a decoded one never fails.
 func (t *RingTelemetry) RuntimeCounters() (RuntimeCounters, error) {
 	o := &t.Occupancy
+	if sum := uint64(o.Empty) + uint64(o.Published) + uint64(o.Claimed) + uint64(o.Done) + uint64(o.WaitIO) +
+		uint64(o.Yield) + uint64(o.Requeue) + uint64(o.Fault) + uint64(o.Unknown); sum > math.MaxUint32 {
+		return RuntimeCounters{}, fmt.Errorf("decode: occupancy counts %d slots, more than the 32-bit telemetry ABI can hold", sum)
+	}
 	total, queue, empty := o.TotalSlots(), o.QueueDepth(), o.Empty
 	rc := RuntimeCounters{
 		TotalSlots:           total,
@@ -34,9 +38,6 @@ func (t *RingTelemetry) RuntimeCounters() (RuntimeCounters, error) {
 		FaultSlots:           o.Fault,
 	}
 	if total > 0 {
-		if empty > total {
-			return RuntimeCounters{}, fmt.Errorf("decode: occupancy counts %d empty slots of %d in total", empty, total)
-		}
 		rc.GPUIdlePPM = uint32(min(ppmScale, uint64(empty)*ppmScale/uint64(total)))
 		frontier := uint64(queue) * bpsScale / uint64(total)
 		occupancy := uint64(total-empty) * bpsScale / uint64(total)

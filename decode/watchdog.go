@@ -28,6 +28,7 @@ func (t *RingTelemetry) HealthSince(prev *RingTelemetry) WatchdogSnapshot {
 func (t *RingTelemetry) TryHealthSince(prev *RingTelemetry) (WatchdogSnapshot, error) {
 	if prev == nil {
 		s := t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
+		s.SuspectedStall = false
 		return s, nil
 	}
 	s := t.health(prev.Control.DoneCount, prev.Control.Generation, prev.Control.Legacy)
