@@ -12,14 +12,8 @@ import (
 // FuzzRecommend feeds random requests to the standard policy: it must never
 // panic, must fail only with its typed errors, and every plan it returns
 // must be launchable (PROTOCOL §6). prev ≥ 6 means no previous topology.
+// The seeds (§7.5's vectors and edge cases) are in testdata/fuzz/FuzzRecommend.
 func FuzzRecommend(f *testing.F) {
-	f.Add(uint32(300), uint32(64), uint32(256), uint32(64), uint32(256), uint32(0), uint32(3), uint32(0), uint32(0),
-		uint64(0), uint32(0), uint32(0), uint32(0), uint16(0), uint16(0), uint64(0), uint64(0), uint32(0), uint8(6))
-	f.Add(uint32(100000), uint32(256), uint32(256), uint32(256), uint32(256), uint32(0), uint32(1), uint32(0), uint32(0),
-		uint64(0), uint32(0), uint32(1000000), uint32(4000000), uint16(100), uint16(0), uint64(0), uint64(0), uint32(128), uint8(1))
-	f.Add(uint32(1024), uint32(64), uint32(256), uint32(64), uint32(256), uint32(0), uint32(4), uint32(0), uint32(0),
-		uint64(0), uint32(0), uint32(0), uint32(0), uint16(0), uint16(0), uint64(1024), uint64(65536), uint32(0), uint8(6))
-
 	f.Fuzz(func(t *testing.T, queue, workers, maxX, maxGroups, maxInv, hits, perItem, hotOps, hotWins uint32,
 		requeues uint64, age, nodes, edges uint32, frontier, mem uint16, resident, budget uint64, preferred uint32, prev uint8,
 	) {
