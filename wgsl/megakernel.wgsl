@@ -9,7 +9,8 @@
 //   BINDING_RING     ring     storage, read_write  array<atomic<u32>>, slots × SLOT_WORDS
 //   BINDING_LOG      log      storage, read_write  array<atomic<u32>>, LOG_HEADER_WORDS +
 //                                                  LOG_RECORD_WORDS × capacity
-//   BINDING_PARAMS   params   uniform              vec4<u32>: PARAM_EPOCH, PARAM_BUDGET,
+//   BINDING_PARAMS   params   uniform              vec4<u32> (PARAMS_WORDS, pinned by a Go
+//                                                  test) indexed by PARAM_EPOCH, PARAM_BUDGET,
 //                                                  PARAM_OBSERVABLE, PARAM_FLAGS
 //   BINDING_DATA     data     storage, read        array<u32>: DFA tables, hash input
 //
@@ -93,9 +94,6 @@ override ENABLE_OP_WAIT_IO: bool = true;
 override ENABLE_OP_RAISE: bool = true;
 override ENABLE_OP_PRINTF: bool = true;
 override ENABLE_OP_SHUTDOWN: bool = true;
-
-// The params uniform is read as a vec4 indexed by the PARAM_* words.
-const_assert PARAMS_WORDS == 4u;
 
 // DFA tables have one row of 256 entries per state: one per input byte value.
 const DFA_ROW: u32 = 256u;

@@ -36,7 +36,10 @@ type Const struct {
 	Hex      bool     // the Go source spells the value as a hex literal
 	Doc      []string // doc comment lines, without the comment markers
 	Comment  string   // trailing line comment, without the marker
-	Group    []string // doc comment of the enclosing const ( … ) block; set on its first constant only
+	// First marks the first constant of a const declaration; Group is that
+	// declaration's doc comment, set on its first constant only.
+	First bool
+	Group []string
 }
 
 // Constants parses and type-checks the Go package in dir (the abi package)
@@ -80,7 +83,7 @@ func Constants(dir string) ([]Const, error) {
 			if !ok || gd.Tok != token.CONST {
 				continue
 			}
-			group := commentLines(gd.Doc)
+			group, first := commentLines(gd.Doc), true
 			for _, spec := range gd.Specs {
 				vs := spec.(*ast.ValueSpec)
 				for i, id := range vs.Names {
@@ -112,7 +115,7 @@ func Constants(dir string) ([]Const, error) {
 						return nil, fmt.Errorf("abigen: %s and %s both become %s", prev, id.Name, c.WGSLName)
 					}
 					seen[c.WGSLName] = id.Name
-					c.Group, group = group, nil
+					c.First, c.Group, first, group = first, group, false, nil
 					out = append(out, c)
 				}
 			}
@@ -155,7 +158,7 @@ func Format(consts []Const) []byte {
 	b.WriteString("// ABI v1), renamed to UPPER_SNAKE. Kernels use these names, never the numbers;\n")
 	b.WriteString("// regenerate with `go generate ./wgsl` after changing the Go constants.\n")
 	for _, c := range consts {
-		if c.Group != nil {
+		if c.First {
 			b.WriteString("\n")
 			for _, l := range c.Group {
 				writeComment(&b, l)
