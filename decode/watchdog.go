@@ -118,10 +118,10 @@ func NewWatchdog(stallIntervals int) *Watchdog {
 func (w *Watchdog) StallIntervals() int { return w.n }
 
 // Observe records snapshot t taken at atMillis (for example
-// performance.now() after the readback) and returns the verdict. An
-// observation that is not later than the previous one (a repeated or
-// out-of-order timestamp, NaN) spans no time: it can clear a stall but not
-// add a stalled interval.
+// performance.now() after the readback) and returns the verdict. The time
+// base only moves forward: an observation that is not later than the
+// latest one (a repeated or out-of-order timestamp, NaN) spans no time, so
+// it can clear a stall but not add a stalled interval.
 func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
 	if w.n < 1 {
 		w.n = DefaultStallIntervals
@@ -130,38 +130,33 @@ func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
 	if !w.seen {
 		st.Health = t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
 		st.Health.SuspectedStall = false
-		w.lastHealthy = atMillis
+		w.seen, w.lastMillis = true, atMillis
+		if math.IsNaN(atMillis) {
+			w.lastMillis = math.Inf(-1)
+		}
+		w.lastHealthy = w.lastMillis
 	} else {
 		st.Health = t.health(w.lastDone, w.lastGen, w.lastLegacy)
-		dt := atMillis - w.lastMillis
-		elapsed := dt > 0 // false for NaN too
+		elapsed := atMillis > w.lastMillis // false for NaN too
 		if elapsed {
-			st.IntervalMillis = dt
-			if !st.Health.Reset {
-				st.DonePerSecond = float64(st.Health.DoneDelta) * 1000 / dt
+			st.IntervalMillis = atMillis - w.lastMillis
+			if !st.Health.Reset && !math.IsInf(st.IntervalMillis, 0) {
+				st.DonePerSecond = float64(st.Health.DoneDelta) * 1000 / st.IntervalMillis
 			}
+			w.lastMillis = atMillis
 		}
 		switch {
 		case !st.Health.SuspectedStall:
-			w.stalled, w.lastHealthy = 0, atMillis
+			w.stalled, w.lastHealthy = 0, w.lastMillis
 		case elapsed:
 			w.stalled++
 		}
 	}
-	switch {
-	case !w.seen && math.IsNaN(atMillis):
-		w.lastMillis = math.Inf(-1)
-	case !w.seen || atMillis > w.lastMillis:
-		// The time base only moves forward, so a late timestamp cannot
-		// shrink the next interval.
-		w.lastMillis = atMillis
-	}
-	w.seen = true
 	w.lastDone, w.lastGen, w.lastLegacy = t.Control.DoneCount, t.Control.Generation, t.Control.Legacy
 	st.StalledIntervals = w.stalled
 	st.Stalled = w.stalled >= w.n
 	if w.stalled > 0 {
-		st.StalledForMillis = atMillis - w.lastHealthy
+		st.StalledForMillis = w.lastMillis - w.lastHealthy
 	}
 	return st
 }
