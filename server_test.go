@@ -32,6 +32,7 @@ import (
 var (
 	loadRequests    = flag.Int("load.n", 20000, "requests in TestLoad")
 	loadConcurrency = flag.Int("load.c", 64, "concurrent connections in TestLoad")
+	loadMaxDuration = flag.Duration("load.max", 6*time.Second, "TestLoad stops sending after this long, done or not")
 )
 
 const secret = "module secret.example/outside // must never be served\n"
@@ -616,8 +617,9 @@ func TestGracefulShutdown(t *testing.T) {
 }
 
 // TestLoad sends -load.n requests over -load.c keep-alive connections to a
-// real listener on 127.0.0.1 and requires every one to succeed. It logs
-// throughput and latency; it asserts no time.
+// real listener on 127.0.0.1 and requires every one to succeed. It stops
+// early after -load.max (a busy CI machine must not make it run long). It
+// logs throughput and latency; it asserts no time.
 func TestLoad(t *testing.T) {
 	n, c := *loadRequests, *loadConcurrency
 	if testing.Short() {
@@ -654,6 +656,7 @@ func TestLoad(t *testing.T) {
 		firstErr.CompareAndSwap(nil, err)
 	}
 	start := time.Now()
+	deadline := start.Add(*loadMaxDuration)
 	for range c {
 		wg.Go(func() {
 			mine := make([]time.Duration, 0, n/c+1)
@@ -664,7 +667,7 @@ func TestLoad(t *testing.T) {
 			}()
 			for {
 				i := next.Add(1) - 1
-				if i >= int64(n) {
+				if i >= int64(n) || time.Now().After(deadline) {
 					return
 				}
 				tg := targets[i%int64(len(targets))]
@@ -705,11 +708,14 @@ func TestLoad(t *testing.T) {
 	elapsed := time.Since(start)
 
 	require.Zero(t, errs.Load(), "first error: %v", firstErr.Load())
-	require.Len(t, lat, n)
+	require.NotEmpty(t, lat)
+	if len(lat) < n {
+		t.Logf("stopped after -load.max=%v with %d of %d requests done", *loadMaxDuration, len(lat), n)
+	}
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(float64(len(lat))*p))] }
 	t.Logf("%d requests, %d connections, %v: %.0f req/s, %.1f MB/s; latency p50 %v, p99 %v, max %v; errors %d",
-		n, c, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
+		len(lat), c, elapsed.Round(time.Millisecond), float64(len(lat))/elapsed.Seconds(),
 		float64(bytesRead.Load())/elapsed.Seconds()/1e6,
 		pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond), errs.Load())
 }
