@@ -1,0 +1,313 @@
+package host
+
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Item is one unit of work as the host publishes it into a ring slot.
+// Unused Args are zero; the zero Item is a NOP of tenant 0 at CRITICAL.
+type Item struct {
+	Opcode   uint32
+	Tenant   uint32 // < abi.TenantCount
+	Priority uint32 // abi.PriorityCritical (0) … abi.PriorityIdle (4)
+	Args     [abi.SlotArgs]uint32
+}
+
+// Queue owns the host copies of the control, ring and log buffers of one
+// generation and tracks which of their words changed since the last upload.
+// The zero value is not usable; create one with NewQueue.
+type Queue struct {
+	cfg     ControlConfig
+	off     [abi.PriorityLevels + 1]uint32
+	logCap  uint32
+	control []byte
+	ring    []byte
+	log     []byte
+	dirty   [bufferCount]dirtySet
+
+	epoch     uint32                  // host epoch, bumped by NewEpoch
+	published [abi.TenantCount]uint32 // items published per tenant this epoch
+	age       []uint32                // per slot: requeues of the item it holds
+	exhausted uint32                  // BUDGET_EXHAUSTED growth at the last Absorb
+	prevBE    uint32                  // BUDGET_EXHAUSTED at the last Absorb
+}
+
+// NewQueue returns a Queue with a fresh control buffer for cfg, an all-EMPTY
+// ring of cfg.Slots slots and an empty log of logCapacity records. All three
+// buffers start dirty (wholly).
+func NewQueue(cfg ControlConfig, logCapacity uint32) (*Queue, error) {
+	if logCapacity > MaxLogCapacity {
+		return nil, fmt.Errorf("host: log capacity %d records, want at most %d", logCapacity, MaxLogCapacity)
+	}
+	q := &Queue{logCap: logCapacity}
+	if err := q.init(cfg); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+func (q *Queue) init(cfg ControlConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Masks != nil {
+		cfg.Masks = append([]uint32(nil), cfg.Masks...) // the caller keeps its slice
+	}
+	q.cfg, q.off = cfg, cfg.partitions()
+	q.control = resize(q.control, cfg.ControlBytes())
+	encodeControlInto(q.control, &cfg)
+	q.ring = resize(q.ring, int(cfg.Slots)*abi.SlotBytes)
+	q.log = resize(q.log, int(abi.LogWords(q.logCap))*abi.WordBytes)
+	putWord(q.log, abi.LogCapacity, q.logCap)
+	q.age = resize(q.age, int(cfg.Slots))
+	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
+	q.exhausted, q.prevBE = 0, 0
+	for b := range q.dirty {
+		q.dirty[b].clear()
+	}
+	q.dirty[ControlBuffer].markWords(0, len(q.control)/abi.WordBytes)
+	q.dirty[RingBuffer].markWords(0, len(q.ring)/abi.WordBytes)
+	q.dirty[LogBuffer].markWords(0, len(q.log)/abi.WordBytes)
+	return nil
+}
+
+// resize returns a zeroed slice of n elements, reusing s when it is large
+// enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// Reset re-initialises the queue for cfg as the next generation: GENERATION
+// becomes the current one + 1 (cfg.Generation is ignored), every counter,
+// HEAD and TAIL restart at 0, the ring is all EMPTY, the log empty, quotas
+// and requeue ages forgotten. The buffer lengths follow cfg, so a runner
+// must compare them with its GPU buffers. Everything is dirty. On error the
+// queue is unchanged.
+func (q *Queue) Reset(cfg ControlConfig) error {
+	cfg.Generation = q.Generation() + 1
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	return q.init(cfg)
+}
+
+// Control is the host copy of the control buffer (binding 0). It aliases the
+// queue's storage: read it for uploads, never write it.
+func (q *Queue) Control() []byte { return q.control }
+
+// Ring is the host copy of the ring buffer (binding 1); see Control.
+func (q *Queue) Ring() []byte { return q.ring }
+
+// Log is the host copy of the log buffer (binding 2); see Control.
+func (q *Queue) Log() []byte { return q.log }
+
+// Slots is the number of ring slots.
+func (q *Queue) Slots() uint32 { return q.cfg.Slots }
+
+// Partitions is PRIORITY_OFFSETS.
+func (q *Queue) Partitions() [abi.PriorityLevels + 1]uint32 { return q.off }
+
+// Generation is the GENERATION word.
+func (q *Queue) Generation() uint32 { return word(q.control, abi.CtrlGeneration) }
+
+// Epoch is the host epoch: the number of NewEpoch calls since the generation
+// began. Quotas count per host epoch; Params puts it in params.epoch.
+func (q *Queue) Epoch() uint32 { return q.epoch }
+
+// Params returns the params uniform of the next submission with the given
+// per-lane budget: the host epoch and the OBSERVABLE word count.
+func (q *Queue) Params(budget uint32) Params {
+	return Params{Epoch: q.epoch, Budget: budget, Observable: q.cfg.Observable}
+}
+
+// Dirty returns the sorted, coalesced byte ranges of b that changed since
+// the last ClearDirty. The slice is the queue's own, valid until its next
+// change; it never contains a word the host did not write, so uploading
+// the ranges never overwrites a GPU-written counter with a stale value.
+func (q *Queue) Dirty(b Buffer) []ByteRange {
+	if b < 0 || b >= bufferCount {
+		return nil
+	}
+	return q.dirty[b].ranges()
+}
+
+// ClearDirty forgets every dirty range; call it after the upload.
+func (q *Queue) ClearDirty() {
+	for b := range q.dirty {
+		q.dirty[b].clear()
+	}
+}
+
+func (q *Queue) setControl(w int, v uint32) {
+	putWord(q.control, w, v)
+	q.dirty[ControlBuffer].markWords(w, 1)
+}
+
+// SetTenantMask enables (MaskOn) or disables (0) tenant.
+func (q *Queue) SetTenantMask(tenant uint32, on bool) error {
+	if tenant >= abi.TenantCount {
+		return fmt.Errorf("host: tenant %d: %w (want < %d)", tenant, ErrTenant, abi.TenantCount)
+	}
+	v := uint32(0)
+	if on {
+		v = MaskOn
+	}
+	q.setControl(abi.CtrlTenantMask+int(tenant), v)
+	return nil
+}
+
+// TenantEnabled reports whether tenant's mask is non-zero.
+func (q *Queue) TenantEnabled(tenant uint32) bool {
+	return tenant < abi.TenantCount && word(q.control, abi.CtrlTenantMask+int(tenant)) != 0
+}
+
+// SetShutdown sets (1) or clears (0) SHUTDOWN. Lanes stop claiming while it
+// is set; the GPU's SHUTDOWN opcode sets it too.
+func (q *Queue) SetShutdown(on bool) {
+	v := uint32(0)
+	if on {
+		v = 1
+	}
+	q.setControl(abi.CtrlShutdown, v)
+}
+
+// Shutdown reports whether SHUTDOWN is non-zero.
+func (q *Queue) Shutdown() bool { return word(q.control, abi.CtrlShutdown) != 0 }
+
+// NewEpoch starts the next host epoch: every tenant's quota is available
+// again.
+func (q *Queue) NewEpoch() {
+	q.epoch++
+	q.published = [abi.TenantCount]uint32{}
+}
+
+// capacity is the number of slots of partition p.
+func (q *Queue) capacity(p uint32) uint32 { return q.off[p+1] - q.off[p] }
+
+// slotOf is the slot of the k-th item of partition p (capacity > 0).
+func (q *Queue) slotOf(p, k uint32) uint32 { return q.off[p] + k%q.capacity(p) }
+
+func (q *Queue) head(p uint32) uint32 { return word(q.control, abi.CtrlHead+int(p)) }
+func (q *Queue) tail(p uint32) uint32 { return word(q.control, abi.CtrlTail+int(p)) }
+
+func (q *Queue) status(slot uint32) uint32 {
+	return word(q.ring, int(slot)*abi.SlotWords+abi.SlotStatus)
+}
+
+// reusable reports whether slot may receive a new item: EMPTY or DONE.
+func (q *Queue) reusable(slot uint32) bool {
+	s := q.status(slot)
+	return s == abi.StatusEmpty || s == abi.StatusDone
+}
+
+// validate checks one item on its own (not quota or capacity).
+func validate(it *Item) error {
+	switch {
+	case !abi.IsPublishable(it.Opcode):
+		return ErrOpcode
+	case it.Tenant >= abi.TenantCount:
+		return ErrTenant
+	case it.Priority > abi.PriorityIdle:
+		return ErrPriority
+	}
+	return nil
+}
+
+// Publish appends items to the tails of their priority partitions, in
+// order. The whole batch is validated first: a reserved opcode, a tenant
+// ≥ 29, a priority > 4 or a used-up quota give an *ItemError; a partition
+// without room (its next slot not EMPTY or DONE, or no slots) gives a
+// *PartitionFullError; ErrCounterLimit a TAIL at 2^31. On any error nothing
+// is written and Publish returns 0. Otherwise, per item, words 1–15 of the
+// slot, then STATUS = PUBLISHED, then TAIL[p] = k + 1, and it returns
+// len(items). Publish does not allocate.
+func (q *Queue) Publish(items []Item) (int, error) {
+	var perPrio [abi.PriorityLevels]uint32
+	var perTenant [abi.TenantCount]uint32
+	for i := range items {
+		it := &items[i]
+		if err := validate(it); err != nil {
+			return 0, &ItemError{Index: i, Item: *it, Err: err}
+		}
+		perTenant[it.Tenant]++
+		if quota := word(q.control, abi.CtrlTenantQuota+int(it.Tenant)); quota != 0 &&
+			uint64(q.published[it.Tenant])+uint64(perTenant[it.Tenant]) > uint64(quota) {
+			return 0, &ItemError{Index: i, Item: *it, Err: ErrQuota}
+		}
+		perPrio[it.Priority]++
+	}
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		if err := q.room(p, perPrio[p]); err != nil {
+			return 0, err
+		}
+	}
+	for i := range items {
+		q.put(&items[i], 0)
+	}
+	for t, n := range perTenant {
+		q.published[t] += n
+	}
+	return len(items), nil
+}
+
+// room checks that partition p can take n more items.
+func (q *Queue) room(p, n uint32) error {
+	if n == 0 {
+		return nil
+	}
+	c, k := q.capacity(p), q.tail(p)
+	if uint64(k)+uint64(n) > MaxCounter {
+		return ErrCounterLimit
+	}
+	if n > c {
+		return &PartitionFullError{Priority: p, Capacity: c}
+	}
+	for j := uint32(0); j < n; j++ {
+		if !q.reusable(q.slotOf(p, k+j)) {
+			return &PartitionFullError{Priority: p, Capacity: c}
+		}
+	}
+	return nil
+}
+
+// put writes a validated item into the next slot of its partition, which
+// must be reusable, with requeue age age.
+func (q *Queue) put(it *Item, age uint32) uint32 {
+	p := it.Priority
+	k := q.tail(p)
+	slot := q.slotOf(p, k)
+	base := int(slot) * abi.SlotWords
+	putWord(q.ring, base+abi.SlotOpcode, it.Opcode)
+	putWord(q.ring, base+abi.SlotTenant, it.Tenant)
+	putWord(q.ring, base+abi.SlotPriority, p)
+	for a, v := range it.Args {
+		putWord(q.ring, base+abi.SlotArg0+a, v)
+	}
+	putWord(q.ring, base+abi.SlotStatus, abi.StatusPublished)
+	q.dirty[RingBuffer].markWords(base, abi.SlotWords)
+	q.setControl(abi.CtrlTail+int(p), k+1)
+	q.age[slot] = age
+	return slot
+}
+
+// Item returns the item stored in slot and its STATUS.
+func (q *Queue) Item(slot uint32) (it Item, status uint32, err error) {
+	if slot >= q.cfg.Slots {
+		return Item{}, 0, fmt.Errorf("host: slot %d out of range (%d slots)", slot, q.cfg.Slots)
+	}
+	base := int(slot) * abi.SlotWords
+	it.Opcode = word(q.ring, base+abi.SlotOpcode)
+	it.Tenant = word(q.ring, base+abi.SlotTenant)
+	it.Priority = word(q.ring, base+abi.SlotPriority)
+	for a := range it.Args {
+		it.Args[a] = word(q.ring, base+abi.SlotArg0+a)
+	}
+	return it, word(q.ring, base+abi.SlotStatus), nil
+}

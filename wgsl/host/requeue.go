@@ -1,0 +1,290 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Absorb takes the GPU's readback as the new host truth. A nil buffer was
+// not read back and keeps its host copy; a non-nil one must have the host
+// copy's length. Words the host changed since the last ClearDirty (publishes
+// made while the submission ran) are kept, not overwritten: the GPU never
+// writes those words, since the host writes only slots outside [HEAD, TAIL)
+// and host-owned control words.
+//
+// Absorb refuses (and changes nothing) when the readback is of another
+// buffer, generation or upload: MAGIC, ABI_VERSION, GENERATION, TENANT_BASE,
+// the masks, quotas, PRIORITY_OFFSETS and TAIL words it did not change must
+// read back as the host wrote them.
+func (q *Queue) Absorb(control, ring, log []byte) error {
+	for _, c := range [...]struct {
+		b    Buffer
+		got  []byte
+		want int
+	}{{ControlBuffer, control, len(q.control)}, {RingBuffer, ring, len(q.ring)}, {LogBuffer, log, len(q.log)}} {
+		if c.got != nil && len(c.got) != c.want {
+			return fmt.Errorf("host: absorb: %v readback is %d bytes, want %d", c.b, len(c.got), c.want)
+		}
+	}
+	if control != nil {
+		if err := q.checkHostWords(control); err != nil {
+			return err
+		}
+		absorb(q.control, control, q.dirty[ControlBuffer].ranges())
+		be := word(q.control, abi.CtrlBudgetExhausted)
+		q.exhausted, q.prevBE = be-q.prevBE, be
+	}
+	if ring != nil {
+		absorb(q.ring, ring, q.dirty[RingBuffer].ranges())
+	}
+	if log != nil {
+		absorb(q.log, log, q.dirty[LogBuffer].ranges())
+	}
+	return nil
+}
+
+// absorb copies src into dst except for the sorted ranges keep.
+func absorb(dst, src []byte, keep []ByteRange) {
+	at := 0
+	for _, r := range keep {
+		copy(dst[at:r.Start], src[at:r.Start])
+		at = r.End
+	}
+	copy(dst[at:], src[at:])
+}
+
+// hostWords are the control words only the host writes.
+var hostWords = [...]struct{ start, n int }{
+	{abi.CtrlTenantBase, 1},
+	{abi.CtrlTenantMask, abi.TenantCount},
+	{abi.CtrlTenantQuota, abi.TenantSlots},
+	{abi.CtrlPriorityOffsets, abi.PriorityLevels + 1},
+	{abi.CtrlMagic, 3}, // MAGIC, ABI_VERSION, GENERATION
+	{abi.CtrlTail, abi.PriorityLevels},
+}
+
+func (q *Queue) checkHostWords(control []byte) error {
+	keep := q.dirty[ControlBuffer].ranges()
+	for _, r := range hostWords {
+		for w := r.start; w < r.start+r.n; w++ {
+			if inRanges(keep, w*abi.WordBytes) {
+				continue
+			}
+			if got, want := word(control, w), word(q.control, w); got != want {
+				return fmt.Errorf("host: absorb: control word %d reads back %#x, host wrote %#x (stale or foreign readback)", w, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+func inRanges(rs []ByteRange, off int) bool {
+	for _, r := range rs {
+		if off < r.Start {
+			return false
+		}
+		if off < r.End {
+			return true
+		}
+	}
+	return false
+}
+
+// NeedsSubmit reports whether another submission would make progress:
+// SHUTDOWN is 0 and either BUDGET_EXHAUSTED grew at the last Absorb (it is
+// cumulative per generation, so the host compares it with the previous
+// readback) or some partition has HEAD < TAIL, which includes work
+// published or republished since.
+func (q *Queue) NeedsSubmit() bool {
+	if q.Shutdown() {
+		return false
+	}
+	if q.exhausted != 0 {
+		return true
+	}
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		if q.head(p) < q.tail(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// IOFunc services the request of one WAIT_IO item (req.Opcode is
+// abi.OpWaitIO, req.Args[0] the request). When the answer is ready it
+// returns the item to republish in the parked item's place, normally the
+// continuation that consumes the answer (a different opcode, else it parks
+// again), and true. It returns false while the request is still pending;
+// the slot then stays WAIT_IO and the next Requeue asks again. It is called
+// only when the item's partition has room, so a ready answer is never lost.
+type IOFunc func(req Item) (next Item, ready bool)
+
+// RequeueStats counts what one Requeue did, for PriorityRequeueAccounting
+// and for the runner's decision to submit again.
+type RequeueStats struct {
+	Yielded  int    // YIELD slots republished at their priority
+	Requeued int    // REQUEUE slots republished (Promoted included)
+	Promoted int    // REQUEUE slots republished one level higher on ageing
+	Serviced int    // WAIT_IO slots serviced and republished
+	Parked   int    // YIELD slots left in place: their tenant's mask is 0
+	Waiting  int    // WAIT_IO slots whose IOFunc reported not ready
+	Blocked  int    // slots left in place: the target partition had no room
+	MaxAge   uint32 // largest requeue age among the republished REQUEUE slots
+}
+
+// Requeue does the host's part of PROTOCOL §3 "between submissions" on the
+// state of the last Absorb. In each partition, oldest position first, over
+// the positions still held by slots ([TAIL − min(TAIL, C), HEAD)):
+//
+//   - YIELD is republished at the same priority, unless its tenant's mask
+//     is 0 (the GPU's denial): such slots stay parked until SetTenantMask
+//     enables the tenant, so a disabled tenant cannot make the runner spin;
+//   - REQUEUE is republished with its requeue age + 1; when that reaches
+//     abi.PriorityAgeThreshold (32) the item moves one level up (to the
+//     nearest higher partition with slots) and its age restarts at 0;
+//     at CRITICAL it stays, its age growing;
+//   - WAIT_IO is serviced by io and its answer republished at the same
+//     priority; a nil io answers every request at once with a NOP of the
+//     same tenant (the request is acknowledged and the slot completes).
+//
+// Republishing moves the item to the next slot of its partition (the TAIL
+// position, which may be the slot itself) and frees the old slot (EMPTY).
+// When that slot is not EMPTY or DONE the item stays where it is and the
+// next Requeue retries; a blocked REQUEUE does not age. Republished items do
+// not count against quotas. Requeue returns an error only when io answers
+// with an item that cannot be published; that slot stays WAIT_IO.
+func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
+	var st RequeueStats
+	var errs error
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		c := q.capacity(p)
+		if c == 0 {
+			continue
+		}
+		head, tail := q.head(p), q.tail(p)
+		head = min(head, tail)
+		for k := tail - min(tail, c); k < head; k++ {
+			slot := q.slotOf(p, k)
+			switch q.status(slot) {
+			case abi.StatusYield:
+				it, _, _ := q.Item(slot)
+				if !q.TenantEnabled(it.Tenant) {
+					st.Parked++
+					continue
+				}
+				it.Priority = p
+				if !q.move(slot, &it, q.age[slot]) {
+					st.Blocked++
+					continue
+				}
+				st.Yielded++
+			case abi.StatusRequeue:
+				it, _, _ := q.Item(slot)
+				it.Priority = p
+				age := q.age[slot]
+				if age < ^uint32(0) {
+					age++
+				}
+				promoted := false
+				if age >= abi.PriorityAgeThreshold {
+					if up, ok := q.higher(p); ok {
+						it.Priority, promoted = up, true
+					}
+				}
+				moveAge := age
+				if promoted {
+					moveAge = 0
+				}
+				if !q.move(slot, &it, moveAge) {
+					st.Blocked++
+					continue
+				}
+				st.Requeued++
+				if promoted {
+					st.Promoted++
+				}
+				st.MaxAge = max(st.MaxAge, age)
+			case abi.StatusWaitIO:
+				if !q.hasRoom(p, slot) {
+					st.Blocked++
+					continue
+				}
+				req, _, _ := q.Item(slot)
+				req.Priority = p
+				next := Item{Opcode: abi.OpNop, Tenant: req.Tenant}
+				if io != nil {
+					var ready bool
+					if next, ready = io(req); !ready {
+						st.Waiting++
+						continue
+					}
+				}
+				next.Priority = p
+				if err := validate(&next); err != nil {
+					errs = errors.Join(errs, fmt.Errorf("host: requeue: WAIT_IO slot %d: service answered %w (opcode %#x, tenant %d)", slot, err, next.Opcode, next.Tenant))
+					continue
+				}
+				q.move(slot, &next, 0)
+				st.Serviced++
+			}
+		}
+	}
+	return st, errs
+}
+
+// higher returns the nearest priority above p whose partition has slots.
+func (q *Queue) higher(p uint32) (uint32, bool) {
+	for up := int(p) - 1; up >= 0; up-- {
+		if q.capacity(uint32(up)) > 0 {
+			return uint32(up), true
+		}
+	}
+	return p, false
+}
+
+// hasRoom reports whether partition p's next slot can take the item now in
+// slot from (which is freed by the move).
+func (q *Queue) hasRoom(p, from uint32) bool {
+	k := q.tail(p)
+	if q.capacity(p) == 0 || k >= MaxCounter {
+		return false
+	}
+	to := q.slotOf(p, k)
+	return to == from || q.reusable(to)
+}
+
+// move republishes it (already validated, it.Priority its partition) from
+// slot from into the next slot of its partition, freeing from, or reports
+// false and changes nothing when there is no room.
+func (q *Queue) move(from uint32, it *Item, age uint32) bool {
+	if !q.hasRoom(it.Priority, from) {
+		return false
+	}
+	if to := q.put(it, age); to != from {
+		base := int(from) * abi.SlotWords
+		putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
+		q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
+		q.age[from] = 0
+	}
+	return true
+}
+
+// ReclaimFaults turns every FAULT slot EMPTY so the partition can reuse it
+// (PROTOCOL §3 lets the host publish only into EMPTY or DONE slots, so an
+// unreclaimed fault eventually blocks its partition). Read the faults'
+// telemetry first. It returns the number of slots reclaimed.
+func (q *Queue) ReclaimFaults() int {
+	n := 0
+	for slot := uint32(0); slot < q.cfg.Slots; slot++ {
+		if q.status(slot) == abi.StatusFault {
+			base := int(slot) * abi.SlotWords
+			putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
+			q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
+			q.age[slot] = 0
+			n++
+		}
+	}
+	return n
+}
