@@ -46,6 +46,10 @@ const (
 	MetricOpcodes = 32
 	// PriorityAgeThreshold is how many requeues promote a slot one level up.
 	PriorityAgeThreshold = 32
+	// SpinMaxRounds is the most rounds a SPIN slot may ask for; a larger a0
+	// faults OUT_OF_BOUNDS, so one slot's cost stays bounded (browsers reset
+	// long dispatches, and the reference interpreter must terminate).
+	SpinMaxRounds = 1 << 16
 )
 
 // Control buffer words (PROTOCOL §2).
