@@ -43,6 +43,10 @@ const PRIORITY_LEVELS: u32 = 5u;
 const METRIC_OPCODES: u32 = 32u;
 // PriorityAgeThreshold is how many requeues promote a slot one level up.
 const PRIORITY_AGE_THRESHOLD: u32 = 32u;
+// SpinMaxRounds is the most rounds a SPIN slot may ask for; a larger a0
+// faults OUT_OF_BOUNDS, so one slot's cost stays bounded (browsers reset
+// long dispatches, and the reference interpreter must terminate).
+const SPIN_MAX_ROUNDS: u32 = 65536u;
 
 // Control buffer words (PROTOCOL §2).
 const CTRL_SHUTDOWN: u32 = 0u;

@@ -27,54 +27,56 @@
 // Invariants:
 //
 // - Bounded: a lane runs at most params[PARAM_BUDGET] iterations; every inner
-//   loop is bounded by an argument checked against a buffer length (SPIN by
-//   its round count a0). No lane waits on another lane, workgroup or the host.
+//   loop is bounded by an argument checked against a buffer length (SPIN's
+//   rounds against SPIN_MAX_ROUNDS). No lane waits on another lane,
+//   workgroup or the host.
 // - Exactly once: partition p's k-th claim ticket (atomicAdd on HEAD[p]) owns
 //   slot OFF[p] + k % C when k < TAIL[p]; any grid size drains the ring.
 //   HEAD[p] overshoots TAIL[p] by the failed tickets; finalize.wgsl clamps it.
-// - Every index is checked before use: control against arrayLength(&control),
-//   data against arrayLength(&data), the log against its CAPACITY word and
-//   its length, slots against arrayLength(&ring). Faults are reported in the
-//   slot status, FAULTS and a log record, never clamped silently.
-// - Writes by opcodes touch only OBSERVABLE words (index ≥ CTRL_OBSERVABLE).
+// - Every index is checked before use: control reads against
+//   arrayLength(&control) (W), opcode writes against the N = min(
+//   params[PARAM_OBSERVABLE], W − CTRL_OBSERVABLE) OBSERVABLE words, data
+//   against arrayLength(&data) (D), the log against min(CAPACITY, its
+//   length), partitions against arrayLength(&ring). Faults are reported in
+//   the slot status, FAULTS and a log record, never clamped silently.
+// - Writes by opcodes touch only OBSERVABLE[0 .. N).
+// - Partition p is usable when OFF[p] < OFF[p+1] ≤ the ring's slots; a
+//   malformed or empty partition is never claimed from and never counts as
+//   remaining work.
 // - Hot counters (CLAIMS, DONE_COUNT, TENANT_CLAIMS, PRIORITY_CLAIMS,
 //   OPCODE_METRICS) are summed in workgroup memory and added to control once
 //   per workgroup after the loop; rare ones (FAULTS, DENIED, EPOCH,
 //   BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
 //
-// Argument checks run in argument order (a0, a1, …), all before the opcode
-// writes anything, so a faulting slot leaves control unchanged. A single word
-// w is in bounds when w < length. A range [s, s + n) is in bounds when
-// s ≤ length and n ≤ length − s (no overflow; an empty range at s ≤ length is
-// fine). A write target below CTRL_OBSERVABLE faults PROTECTED before its
-// bounds are checked (a write range: when its start is below it).
+// The semantics are those of the Go reference interpreter (wgsl/ref, its
+// doc comment is the detailed spec; tests compare the two on the same bytes).
+// Checks run in argument order (a0, a1, …), all before any effect, so a
+// faulting opcode has no effect but the fault. Index arithmetic is exact:
+// every check below is written so that it cannot wrap around.
 //
-// Opcode semantics beyond PROTOCOL §4's table (the Go reference interpreter
-// in wgsl/ref matches these bit for bit):
-//
-// - DFA_STEP a0 state word, a1 table offset (words of data), a2 input offset
-//   (bytes of data, little-endian bytes of its words), a3 length (bytes):
-//   state = control[a0]; for each input byte b:
-//   state = data[a1 + state × 256 + b]; then control[a0] = state. a0 is a
-//   write target; the input range is checked up front; each table index is
-//   checked (without overflow) when used, a miss faults OUT_OF_BOUNDS and
-//   stores nothing.
-// - HASH a0 data word, a1 word count, a2 result: FNV-1a-32 (offset basis
-//   0x811C9DC5, prime 0x01000193) over the little-endian bytes of
-//   data[a0 .. a0 + a1), i.e. Go's hash/fnv New32a over those bytes.
-// - SPIN a0 rounds, a1 result: x = a0 ^ slot; repeat a0 times:
-//   { x = x × 1664525 + 1013904223; x ^= x >> 16 } (mod 2^32);
-//   OBSERVABLE[a1] = x. slot is the slot index (not a word offset).
+// - A write to control word w faults PROTECTED when w < CTRL_OBSERVABLE,
+//   OUT_OF_BOUNDS when w − CTRL_OBSERVABLE ≥ N; a read faults OUT_OF_BOUNDS
+//   when w ≥ W; a result index i (OBSERVABLE[i]) faults when i ≥ N.
+// - MEMCPY: a0 + a2 ≤ W, then a1 ≥ CTRL_OBSERVABLE (else PROTECTED), then
+//   a1 + a2 ≤ CTRL_OBSERVABLE + N, even when a2 = 0; copies word by word in
+//   ascending order, so an overlapping copy with a1 > a0 repeats words.
+// - DFA_STEP a0 state word (a write target), a1 table offset (words of data),
+//   a2 input offset and a3 length (bytes of data; byte j is bits 8(j % 4) of
+//   word j / 4): a2 + a3 ≤ 4D; state = control[a0]; per byte b:
+//   t = a1 + 256 × state + b must be < D (else OUT_OF_BOUNDS, nothing
+//   stored), state = data[t]; finally control[a0] = state.
+// - HASH a0 data word, a1 word count, a2 result: a0 + a1 ≤ D; FNV-1a-32
+//   (offset basis 0x811C9DC5, prime 0x01000193) over the little-endian bytes
+//   of data[a0 .. a0 + a1), i.e. Go's hash/fnv New32a over those bytes.
+// - SPIN a0 rounds (≤ SPIN_MAX_ROUNDS, else OUT_OF_BOUNDS), a1 result, a2
+//   seed: x = a2; a0 times { x += 0x9E3779B9; x ^= x >> 16;
+//   x *= 0x21F0AAAD; x ^= x >> 15; x *= 0x735A2D97; x ^= x >> 15 } (mod 2^32);
+//   OBSERVABLE[a1] = x (ref.Spin).
 // - COMPARE_SWAP retries atomicCompareExchangeWeak only while it fails
 //   spuriously (old == expected, not exchanged), at most CAS_RETRIES times.
-// - MEMCPY copies word by word in ascending order, so an overlapping copy
-//   with a1 > a0 repeats the pattern, as a naive loop does.
-// - BATCH_FENCE: EPOCH += 1 and OBSERVABLE[a2] = a1 (EPOCH unchanged if a2
-//   faults).
-// - A claim whose partition is malformed (OFF[p+1] ≤ OFF[p]) or whose slot
-//   lies past the ring cannot touch any slot: FAULTS += 1 and a fault record
-//   [LOG_FAULT_TAG | FAULT_OUT_OF_BOUNDS, slot, OP_NOP, epoch]; it counts in
-//   neither CLAIMS nor DONE_COUNT.
+// - BATCH_FENCE: EPOCH += 1 and OBSERVABLE[a2] = a1.
+// - The slot's PRIORITY word is not read (PRIORITY_CLAIMS counts the
+//   partition), TENANT_BASE is not followed, STARVATION is not written.
 
 override WORKGROUP_SIZE_X: u32 = 64u;
 
@@ -101,10 +103,12 @@ const BITS_PER_BYTE: u32 = 8u;
 const BYTE_MASK: u32 = 0xFFu;
 const FNV_OFFSET_BASIS: u32 = 0x811C9DC5u;
 const FNV_PRIME: u32 = 0x01000193u;
-// SPIN's mix: a 32-bit LCG step (Numerical Recipes) and a xorshift by 16.
-const SPIN_MUL: u32 = 1664525u;
-const SPIN_ADD: u32 = 1013904223u;
-const SPIN_SHIFT: u32 = 16u;
+// SPIN's round: a golden-ratio increment, then a lowbias32-style finaliser.
+const SPIN_STEP: u32 = 0x9E3779B9u;
+const SPIN_MUL_A: u32 = 0x21F0AAADu;
+const SPIN_MUL_B: u32 = 0x735A2D97u;
+const SPIN_SHIFT_A: u32 = 16u;
+const SPIN_SHIFT_B: u32 = 15u;
 // Bounds the spurious-failure retries of a weak compare-exchange.
 const CAS_RETRIES: u32 = 1024u;
 
@@ -137,10 +141,16 @@ fn faults(code: u32) -> Outcome {
 
 // Claim is the result of one claim attempt over the priority partitions.
 struct Claim {
-    owned: bool,    // a ticket below TAIL[priority] was taken
-    valid: bool,    // slot lies inside the ring and the partition is well formed
+    owned: bool, // a ticket below TAIL[priority] was taken
     priority: u32,
     slot: u32,
+}
+
+// observable is N: the OBSERVABLE words opcodes may write, the smaller of
+// the params word and what the control binding holds. drain has checked
+// arrayLength(&control) ≥ CONTROL_MIN_WORDS.
+fn observable() -> u32 {
+    return min(params[PARAM_OBSERVABLE], arrayLength(&control) - CTRL_OBSERVABLE);
 }
 
 // read_fault is 0 when control[word] may be read, else the fault code.
@@ -156,7 +166,10 @@ fn write_fault(word: u32) -> u32 {
     if (word < CTRL_OBSERVABLE) {
         return FAULT_PROTECTED;
     }
-    return read_fault(word);
+    if (word - CTRL_OBSERVABLE >= observable()) {
+        return FAULT_OUT_OF_BOUNDS;
+    }
+    return 0u;
 }
 
 // range_fault is 0 when [start, start + n) lies inside length words.
@@ -172,13 +185,12 @@ fn write_range_fault(start: u32, n: u32) -> u32 {
     if (start < CTRL_OBSERVABLE) {
         return FAULT_PROTECTED;
     }
-    return range_fault(start, n, arrayLength(&control));
+    return range_fault(start - CTRL_OBSERVABLE, n, observable());
 }
 
-// result_fault is 0 when OBSERVABLE[index] lies inside the control buffer.
+// result_fault is 0 when an opcode may write OBSERVABLE[index].
 fn result_fault(index: u32) -> u32 {
-    let len = arrayLength(&control);
-    if (len <= CTRL_OBSERVABLE || index >= len - CTRL_OBSERVABLE) {
+    if (index >= observable()) {
         return FAULT_OUT_OF_BOUNDS;
     }
     return 0u;
@@ -330,15 +342,25 @@ fn op_hash(first: u32, count: u32, result: u32) -> Outcome {
     return ends(STATUS_DONE);
 }
 
-fn op_spin(rounds: u32, result: u32, slot: u32) -> Outcome {
-    let f = result_fault(result);
+fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
+    var f = 0u;
+    if (rounds > SPIN_MAX_ROUNDS) {
+        f = FAULT_OUT_OF_BOUNDS;
+    }
+    if (f == 0u) {
+        f = result_fault(result);
+    }
     if (f != 0u) {
         return faults(f);
     }
-    var x = rounds ^ slot;
+    var x = seed;
     for (var i = 0u; i < rounds; i++) {
-        x = x * SPIN_MUL + SPIN_ADD;
-        x ^= x >> SPIN_SHIFT;
+        x += SPIN_STEP;
+        x ^= x >> SPIN_SHIFT_A;
+        x *= SPIN_MUL_A;
+        x ^= x >> SPIN_SHIFT_B;
+        x *= SPIN_MUL_B;
+        x ^= x >> SPIN_SHIFT_B;
     }
     atomicStore(&control[CTRL_OBSERVABLE + result], x);
     return ends(STATUS_DONE);
@@ -375,7 +397,7 @@ fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
             if (ENABLE_OP_HASH) { return op_hash(a.x, a.y, a.z); }
         }
         case OP_SPIN: {
-            if (ENABLE_OP_SPIN) { return op_spin(a.x, a.y, slot); }
+            if (ENABLE_OP_SPIN) { return op_spin(a.x, a.y, a.z); }
         }
         case OP_YIELD: {
             if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
@@ -406,32 +428,44 @@ fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
     return faults(FAULT_UNKNOWN_OPCODE);
 }
 
-// claim_next takes the first ticket below TAIL of partitions 0..4, in order.
+// Partition is one priority partition's slots [start, end).
+struct Partition {
+    start: u32,
+    end: u32,
+}
+
+fn partition_at(p: u32) -> Partition {
+    return Partition(atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p]),
+                     atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p + 1u]));
+}
+
+// usable: OFF[p] < OFF[p+1] ≤ slots.
+fn usable(q: Partition, slots: u32) -> bool {
+    return q.start < q.end && q.end <= slots;
+}
+
+// claim_next takes the first ticket below TAIL of the usable partitions
+// 0..4, in order.
 fn claim_next(slots: u32) -> Claim {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let q = partition_at(p);
         let tail = atomicLoad(&control[CTRL_TAIL + p]);
-        if (atomicLoad(&control[CTRL_HEAD + p]) >= tail) {
+        if (!usable(q, slots) || atomicLoad(&control[CTRL_HEAD + p]) >= tail) {
             continue;
         }
         let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c >= tail) {
-            continue;
+        if (c < tail) {
+            return Claim(true, p, q.start + c % (q.end - q.start));
         }
-        let start = atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p]);
-        let end = atomicLoad(&control[CTRL_PRIORITY_OFFSETS + p + 1u]);
-        if (end <= start) {
-            return Claim(true, false, p, start);
-        }
-        let slot = start + c % (end - start);
-        return Claim(true, slot < slots, p, slot);
     }
-    return Claim(false, false, 0u, 0u);
+    return Claim(false, 0u, 0u);
 }
 
-// work_remains reports whether some partition still has HEAD < TAIL.
-fn work_remains() -> bool {
+// work_remains reports whether some usable partition still has HEAD < TAIL.
+fn work_remains(slots: u32) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
-        if (atomicLoad(&control[CTRL_HEAD + p]) < atomicLoad(&control[CTRL_TAIL + p])) {
+        if (usable(partition_at(p), slots) &&
+            atomicLoad(&control[CTRL_HEAD + p]) < atomicLoad(&control[CTRL_TAIL + p])) {
             return true;
         }
     }
@@ -440,11 +474,6 @@ fn work_remains() -> bool {
 
 // run_slot takes an owned slot from PUBLISHED to its final status.
 fn run_slot(c: Claim) {
-    if (!c.valid) {
-        atomicAdd(&control[CTRL_FAULTS], 1u);
-        log_append(LOG_FAULT_TAG | FAULT_OUT_OF_BOUNDS, c.slot, OP_NOP, params[PARAM_EPOCH]);
-        return;
-    }
     let base = c.slot * SLOT_WORDS;
     let status = atomicLoad(&ring[base + SLOT_STATUS]);
     let op = atomicLoad(&ring[base + SLOT_OPCODE]);
@@ -538,7 +567,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         }
         run_slot(c);
     }
-    if (!stopped && work_remains()) {
+    if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(slots)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
     }
     // Every lane leaves the bounded loop and reaches the barrier (uniform
