@@ -4,11 +4,16 @@ import (
 	js "github.com/vugu/vugu/js"
 )
 
-// Canvas puts a Raster on a <canvas> element: one reused Uint8Array and
-// ImageData, refilled with js.CopyBytesToJS and drawn with putImageData, so
-// a frame costs three JS calls and allocates nothing. The canvas's backing
-// size is the raster's; CSS scales it to the layout (static/dashboard.css).
-// The zero value is detached: Draw does nothing until Attach.
+// Canvas puts a Raster on a <canvas> element: one reused ImageData,
+// refilled with js.CopyBytesToJS and drawn with putImageData, so a frame
+// costs two JS calls and allocates nothing. The canvas's backing size is
+// the raster's; CSS scales it to the layout (static/dashboard.css).
+//
+// Vugu re-sets every attribute of the elements it renders on every render
+// and removes the others, which would clear a <canvas> (a width/height
+// write resets its bitmap). So the template renders an empty host <div>
+// and Mount creates the <canvas> inside it, where Vugu never looks.
+// The zero value is detached: Draw does nothing until Mount.
 type Canvas struct {
 	el, ctx js.Value
 	data    js.Value // Uint8ClampedArray of img
@@ -16,9 +21,25 @@ type Canvas struct {
 	w, h    int
 }
 
-// Attach binds the canvas element (call it from vg-js-create, which runs
-// once per element creation).
-func (c *Canvas) Attach(el js.Value) {
+// Mount makes sure host (an empty element; call it from vg-js-create,
+// which Vugu runs on every render) holds this canvas, creating the
+// <canvas> on the first call and adopting host's first child after the
+// component was re-created. It returns the canvas element.
+func (c *Canvas) Mount(host js.Value) js.Value {
+	first := host.Get("firstElementChild")
+	if first.Truthy() {
+		if !c.Attached() || !c.el.Call("isSameNode", first).Bool() {
+			c.bind(first)
+		}
+		return c.el
+	}
+	el := js.Global().Get("document").Call("createElement", "canvas")
+	host.Call("appendChild", el)
+	c.bind(el)
+	return el
+}
+
+func (c *Canvas) bind(el js.Value) {
 	c.el = el
 	c.ctx = el.Call("getContext", "2d")
 	c.w, c.h = 0, 0
@@ -47,7 +68,7 @@ func (c *Canvas) Draw(r *Raster) {
 	c.ctx.Call("putImageData", c.img, 0, 0)
 }
 
-// ClientSize returns the element's CSS layout size in pixels (0 when
+// ClientSize returns the canvas's CSS layout size in pixels (0 when
 // detached), so a view can size its raster to the space it has.
 func (c *Canvas) ClientSize() (w, h int) {
 	if !c.Attached() {

@@ -1,0 +1,147 @@
+package ui
+
+import "strconv"
+
+// Dashboard is the root component. The composition root sets the exported
+// fields and callbacks, and calls Apply for every decoded frame inside the
+// EventEnv lock; buttons and the settings form call the callbacks (nil
+// callbacks are ignored). The zero value shows "loading" with no data.
+type Dashboard struct {
+	// Status is the page state: StatusLoading, StatusReady,
+	// StatusNoWebGPU or ErrorStatus(err); "" reads as loading.
+	Status string
+	// Adapter describes the WebGPU adapter; nil until known.
+	Adapter *AdapterInfo
+	// Settings are the applied settings (the form's starting point).
+	Settings Settings
+	// Running highlights Run (true) or Pause (false).
+	Running bool
+	// Formats resolves PRINTF format ids in the log.
+	Formats map[uint32]string
+
+	OnRun, OnPause, OnStep, OnReset func()
+	// OnApplySettings receives a validated Settings from the form.
+	OnApplySettings func(Settings)
+
+	frame *Frame
+	hist  *History
+}
+
+// Apply shows frame f: it becomes the current frame and is appended to the
+// history. f must stay unchanged until the next Apply. Call it with the
+// EventEnv lock held; the next render shows it.
+func (c *Dashboard) Apply(f *Frame) {
+	if f == nil {
+		return
+	}
+	c.frame = f
+	c.History().Push(f)
+}
+
+// Frame returns the current frame (nil before the first Apply).
+func (c *Dashboard) Frame() *Frame { return c.frame }
+
+// History returns the frame history, creating it on first use.
+func (c *Dashboard) History() *History {
+	if c.hist == nil {
+		c.hist = NewHistory()
+	}
+	return c.hist
+}
+
+// ClearHistory forgets the time series and the current frame (call it when
+// the ring is re-initialised).
+func (c *Dashboard) ClearHistory() {
+	c.History().Reset()
+	c.frame = nil
+}
+
+// StatusText is the badge text: Status, or loading when unset.
+func (c *Dashboard) StatusText() string {
+	if c.Status == "" {
+		return StatusLoading
+	}
+	return c.Status
+}
+
+// Compute normalises the status before a build.
+func (c *Dashboard) Compute() {
+	if c.Status == "" {
+		c.Status = StatusLoading
+	}
+	if c.Settings == (Settings{}) {
+		c.Settings = DefaultSettings()
+	}
+}
+
+// Run, Pause, Step and Reset forward the buttons' intent.
+func (c *Dashboard) Run()   { call(c.OnRun) }
+func (c *Dashboard) Pause() { call(c.OnPause) }
+func (c *Dashboard) Step()  { call(c.OnStep) }
+func (c *Dashboard) Reset() { call(c.OnReset) }
+
+func call(f func()) {
+	if f != nil {
+		f()
+	}
+}
+
+func (c *Dashboard) applySettings(s Settings) {
+	if c.OnApplySettings != nil {
+		c.OnApplySettings(s)
+	}
+}
+
+// RunClass and PauseClass highlight the current run state.
+func (c *Dashboard) RunClass() string {
+	if c.Running {
+		return "btn btn-primary active"
+	}
+	return "btn btn-primary"
+}
+
+// PauseClass highlights Pause while paused.
+func (c *Dashboard) PauseClass() string {
+	if !c.Running {
+		return "btn active"
+	}
+	return "btn"
+}
+
+// HeaderStats are the few numbers always in view.
+func (c *Dashboard) HeaderStats() []KV {
+	f := c.frame
+	h := c.History()
+	stats := []KV{
+		{Label: "preset", Value: c.Settings.Preset, Title: "the workload preset of the applied settings"},
+		{Label: "frame", Value: dash, Title: "frames applied (sequence number of the current frame)"},
+		{Label: "rate", Value: dash, Title: "frames per second, smoothed"},
+		{Label: "round trip", Value: dash, Title: "last submit → readback round trip, ms"},
+		{Label: "done", Value: dash, Title: "DONE_COUNT of the current generation"},
+		{Label: "health", Value: dash, Title: "the watchdog's verdict"},
+	}
+	if f == nil {
+		return stats
+	}
+	stats[1].Value = Thousands(f.Seq)
+	if h.FrameMS > 0 {
+		stats[2].Value = strconv.FormatFloat(1000/h.FrameMS, 'f', 1, 64) + " fps"
+	}
+	stats[3].Value = MS(f.Timings.RoundTripMS)
+	if f.Ring != nil {
+		stats[4].Value = Thousands(uint64(f.Ring.Control.DoneCount))
+	}
+	if f.Watchdog != nil {
+		code := HealthCode(f.Watchdog)
+		stats[5].Value = HealthLabel(code)
+		switch code {
+		case HealthStalled:
+			stats[5].Class = "num-bad"
+		case HealthSuspect, HealthFaulting:
+			stats[5].Class = "num-warn"
+		case HealthProgress:
+			stats[5].Class = "num-ok"
+		}
+	}
+	return stats
+}

@@ -1,0 +1,7 @@
+package ui
+
+// vugugen adds an import of github.com/vugu/vjson to every generated file
+// only to keep it "used"; the components never use it, so the second step
+// drops it and ui needs no module beyond vugu itself.
+//go:generate go tool vugugen -skip-go-mod -skip-main .
+//go:generate sh -c "sed -i -e '/^import \"github.com\\/vugu\\/vjson\"$/d' -e '/^var _ vjson.RawMessage$/d' *_gen.go"

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Frame is one decoded telemetry frame, what Dashboard.Apply consumes. Every
+// pointer may be nil (that part was not produced this frame; its panel
+// keeps showing "–"). The frame and what it points to must stay unchanged
+// until the next Apply (double-buffer the decode destinations): panels read
+// it while rendering, and the slot-map hover reads Ring.Slots between
+// renders.
+type Frame struct {
+	// Seq numbers frames from 1; AtMillis is the page time
+	// (performance.now()) of the readback it decodes.
+	Seq      uint64
+	AtMillis float64
+
+	Ring     *decode.RingTelemetry
+	Counters *decode.RuntimeCounters
+	// Watchdog is the verdict of decode.Watchdog.Observe for this frame:
+	// health since the previous frame, consecutive stalled intervals, the
+	// stall flag and the completion rate.
+	Watchdog *decode.WatchdogState
+	Sketch   *decode.SketchTelemetry
+	// Priority is the requeue/promotion accounting of the host publisher.
+	Priority *decode.PriorityRequeueAccounting
+
+	// Launch is the launch policy's plan for the next dispatch; LaunchErr
+	// is set instead when the policy refused (for example
+	// *decode.OutOfMemoryError).
+	Launch    *decode.LaunchRecommendation
+	LaunchErr error
+
+	// Dispatch is the telemetry of the dispatch this frame read back;
+	// Report aggregates the run so far.
+	Dispatch *decode.MegakernelTelemetry
+	Report   *decode.MegakernelReport
+
+	Log *decode.Log
+
+	Timings Timings
+}
+
+// Timings are the host-side costs of the frame, in milliseconds (0 means
+// not measured).
+type Timings struct {
+	PublishMS   float64 // encoding and writing published slots (writeBuffer)
+	DispatchMS  float64 // encoding and submitting the drain + finalize passes
+	ReadbackMS  float64 // copy + mapAsync + getMappedRange → Go slice
+	DecodeMS    float64 // decode of control, ring, log, sketches, counters
+	RoundTripMS float64 // submit to readback available: what the GPU round trip cost
+	GPUMS       float64 // device time from timestamp queries, when the adapter has them
+}
+
+// AdapterInfo describes the WebGPU adapter and device (package ui cannot
+// import the webgpu binding, so the composition root copies it here).
+type AdapterInfo struct {
+	Vendor       string
+	Architecture string
+	Device       string
+	Description  string
+	// IsFallback is GPUAdapter.isFallbackAdapter (or info.isFallbackAdapter).
+	IsFallback bool
+	// IsCPU is set when the adapter is a software rasteriser running on the
+	// CPU (SwiftShader, lavapipe, WARP): timings do not represent a GPU.
+	IsCPU bool
+	// Limits are the device's limits, name → value, in any order.
+	Limits []Limit
+	// Features are the device's enabled features.
+	Features []string
+}
+
+// Limit is one named WebGPU limit.
+type Limit struct {
+	Name  string
+	Value uint64
+}
+
+// Software reports whether the adapter is a fallback or CPU adapter.
+func (a *AdapterInfo) Software() bool { return a != nil && (a.IsFallback || a.IsCPU) }
+
+// Dashboard statuses: the closed set shown in data-testid="status".
+const (
+	StatusLoading  = "loading"
+	StatusReady    = "ready"
+	StatusNoWebGPU = "no-webgpu"
+)
+
+// ErrorStatus returns the status text for err: "error: " + its message.
+func ErrorStatus(err error) string {
+	if err == nil {
+		return "error: unknown"
+	}
+	return "error: " + err.Error()
+}
+
+// Settings are the run parameters the person edits in the settings form;
+// the composition root applies them (OnApplySettings). The zero value is
+// invalid; start from DefaultSettings or a preset.
+type Settings struct {
+	// Preset names the workload generator (PresetNames); the other fields
+	// tune it.
+	Preset string
+	// RingSlots is the ring size in slots (64 bytes each).
+	RingSlots int
+	// Tenants is how many tenant ids (0…Tenants−1) the workload uses.
+	Tenants int
+	// Budget is params.budget: claim iterations per lane per dispatch.
+	Budget int
+	// WorkgroupSizeX is the preferred workgroup width: 64, 128 or 256.
+	WorkgroupSizeX int
+	// WorkerCap is the launch request's RequestedWorkerGroups; 0 lets the
+	// policy derive it from the adapter's limits.
+	WorkerCap int
+	// WindowOpcodes lists the ticketed-window opcodes, comma separated,
+	// decimal or 0x-hex ("0x100, 7").
+	WindowOpcodes string
+	// SketchDepth × SketchWidth is the shape of each Count-Min sketch.
+	SketchDepth int
+	SketchWidth int
+}
+
+// Preset is a named workload with its settings.
+type Preset struct {
+	Name, Title, Description string
+	Settings                 Settings
+}
+
+// Limits of the settings form.
+const (
+	MaxRingSlots   = 1 << 22
+	MaxBudget      = 1 << 20
+	MaxWorkerCap   = 65535
+	MaxSketchDepth = 16
+	MaxSketchWidth = 1 << 16
+)
+
+// DefaultSettings is the "default-mix" preset's settings.
+func DefaultSettings() Settings {
+	return Settings{Preset: "default-mix", RingSlots: 65536, Tenants: 8, Budget: 64,
+		WorkgroupSizeX: 64, WorkerCap: 0, WindowOpcodes: "0x100", SketchDepth: 4, SketchWidth: 128}
+}
+
+// Presets are the workloads the page offers, in menu order.
+var Presets = func() []Preset {
+	d := DefaultSettings()
+	with := func(name string, f func(*Settings)) Settings {
+		s := d
+		s.Preset = name
+		f(&s)
+		return s
+	}
+	return []Preset{
+		{"default-mix", "Default mix", "every opcode class, 8 tenants, all priorities, some windows", d},
+		{"nop-flood", "Uniform NOP flood", "the whole ring published as NOPs: raw claim throughput",
+			with("nop-flood", func(s *Settings) { s.Tenants = 1; s.WindowOpcodes = "" })},
+		{"skewed-tenants", "Skewed tenants", "Zipf-like tenant mix: one tenant owns most slots; watch fairness skew",
+			with("skewed-tenants", func(s *Settings) { s.Tenants = 16 })},
+		{"priority-inversion", "Priority inversion", "IDLE floods while CRITICAL work waits behind it; watch heads/tails",
+			with("priority-inversion", func(s *Settings) { s.Budget = 8 })},
+		{"stall", "Stall", "work published for a masked tenant: queued, never done; the watchdog fires",
+			with("stall", func(s *Settings) { s.RingSlots = 4096 })},
+		{"fault-storm", "Fault storm", "unknown opcodes, bad tenants and RAISE: faults and the log fill up",
+			with("fault-storm", func(s *Settings) { s.RingSlots = 16384 })},
+	}
+}()
+
+// PresetNames lists the preset names in menu order.
+func PresetNames() []string {
+	n := make([]string, len(Presets))
+	for i, p := range Presets {
+		n[i] = p.Name
+	}
+	return n
+}
+
+// PresetByName finds a preset.
+func PresetByName(name string) (Preset, bool) {
+	for _, p := range Presets {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// FieldError is one validation message of the settings form.
+type FieldError struct {
+	Field, Message string
+}
+
+// Validate returns every problem of s, in form order; none means valid.
+func (s Settings) Validate() []FieldError {
+	var errs []FieldError
+	add := func(f, format string, a ...any) { errs = append(errs, FieldError{f, fmt.Sprintf(format, a...)}) }
+	if s.RingSlots < abi.PriorityLevels || s.RingSlots > MaxRingSlots {
+		add("RingSlots", "ring slots must be %d…%s (one partition slot per priority at least)", abi.PriorityLevels, Thousands(MaxRingSlots))
+	}
+	if s.Tenants < 1 || s.Tenants > abi.TenantCount {
+		add("Tenants", "tenants must be 1…%d (tenant ids ≥ %d fault BAD_TENANT)", abi.TenantCount, abi.TenantCount)
+	}
+	if s.Budget < 1 || s.Budget > MaxBudget {
+		add("Budget", "budget must be 1…%s claim iterations per lane", Thousands(MaxBudget))
+	}
+	switch s.WorkgroupSizeX {
+	case 64, 128, 256:
+	default:
+		add("WorkgroupSizeX", "workgroup width must be 64, 128 or 256")
+	}
+	if s.WorkerCap < 0 || s.WorkerCap > MaxWorkerCap {
+		add("WorkerCap", "worker cap must be 0 (derive) … %s workgroups", Thousands(MaxWorkerCap))
+	}
+	if _, err := ParseOpcodes(s.WindowOpcodes); err != nil {
+		add("WindowOpcodes", "%v", err)
+	}
+	if s.SketchDepth < 1 || s.SketchDepth > MaxSketchDepth {
+		add("SketchDepth", "sketch depth must be 1…%d rows", MaxSketchDepth)
+	}
+	if s.SketchWidth < 1 || s.SketchWidth > MaxSketchWidth {
+		add("SketchWidth", "sketch width must be 1…%s counters", Thousands(MaxSketchWidth))
+	}
+	return errs
+}
+
+// WindowOpcodeList parses WindowOpcodes (nil when invalid or empty).
+func (s Settings) WindowOpcodeList() []uint32 {
+	ops, _ := ParseOpcodes(s.WindowOpcodes)
+	return ops
+}
+
+// ParseOpcodes parses a comma- or space-separated list of opcodes, decimal
+// or 0x-hex, into a sorted, de-duplicated list.
+func ParseOpcodes(text string) ([]uint32, error) {
+	var ops []uint32
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		v, err := strconv.ParseUint(f, 0, 32)
+		if err != nil {
+			return nil, fmt.Errorf("window opcode %q is not a 32-bit number (decimal or 0x-hex)", f)
+		}
+		ops = append(ops, uint32(v))
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i] < ops[j] })
+	out := ops[:0]
+	for i, v := range ops {
+		if i == 0 || v != ops[i-1] {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}

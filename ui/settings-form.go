@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vugu/vugu"
+)
+
+// SettingsForm edits a draft of the run settings; Apply hands a valid draft
+// to OnApply (intent flows up). A new Applied value from the parent resets
+// the draft.
+type SettingsForm struct {
+	Applied Settings
+	OnApply func(Settings)
+
+	draft   Settings
+	applied Settings
+	seeded  bool
+}
+
+// Compute keeps the draft in step with the applied settings.
+func (c *SettingsForm) Compute() {
+	if !c.seeded || c.Applied != c.applied {
+		c.applied, c.draft, c.seeded = c.Applied, c.Applied, true
+	}
+}
+
+// Draft returns the settings being edited.
+func (c *SettingsForm) Draft() Settings { return c.draft }
+
+// Sub says whether there are unapplied edits.
+func (c *SettingsForm) Sub() string {
+	if c.draft != c.applied {
+		return "edited, not applied"
+	}
+	return "applied"
+}
+
+// PresetOption is one entry of the preset menu.
+type PresetOption struct {
+	Name, Title, Description string
+	Selected                 bool
+}
+
+// Options lists the presets, plus "custom" once edited.
+func (c *SettingsForm) Options() []PresetOption {
+	opts := make([]PresetOption, 0, len(Presets)+1)
+	for _, p := range Presets {
+		opts = append(opts, PresetOption{p.Name, p.Title, p.Description, p.Name == c.draft.Preset})
+	}
+	if _, ok := PresetByName(c.draft.Preset); !ok {
+		opts = append(opts, PresetOption{c.draft.Preset, "Custom (" + c.draft.Preset + ")", "edited parameters", true})
+	}
+	return opts
+}
+
+// PresetDescription explains the selected preset.
+func (c *SettingsForm) PresetDescription() string {
+	if p, ok := PresetByName(c.draft.Preset); ok {
+		return p.Description
+	}
+	return "custom parameters"
+}
+
+// SelectPreset loads a preset into the draft.
+func (c *SettingsForm) SelectPreset(ev vugu.DOMEvent) { c.LoadPreset(ev.PropString("target", "value")) }
+
+// LoadPreset loads the named preset into the draft (unknown names are ignored).
+func (c *SettingsForm) LoadPreset(name string) {
+	if p, ok := PresetByName(name); ok {
+		c.draft = p.Settings
+	}
+}
+
+// FormField is one input of the form.
+type FormField struct {
+	Name, Label, Title, Type, Value, Min, Max, TestID, Class string
+}
+
+// Fields lists the inputs with their current draft values.
+func (c *SettingsForm) Fields() []FormField {
+	d := c.draft
+	bad := map[string]bool{}
+	for _, e := range d.Validate() {
+		bad[e.Field] = true
+	}
+	num := func(name, label, title string, v, lo, hi int) FormField {
+		f := FormField{Name: name, Label: label, Title: title, Type: "number", Value: strconv.Itoa(v),
+			Min: strconv.Itoa(lo), Max: strconv.Itoa(hi), TestID: "setting-" + strings.ToLower(name), Class: "field"}
+		if bad[name] {
+			f.Class = "field invalid"
+		}
+		return f
+	}
+	win := FormField{Name: "WindowOpcodes", Label: "window opcodes", Type: "text", Value: d.WindowOpcodes, TestID: "setting-windowopcodes", Class: "field",
+		Title: "opcodes whose slots form ticketed windows (ARG0 = ticket), comma separated, decimal or 0x-hex; empty = none"}
+	if bad["WindowOpcodes"] {
+		win.Class = "field invalid"
+	}
+	return []FormField{
+		num("RingSlots", "ring slots", "ring size in 64-byte slots (partitioned over 5 priorities)", d.RingSlots, 5, MaxRingSlots),
+		num("Tenants", "tenants", "tenant ids 0…n−1 the workload publishes for (at most 29)", d.Tenants, 1, 29),
+		num("Budget", "lane budget", "params.budget: claim iterations per lane per dispatch", d.Budget, 1, MaxBudget),
+		num("WorkgroupSizeX", "workgroup width", "preferred workgroup size x: 64, 128 or 256 lanes", d.WorkgroupSizeX, 64, 256),
+		num("WorkerCap", "worker cap", "RequestedWorkerGroups: ceiling on workgroups; 0 derives it from the adapter's limits", d.WorkerCap, 0, MaxWorkerCap),
+		win,
+		num("SketchDepth", "sketch depth", "Count-Min rows: δ = e^−depth", d.SketchDepth, 1, MaxSketchDepth),
+		num("SketchWidth", "sketch width", "Count-Min counters per row: ε = e / width", d.SketchWidth, 1, MaxSketchWidth),
+	}
+}
+
+// Set stores one input's value from a change event.
+func (c *SettingsForm) Set(name string, ev vugu.DOMEvent) { c.SetValue(name, ev.PropString("target", "value")) }
+
+// SetValue stores one field from its text; numbers that do not parse are
+// stored as -1 so that validation names the field. The preset (the
+// workload's kind) stays: parameters tune it.
+func (c *SettingsForm) SetValue(name, text string) {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil {
+		n = -1
+	}
+	d := &c.draft
+	switch name {
+	case "RingSlots":
+		d.RingSlots = n
+	case "Tenants":
+		d.Tenants = n
+	case "Budget":
+		d.Budget = n
+	case "WorkgroupSizeX":
+		d.WorkgroupSizeX = n
+	case "WorkerCap":
+		d.WorkerCap = n
+	case "WindowOpcodes":
+		d.WindowOpcodes = strings.TrimSpace(text)
+	case "SketchDepth":
+		d.SketchDepth = n
+	case "SketchWidth":
+		d.SketchWidth = n
+	}
+}
+
+// Errors validates the draft.
+func (c *SettingsForm) Errors() []FieldError { return c.draft.Validate() }
+
+// Valid reports a valid draft.
+func (c *SettingsForm) Valid() bool { return len(c.Errors()) == 0 }
+
+// Apply hands a valid draft up.
+func (c *SettingsForm) Apply() {
+	if !c.Valid() || c.OnApply == nil {
+		return
+	}
+	c.OnApply(c.draft)
+}
+
+// Revert discards the edits.
+func (c *SettingsForm) Revert() { c.draft = c.applied }

@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/vugu/vugu"
+	js "github.com/vugu/vugu/js"
+)
+
+// SlotMap draws every slot of the ring on a canvas, one cell per slot in
+// its status colour (up to millions of slots: cells shrink to one pixel and
+// the canvas scales). Hovering shows the slot in a tooltip without a
+// re-render (a native listener updates a tooltip element); clicking opens
+// the slot inspector (data-testid slot-inspector), which follows the slot
+// live.
+type SlotMap struct {
+	Frame *Frame
+
+	canvas  Canvas
+	raster  Raster
+	layout  SlotLayout
+	painted uint64
+	tip     js.Value
+	hover   js.Func
+	leave   js.Func
+	hooked  bool
+	cssW    float64
+
+	selected int
+	hasSel   bool
+}
+
+// MaxSlotMapHeight is the tallest the slot map is shown, in CSS pixels.
+const MaxSlotMapHeight = 440
+
+func (c *SlotMap) slots() []decode.RingSlotSnapshot {
+	if c.Frame == nil || c.Frame.Ring == nil {
+		return nil
+	}
+	return c.Frame.Ring.Slots
+}
+
+// mount is the host's vg-js-create: it ensures the canvas and the tooltip
+// element live in the host and hooks the hover listeners once.
+func (c *SlotMap) mount(host js.Value) {
+	el := c.canvas.Mount(host)
+	children := host.Get("children")
+	if children.Length() < 2 {
+		c.tip = js.Global().Get("document").Call("createElement", "div")
+		c.tip.Set("className", "slot-tip")
+		host.Call("appendChild", c.tip)
+	} else if !c.tip.Truthy() {
+		c.tip = children.Index(1)
+	}
+	if el.Get("rsHooked").Truthy() && c.hooked {
+		return
+	}
+	if !c.hooked {
+		c.hover = js.FuncOf(func(this js.Value, args []js.Value) interface{} {
+			c.onHover(args[0])
+			return nil
+		})
+		c.leave = js.FuncOf(func(this js.Value, args []js.Value) interface{} {
+			c.tip.Get("style").Set("display", "none")
+			return nil
+		})
+		c.hooked = true
+	}
+	el.Call("addEventListener", "mousemove", c.hover.Value)
+	el.Call("addEventListener", "mouseleave", c.leave.Value)
+	el.Set("rsHooked", true)
+}
+
+// onHover runs in a JS event (between Go turns, never during Apply): it
+// only reads the last applied frame and writes the tooltip element.
+func (c *SlotMap) onHover(ev js.Value) {
+	x, y := ev.Get("offsetX").Float(), ev.Get("offsetY").Float()
+	el := c.canvas.Element()
+	w, h := el.Get("clientWidth").Float(), el.Get("clientHeight").Float()
+	slot, ok := c.layout.SlotAt(x, y, w, h)
+	slots := c.slots()
+	st := c.tip.Get("style")
+	if !ok || slot >= len(slots) {
+		st.Set("display", "none")
+		return
+	}
+	c.tip.Set("textContent", SlotTooltip(&slots[slot]))
+	left, top := TooltipPos(x, y, w, h)
+	st.Set("left", strconv.Itoa(int(left))+"px")
+	st.Set("top", strconv.Itoa(int(top))+"px")
+	st.Set("display", "block")
+}
+
+// TooltipPos places the tooltip beside the pointer, flipped to the other
+// side near the canvas's right or bottom edge.
+func TooltipPos(x, y, w, h float64) (left, top float64) {
+	left, top = x+14, y+14
+	if x > w-240 {
+		left = x - 240
+	}
+	if y > h-90 {
+		top = y - 90
+	}
+	return max(left, 0), max(top, 0)
+}
+
+// Destroy releases the listeners.
+func (c *SlotMap) Destroy() {
+	if c.hooked {
+		if c.canvas.Attached() {
+			c.canvas.Element().Call("removeEventListener", "mousemove", c.hover.Value)
+			c.canvas.Element().Call("removeEventListener", "mouseleave", c.leave.Value)
+		}
+		c.hover.Release()
+		c.leave.Release()
+		c.hooked = false
+	}
+}
+
+// Rendered repaints the map when a new frame arrived and keeps the canvas
+// scaled to the panel.
+func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
+	if !c.canvas.Attached() {
+		return
+	}
+	slots := c.slots()
+	if c.Frame != nil && c.Frame.Seq != c.painted && len(slots) > 0 {
+		c.layout = LayoutSlots(len(slots))
+		c.layout.Paint(&c.raster, slots)
+		c.canvas.Draw(&c.raster)
+		c.painted = c.Frame.Seq
+	}
+	host := c.canvas.Element().Get("parentElement")
+	avail := host.Get("clientWidth").Float()
+	if avail != c.cssW && avail > 0 {
+		w, h := c.layout.DisplaySize(avail, MaxSlotMapHeight)
+		st := c.canvas.Element().Get("style")
+		st.Set("width", strconv.Itoa(int(w))+"px")
+		st.Set("height", strconv.Itoa(int(h))+"px")
+		c.cssW = avail
+	}
+}
+
+// Click selects the slot under the pointer.
+func (c *SlotMap) Click(ev vugu.DOMEvent) {
+	x, y := ev.PropFloat64("offsetX"), ev.PropFloat64("offsetY")
+	w, h := ev.PropFloat64("target", "clientWidth"), ev.PropFloat64("target", "clientHeight")
+	if slot, ok := c.layout.SlotAt(x, y, w, h); ok {
+		c.Select(slot)
+	}
+}
+
+// Select opens the inspector on slot i.
+func (c *SlotMap) Select(i int) { c.selected, c.hasSel = i, true }
+
+// CloseInspector closes the inspector.
+func (c *SlotMap) CloseInspector() { c.hasSel = false }
+
+// HasSelection reports whether the inspector is open on a slot of the ring.
+func (c *SlotMap) HasSelection() bool { return c.hasSel && c.selected < len(c.slots()) }
+
+// Sub describes the geometry.
+func (c *SlotMap) Sub() string {
+	n := len(c.slots())
+	if n == 0 {
+		return "no frame yet"
+	}
+	l := LayoutSlots(n)
+	return Thousands(uint64(n)) + " slots · " + strconv.Itoa(l.Cols) + " per row · " + strconv.Itoa(l.Cell) + " px cells"
+}
+
+// LegendItem is one status of the slot-map legend.
+type LegendItem struct{ Key, Name, Title, Swatch string }
+
+// Legend lists the status colours.
+func (c *SlotMap) Legend() []LegendItem {
+	items := make([]LegendItem, len(StatusOrder))
+	for i, s := range StatusOrder {
+		k := StatusKey(s)
+		items[i] = LegendItem{Key: k, Name: k, Title: StatusMeaning(s), Swatch: "swatch st-" + k}
+	}
+	return items
+}
+
+// InspectorTitle names the selected slot.
+func (c *SlotMap) InspectorTitle() string {
+	return "slot " + Thousands(uint64(c.selected))
+}
+
+// InspectorItems describes the selected slot.
+func (c *SlotMap) InspectorItems() []KV {
+	slots := c.slots()
+	if !c.HasSelection() {
+		return nil
+	}
+	return SlotDetails(&slots[c.selected], &c.Frame.Ring.Control)
+}
+
+// SlotDetails lists every field of a slot; ctl (may be nil) adds the slot's
+// priority partition and whether its PRIORITY word matches it (ABI v1
+// requires it).
+func SlotDetails(s *decode.RingSlotSnapshot, ctl *decode.ControlSnapshot) []KV {
+	statusClass := ""
+	switch s.Status {
+	case decode.StatusFault:
+		statusClass = "num-bad"
+	case decode.StatusWaitIO, decode.StatusYield, decode.StatusRequeue:
+		statusClass = "num-warn"
+	}
+	items := []KV{
+		{Label: "index", Value: Thousands(uint64(s.Index)), Title: "slot index in the ring (byte offset = 64 × index)"},
+		{Label: "byte offset", Value: Hex32(s.Index * abi.SlotBytes), Title: "offset of the slot in the ring buffer, bytes"},
+		{Label: "status", Value: s.Status.String(), Class: statusClass, Title: StatusMeaning(s.Status)},
+		{Label: "opcode", Value: OpcodeName(s.Opcode) + " (" + Hex32(s.Opcode) + ")", Title: "OPCODE word 1 (PROTOCOL §4)"},
+		{Label: "tenant", Value: strconv.FormatUint(uint64(s.Tenant), 10), Title: "TENANT word 2; ids ≥ 29 fault BAD_TENANT"},
+		{Label: "priority", Value: strconv.FormatUint(uint64(s.Priority), 10) + " " + PriorityName(s.Priority), Title: "PRIORITY word 3, 0 CRITICAL … 4 IDLE"},
+		{Label: "args", Value: Hex32(s.Args[0]) + " " + Hex32(s.Args[1]) + " " + Hex32(s.Args[2]), Title: "ARG0, ARG1, ARG2 (words 4–6)"},
+	}
+	if ctl != nil {
+		p, ok := PartitionOf(ctl, s.Index)
+		kv := KV{Label: "partition", Value: "outside the partitions", Class: "num-warn", Title: "the priority partition (PRIORITY_OFFSETS) the slot's index falls in; ABI v1 requires PRIORITY to equal it"}
+		if ok {
+			kv.Value, kv.Class = strconv.Itoa(p)+" "+PriorityName(uint32(p)), ""
+			if uint32(p) != s.Priority && s.Status != decode.StatusEmpty {
+				kv.Value += " ≠ PRIORITY"
+				kv.Class = "num-bad"
+			}
+		}
+		items = append(items, kv)
+	}
+	return items
+}
+
+// PartitionOf returns the priority partition whose PRIORITY_OFFSETS range
+// holds slot i.
+func PartitionOf(ctl *decode.ControlSnapshot, i uint32) (int, bool) {
+	for p := 0; p < abi.PriorityLevels; p++ {
+		if i >= ctl.PriorityOffsets[p] && i < ctl.PriorityOffsets[p+1] {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// SlotTooltip is the hover text of a slot: index, status, opcode, tenant,
+// priority and the first three args, one fact per line.
+func SlotTooltip(s *decode.RingSlotSnapshot) string {
+	var b strings.Builder
+	b.WriteString("slot ")
+	b.WriteString(Thousands(uint64(s.Index)))
+	b.WriteString(" · ")
+	b.WriteString(s.Status.String())
+	b.WriteString("\nopcode ")
+	b.WriteString(OpcodeName(s.Opcode))
+	b.WriteString(" (")
+	b.WriteString(Hex32(s.Opcode))
+	b.WriteString(")\ntenant ")
+	b.WriteString(strconv.FormatUint(uint64(s.Tenant), 10))
+	b.WriteString(" · priority ")
+	b.WriteString(strconv.FormatUint(uint64(s.Priority), 10))
+	b.WriteString(" ")
+	b.WriteString(PriorityName(s.Priority))
+	b.WriteString("\nargs ")
+	for i, a := range s.Args {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(Hex32(a))
+	}
+	return b.String()
+}
