@@ -17,7 +17,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rs-dashboard"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -44,7 +44,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgcomp = new(StatusBadge)
 					vgin.BuildEnv.WireComponent(vgcomp)
 				}
-				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 				vgcomp.Status = c.StatusText()
 				vgout.Components = append(vgout.Components, vgcomp)
 				vgn = &vugu.VGNode{Component: vgcomp}
@@ -63,8 +63,8 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("class", c.RunClass())
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Run() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.Run() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -79,8 +79,8 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("class", c.PauseClass())
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Pause() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.Pause() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -94,8 +94,8 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "step"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "step: run until EPOCH advances by one (one BATCH_FENCE), then pause"}}}
 				vgparent.AppendChild(vgn)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Step() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.Step() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -109,8 +109,8 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "reset"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-danger"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "reset: re-initialise the ring (new GENERATION) and clear the history"}}}
 				vgparent.AppendChild(vgn)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Reset() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.Reset() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -182,7 +182,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(SettingsForm)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Applied = c.Settings
 					vgcomp.OnApply = c.applySettings
 					vgout.Components = append(vgout.Components, vgcomp)
@@ -200,7 +200,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(CountersPanel)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Frame = c.frame
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}
@@ -217,7 +217,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(AdapterPanel)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Info = c.Adapter
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}
@@ -251,7 +251,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(OccupancyPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Frame = c.frame
 						vgcomp.History = c.History()
 						vgout.Components = append(vgout.Components, vgcomp)
@@ -269,7 +269,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(WatchdogPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Frame = c.frame
 						vgcomp.History = c.History()
 						vgout.Components = append(vgout.Components, vgcomp)
@@ -290,7 +290,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(SlotMap)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Frame = c.frame
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}
@@ -307,7 +307,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(DispatchPanel)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Frame = c.frame
 					vgcomp.History = c.History()
 					vgout.Components = append(vgout.Components, vgcomp)
@@ -332,7 +332,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(ControlPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Frame = c.frame
 						vgout.Components = append(vgout.Components, vgcomp)
 						vgn = &vugu.VGNode{Component: vgcomp}
@@ -349,7 +349,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(LaunchPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Frame = c.frame
 						vgout.Components = append(vgout.Components, vgcomp)
 						vgn = &vugu.VGNode{Component: vgcomp}
@@ -376,7 +376,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(WindowsPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Frame = c.frame
 						vgout.Components = append(vgout.Components, vgcomp)
 						vgn = &vugu.VGNode{Component: vgcomp}
@@ -393,7 +393,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgcomp = new(LogPanel)
 							vgin.BuildEnv.WireComponent(vgcomp)
 						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 						vgcomp.Formats = c.Formats
 						vgcomp.Frame = c.frame
 						vgout.Components = append(vgout.Components, vgcomp)
@@ -414,7 +414,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp = new(SketchPanel)
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Frame = c.frame
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}

@@ -5,3 +5,4 @@ package ui
 // drops it and ui needs no module beyond vugu itself.
 //go:generate go tool vugugen -skip-go-mod -skip-main .
 //go:generate sh -c "sed -i -e '/^import \"github.com\\/vugu\\/vjson\"$/d' -e '/^var _ vjson.RawMessage$/d' *_gen.go"
+//go:generate sh -c "gofmt -w *_gen.go"

@@ -65,7 +65,9 @@ func (c *LogPanel) FaultSummary() []KV {
 	for k := range counts {
 		codes = append(codes, k)
 	}
-	sort.Slice(codes, func(i, j int) bool { return counts[codes[i]] > counts[codes[j]] || (counts[codes[i]] == counts[codes[j]] && codes[i] < codes[j]) })
+	sort.Slice(codes, func(i, j int) bool {
+		return counts[codes[i]] > counts[codes[j]] || (counts[codes[i]] == counts[codes[j]] && codes[i] < codes[j])
+	})
 	out := make([]KV, len(codes))
 	for i, k := range codes {
 		out[i] = KV{Label: k.String(), Value: k.String() + " × " + Thousands(counts[k]), Title: k.Reason()}

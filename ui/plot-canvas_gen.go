@@ -17,7 +17,7 @@ func (c *PlotCanvas) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("class", c.Class)
 	vgn.AddAttrInterface("title", c.Title)
 	vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.canvas.Mount(value) })

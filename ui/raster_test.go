@@ -90,4 +90,3 @@ func TestLatencyHistogram(t *testing.T) {
 	h.Reset()
 	assert.True(t, math.IsNaN(h.Quantiles(q, 0.5)[0]))
 }
-

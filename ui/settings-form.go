@@ -111,7 +111,9 @@ func (c *SettingsForm) Fields() []FormField {
 }
 
 // Set stores one input's value from a change event.
-func (c *SettingsForm) Set(name string, ev vugu.DOMEvent) { c.SetValue(name, ev.PropString("target", "value")) }
+func (c *SettingsForm) Set(name string, ev vugu.DOMEvent) {
+	c.SetValue(name, ev.PropString("target", "value"))
+}
 
 // SetValue stores one field from its text; numbers that do not parse are
 // stored as -1 so that validation names the field. The preset (the

@@ -17,7 +17,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel panel-settings"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -51,8 +51,8 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "preset"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"change",
-				Func:		func(event vugu.DOMEvent) { c.SelectPreset(event) },
+				EventType: "change",
+				Func:      func(event vugu.DOMEvent) { c.SelectPreset(event) },
 				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
@@ -120,8 +120,8 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.AddAttrInterface("type", f.Type)
 					vgn.AddAttrInterface("value", f.Value)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.Set(f.Name, event) },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.Set(f.Name, event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
@@ -167,8 +167,8 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", !c.Valid())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Apply() },
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Apply() },
 				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
@@ -182,8 +182,8 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "discard edits, back to the applied settings"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Revert() },
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Revert() },
 				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{

@@ -33,3 +33,17 @@ func (c *StatusBadge) Title() string {
 	}
 	return c.Status
 }
+
+// State is the badge's data-state for the base stylesheet: loading, ok,
+// no-webgpu or error.
+func (c *StatusBadge) State() string {
+	switch {
+	case c.Status == StatusReady:
+		return "ok"
+	case c.Status == StatusNoWebGPU:
+		return "no-webgpu"
+	case strings.HasPrefix(c.Status, "error:"):
+		return "error"
+	}
+	return "loading"
+}

@@ -16,9 +16,10 @@ func (c *StatusBadge) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "status"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("class", c.Class())
+	vgn.AddAttrInterface("data-state", c.State())
 	vgn.AddAttrInterface("title", c.Title())
 	vgn.SetInnerHTML(c.Status)
 	return vgout

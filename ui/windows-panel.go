@@ -85,7 +85,7 @@ func (c *WindowsPanel) Rows() []WindowRow {
 		r := WindowRow{
 			Key:    strconv.FormatUint(uint64(w.Ticket), 10) + "/" + strconv.FormatUint(uint64(w.Opcode), 10),
 			Ticket: Thousands(uint64(w.Ticket)), Opcode: OpcodeName(w.Opcode), Tenant: strconv.FormatUint(uint64(w.Tenant), 10),
-			Slots:  Thousands(uint64(w.Required)) + "+" + Thousands(uint64(w.Lookahead)),
+			Slots: Thousands(uint64(w.Required)) + "+" + Thousands(uint64(w.Lookahead)),
 			Counts: Thousands(uint64(w.Published)) + " · " + Thousands(uint64(w.Claimed)) + " · " +
 				Thousands(uint64(w.WaitIO)+uint64(w.Yield)+uint64(w.Requeue)) + " · " + Thousands(uint64(w.Done)) + " · " + Thousands(uint64(w.Fault)),
 			ProgressTitle: Thousands(d) + " of " + Thousands(t) + " slots terminal (" + Percent(d, t) + ")",
