@@ -27,6 +27,7 @@ var allowedProjectImports = map[string][]string{
 	"webgpu/":         {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode"},
 	"ui":              {"decode", "wgsl/abi", "ui/"},
 	"wasm":            {"*"},
+	"wasm/":           {"*"},
 	".":               {},
 	"internal/tools/": {"wgsl/abi", "wgsl", "decode"},
 }

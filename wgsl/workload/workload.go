@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -26,8 +27,16 @@ var Presets = []string{DefaultMix, NOPFlood, SkewedTenants, PriorityInversion, S
 const (
 	// ObservableWords is the OBSERVABLE region the items write into.
 	ObservableWords = 256
-	// DataWords is the size of the data buffer (binding 4) the items read.
+	// DataWords is the size of the data buffer (binding 4) the items read:
+	// a DFA table of dfaStates × 256 words, then pseudo-random words.
 	DataWords = 4096
+	// dfaStates is the number of states of the DFA that DFA_STEP items run;
+	// their state words are the last dfaStates OBSERVABLE words, which no
+	// other item writes, so a state is always a valid table row.
+	dfaStates   = 4
+	dfaRowWords = 256
+	dfaTableEnd = dfaStates * dfaRowWords
+	sharedWords = ObservableWords - dfaStates
 	// ParkedCap bounds the YIELD and REQUEUE items of one generation.
 	ParkedCap = 8
 	// unknownOpcode is a user opcode no kernel implements.
@@ -138,13 +147,18 @@ func (g *Generator) Masks() []uint32 {
 func (g *Generator) MaskedTenant() int { return g.masked }
 
 // Data returns the data buffer (binding 4) HASH and DFA_STEP items read:
+// the DFA table (next state = (31·state + byte) mod dfaStates), then
 // pseudo-random words from the seed.
 func (g *Generator) Data() []byte {
 	r := rand.New(rand.NewPCG(g.spec.Seed, 1))
 	b := make([]byte, DataWords*abi.WordBytes)
-	for i := 0; i < len(b); i += 4 {
+	for w := range DataWords {
 		v := r.Uint32()
-		b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		if w < dfaTableEnd {
+			state, in := w/dfaRowWords, w%dfaRowWords
+			v = uint32((31*state + in) % dfaStates)
+		}
+		binary.LittleEndian.PutUint32(b[w*abi.WordBytes:], v)
 	}
 	return b
 }
@@ -222,21 +236,21 @@ func (g *Generator) defaultMix() host.Item {
 // fences and parked slots.
 func (g *Generator) mixed(t, p uint32) host.Item {
 	r := g.rng.Float64()
-	obs := g.uniform(ObservableWords)
+	obs := g.uniform(sharedWords)
 	switch {
 	case r < 0.40:
 		return g.spin(t, p, 2048)
 	case r < 0.60:
 		return host.Item{Opcode: abi.OpNop, Tenant: t, Priority: p}
 	case r < 0.70:
-		return item(abi.OpAtomicAdd, t, p, 1, abi.CtrlObservable+t%ObservableWords)
+		return item(abi.OpAtomicAdd, t, p, 1, abi.CtrlObservable+t)
 	case r < 0.75:
 		return item(abi.OpStoreU32, t, p, g.rng.Uint32(), abi.CtrlObservable+obs)
 	case r < 0.80:
 		return item(abi.OpLoadU32, t, p, abi.CtrlDoneCount, obs)
 	case r < 0.83:
 		w := abi.CtrlObservable + obs
-		return item(abi.OpCompareSwap, t, p, w, 0, g.rng.Uint32(), g.uniform(ObservableWords))
+		return item(abi.OpCompareSwap, t, p, w, 0, g.rng.Uint32(), g.uniform(sharedWords))
 	case r < 0.85:
 		return item(abi.OpBatchFence, t, p, 1, g.rng.Uint32()&0xFFFF, obs)
 	case r < 0.95 && g.windows:
@@ -252,6 +266,8 @@ func (g *Generator) mixed(t, p uint32) host.Item {
 		return host.Item{Opcode: op, Tenant: t, Priority: p}
 	case r < 0.98:
 		return item(abi.OpWaitIO, t, p, g.rng.Uint32())
+	case r < 0.99:
+		return g.dfa(t, p)
 	}
 	return item(abi.OpHash, t, p, g.uniform(DataWords-8), 8, obs)
 }
@@ -269,10 +285,19 @@ func (g *Generator) window(t, p, obs uint32) host.Item {
 	return item(abi.OpHash, t, p, g.ticket, role, obs)
 }
 
+// dfa runs the DFA over up to 64 random input bytes after the table; the
+// state lives in one of the reserved OBSERVABLE words (an absolute word).
+func (g *Generator) dfa(t, p uint32) host.Item {
+	state := abi.CtrlObservable + sharedWords + g.uniform(dfaStates)
+	const inputStart = dfaTableEnd * abi.WordBytes
+	const inputBytes = (DataWords-dfaTableEnd)*abi.WordBytes - 64
+	return item(abi.OpDFAStep, t, p, state, 0, inputStart+g.uniform(inputBytes), 1+g.uniform(64))
+}
+
 func (g *Generator) spin(t, p, maxRounds uint32) host.Item {
 	// Log-uniform rounds: most slots are cheap, a few are expensive.
 	rounds := uint32(math.Exp(g.rng.Float64() * math.Log(float64(maxRounds))))
-	return item(abi.OpSpin, t, p, rounds, g.uniform(ObservableWords))
+	return item(abi.OpSpin, t, p, rounds, g.uniform(sharedWords), g.rng.Uint32())
 }
 
 // fault publishes an item that faults for a reason the kernel checks.

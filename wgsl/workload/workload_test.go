@@ -60,7 +60,7 @@ func TestDefaultMixCoversTheClasses(t *testing.T) {
 		}
 	}
 	for _, op := range []uint32{abi.OpNop, abi.OpSpin, abi.OpAtomicAdd, abi.OpStoreU32, abi.OpLoadU32,
-		abi.OpCompareSwap, abi.OpBatchFence, abi.OpHash, abi.OpPrintf, abi.OpWaitIO, abi.OpRaise} {
+		abi.OpCompareSwap, abi.OpBatchFence, abi.OpHash, abi.OpPrintf, abi.OpWaitIO, abi.OpRaise, abi.OpDFAStep} {
 		assert.Positive(t, ops[op], "opcode %#x missing", op)
 	}
 	assert.LessOrEqual(t, ops[abi.OpYield]+ops[abi.OpRequeue], workload.ParkedCap, "parked work is capped")

@@ -1,0 +1,80 @@
+package api_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+func TestLowerCamel(t *testing.T) {
+	for in, want := range map[string]string{
+		"DoneCount": "doneCount", "QueueDepth": "queueDepth", "BytesUploaded": "bytesUploaded",
+		"GPUIdlePPM": "gpuIdlePPM", "ABIVersion": "abiVersion", "ID": "id", "WaitIO": "waitIO",
+		"Epoch": "epoch", "OccupancyProxyBps": "occupancyProxyBps", "X": "x", "": "",
+	} {
+		assert.Equal(t, want, api.LowerCamel(in), in)
+	}
+}
+
+func TestPlainTelemetry(t *testing.T) {
+	tel := decode.RingTelemetry{
+		Control:   decode.ControlSnapshot{DoneCount: 7, Metrics: []decode.Metric{{Opcode: 1, Count: 3}}},
+		Occupancy: decode.RingOccupancy{Done: 7, Empty: 1},
+		Slots:     []decode.RingSlotSnapshot{{Index: 2, Status: decode.StatusDone}},
+	}
+	p, ok := api.Plain(tel).(map[string]any)
+	require.True(t, ok)
+	control := p["control"].(map[string]any)
+	assert.Equal(t, 7.0, control["doneCount"])
+	assert.Equal(t, []any{map[string]any{"opcode": 1.0, "count": 3.0}}, control["metrics"])
+	assert.Equal(t, 7.0, p["occupancy"].(map[string]any)["done"])
+	slot := p["slots"].([]any)[0].(map[string]any)
+	assert.Equal(t, 2.0, slot["index"])
+	assert.Len(t, control["tenantFairness"], 32)
+}
+
+func TestPlainEnumsAsNames(t *testing.T) {
+	m := api.Plain(decode.MegakernelTelemetry{ExecutionMode: decode.ModeJIT, BytesUploaded: 64}).(map[string]any)
+	assert.Equal(t, "jit", m["executionMode"])
+	assert.Equal(t, 64.0, m["bytesUploaded"])
+	assert.Nil(t, api.Plain(nil))
+	var nilPtr *decode.RingTelemetry
+	assert.Nil(t, api.Plain(nilPtr))
+}
+
+func TestUint32(t *testing.T) {
+	for _, bad := range []float64{-1, 1.5, math.NaN(), math.Inf(1), 1 << 32} {
+		_, err := api.Uint32("open: slots", bad)
+		assert.ErrorContains(t, err, "open: slots must be an integer", "%v", bad)
+	}
+	v, err := api.Uint32("x", 4294967295)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(math.MaxUint32), v)
+}
+
+func TestItem(t *testing.T) {
+	it, err := api.Item(0, api.RawItem{Opcode: float64(abi.OpSpin), Tenant: 3, Priority: 4, Args: []float64{10, 2}})
+	require.NoError(t, err)
+	assert.Equal(t, abi.OpSpin, it.Opcode)
+	assert.Equal(t, uint32(10), it.Args[0])
+	for name, tc := range map[string]struct {
+		raw  api.RawItem
+		want string
+	}{
+		"bad tenant":      {api.RawItem{Tenant: 29}, "publish: item 5: tenant 29 is invalid"},
+		"bad priority":    {api.RawItem{Priority: 5}, "priority 5 is invalid"},
+		"reserved opcode": {api.RawItem{Opcode: 0xFFF5}, "reserved system opcode"},
+		"fraction":        {api.RawItem{Opcode: 1.5}, "publish: item 5: opcode must be an integer"},
+		"too many args":   {api.RawItem{Args: make([]float64, 13)}, "13 args"},
+		"negative arg":    {api.RawItem{Args: []float64{0, -2}}, "args[1] must be an integer"},
+	} {
+		_, err := api.Item(5, tc.raw)
+		assert.ErrorContains(t, err, tc.want, name)
+	}
+}

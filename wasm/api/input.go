@@ -1,0 +1,66 @@
+package api
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// Uint32 checks that a JavaScript number is an unsigned 32-bit integer.
+// what names it in the error ("open: slots").
+func Uint32(what string, v float64) (uint32, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0 || v > math.MaxUint32 {
+		return 0, fmt.Errorf("%s must be an integer 0…4294967295, got %v", what, v)
+	}
+	return uint32(v), nil
+}
+
+// RawItem is a publish item as JavaScript gave it: numbers not yet checked.
+// Args holds up to abi.SlotArgs numbers.
+type RawItem struct {
+	Opcode, Tenant, Priority float64
+	Args                     []float64
+}
+
+// Item validates one JavaScript item (number i of the batch) into a host
+// item. It checks types and ranges; the publisher checks the rest (reserved
+// opcodes, room, quotas) for the whole batch.
+func Item(i int, raw RawItem) (host.Item, error) {
+	var it host.Item
+	var err error
+	field := func(name string, v float64) uint32 {
+		if err != nil {
+			return 0
+		}
+		var u uint32
+		u, err = Uint32(fmt.Sprintf("publish: item %d: %s", i, name), v)
+		return u
+	}
+	it.Opcode = field("opcode", raw.Opcode)
+	it.Tenant = field("tenant", raw.Tenant)
+	it.Priority = field("priority", raw.Priority)
+	if err != nil {
+		return host.Item{}, err
+	}
+	if len(raw.Args) > abi.SlotArgs {
+		return host.Item{}, fmt.Errorf("publish: item %d: %d args; a slot holds at most %d", i, len(raw.Args), abi.SlotArgs)
+	}
+	for a, v := range raw.Args {
+		it.Args[a] = field(fmt.Sprintf("args[%d]", a), v)
+	}
+	if err != nil {
+		return host.Item{}, err
+	}
+	if it.Tenant >= abi.TenantCount {
+		return host.Item{}, fmt.Errorf("publish: item %d: tenant %d is invalid: tenant ids are 0…%d", i, it.Tenant, abi.TenantCount-1)
+	}
+	if it.Priority > abi.PriorityIdle {
+		return host.Item{}, fmt.Errorf("publish: item %d: priority %d is invalid: 0 (CRITICAL) … 4 (IDLE)", i, it.Priority)
+	}
+	if !abi.IsPublishable(it.Opcode) {
+		return host.Item{}, fmt.Errorf("publish: item %d: opcode %#x is a reserved system opcode", i, it.Opcode)
+	}
+	return it, nil
+}
