@@ -105,20 +105,20 @@ func decodeSlots(slots []RingSlotSnapshot, ring []byte) RingOccupancy {
 	// of the same status from serialising on one counter.
 	var counts [2][abi.StatusCount + 1]uint32
 	for i := range slots {
-		s := ring[i*abi.SlotBytes : i*abi.SlotBytes+abi.SlotBytes]
+		s := ring[i*abi.SlotBytes:][:abi.SlotBytes]
 		st := binary.LittleEndian.Uint32(s[abi.SlotStatus*abi.WordBytes:])
-		slots[i] = RingSlotSnapshot{
-			Index:    uint32(i),
-			Status:   Status(st),
-			Opcode:   binary.LittleEndian.Uint32(s[abi.SlotOpcode*abi.WordBytes:]),
-			Tenant:   binary.LittleEndian.Uint32(s[abi.SlotTenant*abi.WordBytes:]),
-			Priority: binary.LittleEndian.Uint32(s[abi.SlotPriority*abi.WordBytes:]),
-			Args: [3]uint32{
-				binary.LittleEndian.Uint32(s[(abi.SlotArg0+0)*abi.WordBytes:]),
-				binary.LittleEndian.Uint32(s[(abi.SlotArg0+1)*abi.WordBytes:]),
-				binary.LittleEndian.Uint32(s[(abi.SlotArg0+2)*abi.WordBytes:]),
-			},
-		}
+		// Field stores straight into the slice: a composite literal is
+		// built on the stack and copied with wide loads, which stall on
+		// store forwarding and double the cost of the loop.
+		d := &slots[i]
+		d.Index = uint32(i)
+		d.Status = Status(st)
+		d.Opcode = binary.LittleEndian.Uint32(s[abi.SlotOpcode*abi.WordBytes:])
+		d.Tenant = binary.LittleEndian.Uint32(s[abi.SlotTenant*abi.WordBytes:])
+		d.Priority = binary.LittleEndian.Uint32(s[abi.SlotPriority*abi.WordBytes:])
+		d.Args[0] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+0)*abi.WordBytes:])
+		d.Args[1] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+1)*abi.WordBytes:])
+		d.Args[2] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+2)*abi.WordBytes:])
 		counts[i&1][min(st, abi.StatusCount)]++
 	}
 	c := func(s int) uint32 { return counts[0][s] + counts[1][s] }

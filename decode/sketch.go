@@ -205,12 +205,28 @@ func (t *RingTelemetry) SketchInto(dst *SketchTelemetry, depth, width int) error
 			continue
 		}
 		sketched++
-		opc.add(&dst.RingOpcode, sl.Opcode)
-		ten.add(&dst.Tenant, sl.Tenant)
-		sta.add(&dst.Status, uint32(sl.Status))
+		if e := &opc[pendingIndex(sl.Opcode)]; e.key == sl.Opcode && e.n != math.MaxUint32 {
+			e.n++
+		} else {
+			e.evict(&dst.RingOpcode, sl.Opcode)
+		}
+		if e := &ten[pendingIndex(sl.Tenant)]; e.key == sl.Tenant && e.n != math.MaxUint32 {
+			e.n++
+		} else {
+			e.evict(&dst.Tenant, sl.Tenant)
+		}
+		if e := &sta[pendingIndex(uint32(sl.Status))]; e.key == uint32(sl.Status) && e.n != math.MaxUint32 {
+			e.n++
+		} else {
+			e.evict(&dst.Status, uint32(sl.Status))
+		}
 		if sl.Status.Active() {
 			active++
-			act.add(&dst.ActiveOpcode, sl.Opcode)
+			if e := &act[pendingIndex(sl.Opcode)]; e.key == sl.Opcode && e.n != math.MaxUint32 {
+				e.n++
+			} else {
+				e.evict(&dst.ActiveOpcode, sl.Opcode)
+			}
 		}
 	}
 	opc.flush(&dst.RingOpcode)
@@ -231,28 +247,34 @@ func (st *SketchTelemetry) all() [5]*CountMinSketch {
 
 // pendingAdds is a small direct-mapped cache of counts not yet added to a
 // sketch. It lives on the stack.
-type pendingAdds struct {
-	keys  [pendingSize]uint32
-	count [pendingSize]uint32
-}
+type pendingAdds [pendingSize]pendingEntry
 
-const pendingSize = 64
+type pendingEntry struct{ key, n uint32 }
 
-func (p *pendingAdds) add(s *CountMinSketch, key uint32) {
-	i := key % pendingSize
-	if p.keys[i] != key || p.count[i] == math.MaxUint32 {
-		if p.count[i] != 0 {
-			s.Add(p.keys[i], uint64(p.count[i]))
-		}
-		p.keys[i], p.count[i] = key, 0
+const (
+	pendingBits = 6
+	pendingSize = 1 << pendingBits
+)
+
+// pendingIndex is the cache entry of key. Fibonacci hashing spreads
+// opcodes that share their low bits (0x100, 0x4000, …) over the cache.
+func pendingIndex(key uint32) uint32 { return key * 0x9E3779B1 >> (32 - pendingBits) }
+
+// evict adds the pending count of e to s and gives e to key, counted once.
+// It is the miss path; the hit path (same key, no overflow: e.n++) is
+// written out in SketchInto's loop because a call there costs more than
+// the whole hit.
+func (e *pendingEntry) evict(s *CountMinSketch, key uint32) {
+	if e.n != 0 {
+		s.Add(e.key, uint64(e.n))
 	}
-	p.count[i]++
+	e.key, e.n = key, 1
 }
 
 func (p *pendingAdds) flush(s *CountMinSketch) {
-	for i, n := range p.count {
-		if n != 0 {
-			s.Add(p.keys[i], uint64(n))
+	for _, e := range p {
+		if e.n != 0 {
+			s.Add(e.key, uint64(e.n))
 		}
 	}
 }

@@ -91,13 +91,33 @@ func (s *DecodeScratch) windows(dst []WindowTelemetry, slots []RingSlotSnapshot)
 		return dst
 	}
 	clear(s.table)
+	last := -1 // the window of the previous match: a window's slots are usually published together
+	kind, single, bitmap := s.matcher.kind, s.matcher.single, s.matcher.bitmap
 	for i := range slots {
 		sl := &slots[i]
-		if !s.match(sl.Opcode) {
-			continue
+		// The common matchers are tested here rather than in a call:
+		// this loop visits every slot.
+		switch op := sl.Opcode; kind {
+		case matchSingle:
+			if op != single {
+				continue
+			}
+		case matchBitmap:
+			if op >= bitmapOpcodes || bitmap[op/64]&(1<<(op%64)) == 0 {
+				continue
+			}
+		default:
+			if !s.match(op) {
+				continue
+			}
 		}
 		var w *WindowTelemetry
-		dst, w = s.window(dst, sl.Args[0], sl.Opcode, sl.Tenant)
+		if last >= 0 && dst[last].Ticket == sl.Args[0] && dst[last].Opcode == sl.Opcode {
+			w = &dst[last]
+		} else {
+			dst, last = s.window(dst, sl.Args[0], sl.Opcode, sl.Tenant)
+			w = &dst[last]
+		}
 		switch sl.Args[1] {
 		case WindowClassRequired:
 			w.Required++
@@ -132,8 +152,8 @@ func compareWindows(a, b WindowTelemetry) int {
 	return cmp.Compare(a.Opcode, b.Opcode)
 }
 
-// window finds or appends the accumulator of (ticket, op).
-func (s *DecodeScratch) window(dst []WindowTelemetry, ticket, op, tenant uint32) ([]WindowTelemetry, *WindowTelemetry) {
+// window finds or appends the accumulator of (ticket, op) and returns its index.
+func (s *DecodeScratch) window(dst []WindowTelemetry, ticket, op, tenant uint32) ([]WindowTelemetry, int) {
 	if 2*(len(dst)+1) > len(s.table) {
 		s.growTable(dst)
 	}
@@ -143,10 +163,10 @@ func (s *DecodeScratch) window(dst []WindowTelemetry, ticket, op, tenant uint32)
 		if e == 0 {
 			dst = append(dst, WindowTelemetry{Ticket: ticket, Opcode: op, Tenant: tenant})
 			s.table[h] = int32(len(dst))
-			return dst, &dst[len(dst)-1]
+			return dst, len(dst) - 1
 		}
 		if w := &dst[e-1]; w.Ticket == ticket && w.Opcode == op {
-			return dst, w
+			return dst, int(e - 1)
 		}
 	}
 }
