@@ -1,0 +1,401 @@
+package megakernel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// Mode chooses the drain program. The zero value is ModeAuto.
+type Mode uint8
+
+const (
+	// ModeAuto runs what the launch recommendation's ExecutionMode picks
+	// for each submission.
+	ModeAuto Mode = iota
+	// ModeInterpreter always runs wgsl.Drain, every opcode compiled in.
+	ModeInterpreter
+	// ModeJIT always runs wgsl.JIT specialised to the opcodes of the
+	// PUBLISHED slots (one cached pipeline per wgsl.JITKey).
+	ModeJIT
+)
+
+// String returns the mode's name.
+func (m Mode) String() string {
+	switch m {
+	case ModeAuto:
+		return "auto"
+	case ModeInterpreter:
+		return "interpreter"
+	case ModeJIT:
+		return "jit"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// RingReadback says when a Step copies the ring back. The zero value is
+// RingAlways.
+type RingReadback uint8
+
+const (
+	// RingAlways reads control, log and ring back after every submission.
+	RingAlways RingReadback = iota
+	// RingOnDemand reads only control and log, and the ring when
+	// Runner.RequestRing asked for it (Drain always asks). Until the ring is
+	// read back, the host copy keeps the statuses it last saw, so slots the
+	// GPU finished look busy: publishing into them fails with a
+	// *host.PartitionFullError, and the decoded slots are the host's.
+	RingOnDemand
+)
+
+// MaxWindowOpcodes is the longest Options.WindowOpcodes list.
+const MaxWindowOpcodes = 64
+
+// Options describes a runner: the ring's shape and the launch knobs. The
+// zero value is not valid (a ring needs slots and lanes a budget).
+type Options struct {
+	// Slots is the ring size in slots (64 bytes each), at least 1.
+	Slots uint32
+	// Tenants enables tenants 0 … Tenants−1 (at most abi.TenantCount, 29);
+	// Masks, when non-nil, sets the mask words verbatim instead.
+	Tenants uint32
+	Masks   []uint32
+	// Quotas is TENANT_QUOTA per tenant (0 = unlimited), enforced by the
+	// host publisher per host epoch.
+	Quotas [abi.TenantCount]uint32
+	// Partitions is PRIORITY_OFFSETS; the zero value means the default
+	// partitions (abi.DefaultPartitions).
+	Partitions [abi.PriorityLevels + 1]uint32
+	// Observable is the number of OBSERVABLE words after control's fixed 160.
+	Observable uint32
+	// LogCapacity is the log size in records (0: a log that drops every
+	// record but still counts them).
+	LogCapacity uint32
+	// Budget is the claim iterations each lane may run per submission
+	// (params.budget), at least 1.
+	Budget uint32
+	// WorkgroupSize is the preferred workgroup width: 64, 128 or 256, or 0
+	// for the policy's default; lowered to what the device allows.
+	WorkgroupSize uint32
+	// WorkerGroups is the ceiling on workgroups per dispatch; 0 lets the
+	// launch policy derive it from the device (PROTOCOL §6).
+	WorkerGroups uint32
+	// Grid, when non-zero, dispatches exactly Grid workgroups whatever the
+	// policy says: for experiments and tests of oversubscribed grids.
+	Grid uint32
+	// WindowOpcodes are the opcodes decoded as ticketed windows.
+	WindowOpcodes []uint32
+	// MemoryBudgetBytes is the device-memory budget; 0 means unbounded.
+	// A runner whose planned peak exceeds it is refused with a
+	// *decode.OutOfMemoryError before anything is allocated.
+	MemoryBudgetBytes uint64
+	// Mode picks the drain program.
+	Mode Mode
+	// Data is the content of binding 4 (DFA tables, hash input); a length
+	// that is a multiple of 4. Empty means 4 zero bytes.
+	Data []byte
+	// RingReadback says when the ring is read back.
+	RingReadback RingReadback
+}
+
+// OptionError is an Options value a runner refuses.
+type OptionError struct {
+	Field  string // the Options field at fault
+	Value  uint64 // its value (a length for slices)
+	Reason string // why, and the limit
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("megakernel: option %s = %d: %s", e.Field, e.Value, e.Reason)
+}
+
+// controlConfig is the host encoder's view of o.
+func (o *Options) controlConfig() host.ControlConfig {
+	return host.ControlConfig{
+		Slots:      o.Slots,
+		Observable: o.Observable,
+		Tenants:    o.Tenants,
+		Masks:      o.Masks,
+		Quotas:     o.Quotas,
+		Partitions: o.Partitions,
+	}
+}
+
+// layout is the byte geometry of a runner's buffers.
+type layout struct {
+	control, ring, log, data uint64
+}
+
+func (o *Options) layout() layout {
+	data := uint64(len(o.Data))
+	if data == 0 {
+		data = abi.WordBytes
+	}
+	return layout{
+		control: uint64(abi.ControlWords(o.Observable)) * abi.WordBytes,
+		ring:    uint64(o.Slots) * abi.SlotBytes,
+		log:     uint64(abi.LogWords(o.LogCapacity)) * abi.WordBytes,
+		data:    data,
+	}
+}
+
+// paramsBytes is the size of the params uniform.
+const paramsBytes = abi.ParamsWords * abi.WordBytes
+
+// staging is the size of one MAP_READ staging buffer: control, then log,
+// then ring, back to back (all whole words), so a readback without the
+// ring maps one prefix.
+func (l layout) staging() uint64 { return l.control + l.log + l.ring }
+
+// logOffset and ringOffset are the offsets in a staging buffer.
+func (l layout) logOffset() uint64  { return l.control }
+func (l layout) ringOffset() uint64 { return l.control + l.log }
+
+// device is the device memory a runner holds: the five bindings and two
+// staging buffers (double-buffered readback).
+func (l layout) device() uint64 {
+	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging()
+}
+
+// Validate reports the first reason o cannot run on a device with limits,
+// before any GPU work: a clear *OptionError, the host encoder's refusal, a
+// *decode.OutOfMemoryError when the planned peak exceeds MemoryBudgetBytes,
+// or the launch policy's refusal of the device limits.
+func (o Options) Validate(limits webgpu.Limits) error {
+	_, err := o.plan(limits)
+	return err
+}
+
+// plan validates o and returns its layout.
+func (o *Options) plan(limits webgpu.Limits) (layout, error) {
+	l := o.layout()
+	bindMax := min(nonZero(limits.MaxStorageBufferBindingSize), nonZero(limits.MaxBufferSize))
+	switch {
+	case o.Slots == 0:
+		return l, &OptionError{"Slots", 0, "a ring needs at least one slot"}
+	case o.Slots > host.MaxSlots:
+		return l, &OptionError{"Slots", uint64(o.Slots), fmt.Sprintf("at most %d slots", host.MaxSlots)}
+	case l.ring > bindMax:
+		return l, &OptionError{"Slots", uint64(o.Slots), fmt.Sprintf("the ring needs %d bytes; the device binds at most %d (maxStorageBufferBindingSize, maxBufferSize)", l.ring, bindMax)}
+	case o.Budget == 0:
+		return l, &OptionError{"Budget", 0, "each lane needs at least one claim iteration per submission"}
+	case o.Tenants > abi.TenantCount:
+		return l, &OptionError{"Tenants", uint64(o.Tenants), fmt.Sprintf("tenant ids are 0 … %d (PROTOCOL §2)", abi.TenantCount-1)}
+	case len(o.Masks) > abi.TenantCount:
+		return l, &OptionError{"Masks", uint64(len(o.Masks)), fmt.Sprintf("at most %d tenant masks", abi.TenantCount)}
+	case o.Tenants != 0 && o.Masks != nil:
+		return l, &OptionError{"Masks", uint64(len(o.Masks)), "set Tenants or Masks, not both"}
+	case len(o.WindowOpcodes) > MaxWindowOpcodes:
+		return l, &OptionError{"WindowOpcodes", uint64(len(o.WindowOpcodes)), fmt.Sprintf("at most %d window opcodes", MaxWindowOpcodes)}
+	case o.WorkgroupSize != 0 && o.WorkgroupSize != 64 && o.WorkgroupSize != 128 && o.WorkgroupSize != 256:
+		return l, &OptionError{"WorkgroupSize", uint64(o.WorkgroupSize), "want 0 (policy default), 64, 128 or 256"}
+	case o.Observable > host.MaxObservable:
+		return l, &OptionError{"Observable", uint64(o.Observable), fmt.Sprintf("at most %d words", host.MaxObservable)}
+	case l.control > bindMax:
+		return l, &OptionError{"Observable", uint64(o.Observable), fmt.Sprintf("the control buffer needs %d bytes; the device binds at most %d", l.control, bindMax)}
+	case o.LogCapacity > host.MaxLogCapacity:
+		return l, &OptionError{"LogCapacity", uint64(o.LogCapacity), fmt.Sprintf("at most %d records", host.MaxLogCapacity)}
+	case l.log > bindMax:
+		return l, &OptionError{"LogCapacity", uint64(o.LogCapacity), fmt.Sprintf("the log needs %d bytes; the device binds at most %d", l.log, bindMax)}
+	case len(o.Data)%abi.WordBytes != 0:
+		return l, &OptionError{"Data", uint64(len(o.Data)), "the data binding is whole 4-byte words"}
+	case l.data > bindMax:
+		return l, &OptionError{"Data", l.data, fmt.Sprintf("the device binds at most %d bytes", bindMax)}
+	case limits.MaxComputeWorkgroupsPerDimension != 0 && uint64(o.Grid) > limits.MaxComputeWorkgroupsPerDimension:
+		return l, &OptionError{"Grid", uint64(o.Grid), fmt.Sprintf("the device dispatches at most %d workgroups per dimension", limits.MaxComputeWorkgroupsPerDimension)}
+	case o.Mode > ModeJIT:
+		return l, &OptionError{"Mode", uint64(o.Mode), "want ModeAuto, ModeInterpreter or ModeJIT"}
+	case o.RingReadback > RingOnDemand:
+		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways or RingOnDemand"}
+	}
+	cfg := o.controlConfig()
+	if err := cfg.Validate(); err != nil {
+		return l, fmt.Errorf("megakernel: options: %w", err)
+	}
+	// The worst launch of this ring: every slot queued. Recommend checks
+	// the budget against the same peak a Step reports, so a runner Open
+	// accepts never meets an out-of-memory refusal later.
+	if _, err := o.recommend(limits, o.Slots, l, nil); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+func nonZero(v uint64) uint64 {
+	if v == 0 {
+		return math.MaxUint64
+	}
+	return v
+}
+
+// request is the launch request of one submission of queue pending items.
+func (o *Options) request(limits webgpu.Limits, queue uint32, l layout) decode.LaunchRequest {
+	return decode.LaunchRequest{
+		QueueLen:                          queue,
+		RequestedWorkerGroups:             o.WorkerGroups,
+		MaxWorkgroupSizeX:                 clampU32(limits.MaxComputeWorkgroupSizeX),
+		MaxComputeWorkgroupsPerDimension:  clampU32(limits.MaxComputeWorkgroupsPerDimension),
+		MaxComputeInvocationsPerWorkgroup: clampU32(limits.MaxComputeInvocationsPerWorkgroup),
+		ResidentDeviceBytes:               l.device(),
+		DeviceMemoryBudgetBytes:           o.MemoryBudgetBytes,
+		PreferredWorkgroupSizeX:           o.WorkgroupSize,
+	}
+}
+
+// recommend plans a launch; tel, when non-nil, adds what the last readback
+// shows (reference §7.9).
+func (o *Options) recommend(limits webgpu.Limits, queue uint32, l layout, tel *decode.RingTelemetry) (decode.LaunchRecommendation, error) {
+	req := o.request(limits, queue, l)
+	if tel != nil {
+		return tel.RecommendLaunch(req)
+	}
+	return decode.StandardLaunchPolicy().Recommend(req, nil)
+}
+
+func clampU32(v uint64) uint32 {
+	if v > math.MaxUint32 {
+		return math.MaxUint32
+	}
+	return uint32(v)
+}
+
+// grid is the workgroups a submission dispatches: the recommendation's, or
+// the Grid override.
+func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
+	if o.Grid != 0 {
+		return o.Grid
+	}
+	return max(rec.DispatchGrid[0], 1)
+}
+
+// program is the drain a submission runs under mode m and the policy's
+// choice.
+func (o *Options) jit(rec decode.LaunchRecommendation) bool {
+	switch o.Mode {
+	case ModeInterpreter:
+		return false
+	case ModeJIT:
+		return true
+	}
+	return rec.ExecutionMode == decode.ModeJIT
+}
+
+// mergeGap is the largest gap between two dirty ranges that one write
+// covers: below a few slots, one writeBuffer call costs more than the
+// bytes it rewrites.
+const mergeGap = 256
+
+// coalesce appends to dst the write ranges for the sorted dirty ranges:
+// ranges closer than gap bytes are merged (the words between are rewritten
+// with the host copy's values, which equal the device's only when the
+// buffer was read back since the last submission; pass gap 0 otherwise).
+func coalesce(dst, dirty []host.ByteRange, gap int) []host.ByteRange {
+	dst = dst[:0]
+	for _, r := range dirty {
+		if r.Len() <= 0 {
+			continue
+		}
+		if n := len(dst); n > 0 && r.Start-dst[n-1].End <= gap {
+			dst[n-1].End = max(dst[n-1].End, r.End)
+			continue
+		}
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// pendingItems is Σ (TAIL[p] − HEAD[p]) over the partitions of a control
+// buffer: the items published and not yet claimed (32-bit modular, as the
+// protocol compares counters).
+func pendingItems(control []byte) uint32 {
+	var n uint32
+	for p := 0; p < abi.PriorityLevels; p++ {
+		h, t := word(control, abi.CtrlHead+p), word(control, abi.CtrlTail+p)
+		if d := t - h; d < 1<<31 {
+			n += d
+		}
+	}
+	return n
+}
+
+// heads returns HEAD[0..4] of a control buffer.
+func heads(control []byte) (h [abi.PriorityLevels]uint32) {
+	for p := range h {
+		h[p] = word(control, abi.CtrlHead+p)
+	}
+	return h
+}
+
+// claimed is the tickets taken between two HEAD snapshots.
+func claimed(before, after [abi.PriorityLevels]uint32) uint64 {
+	var n uint64
+	for p := range before {
+		n += uint64(after[p] - before[p])
+	}
+	return n
+}
+
+func word(b []byte, w int) uint32 {
+	i := w * abi.WordBytes
+	if i+abi.WordBytes > len(b) {
+		return 0
+	}
+	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
+}
+
+// ringScan is what one pass over the host ring finds: the active slots and
+// the sorted, distinct opcodes of the PUBLISHED ones (the JIT set).
+type ringScan struct {
+	active  uint32
+	opcodes []uint32
+}
+
+// scan fills s from ring, reusing s.opcodes.
+func (s *ringScan) scan(ring []byte) {
+	s.active, s.opcodes = 0, s.opcodes[:0]
+	for at := 0; at+abi.SlotBytes <= len(ring); at += abi.SlotBytes {
+		st := decode.Status(word(ring[at:], abi.SlotStatus))
+		if !st.Active() {
+			continue
+		}
+		s.active++
+		if st != decode.StatusPublished {
+			continue
+		}
+		op := word(ring[at:], abi.SlotOpcode)
+		if !containsU32(s.opcodes, op) {
+			s.opcodes = insertSorted(s.opcodes, op)
+		}
+	}
+}
+
+func containsU32(s []uint32, v uint32) bool {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case s[m] == v:
+			return true
+		case s[m] < v:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return false
+}
+
+func insertSorted(s []uint32, v uint32) []uint32 {
+	i := len(s)
+	s = append(s, v)
+	for i > 0 && s[i-1] > v {
+		s[i] = s[i-1]
+		i--
+	}
+	s[i] = v
+	return s
+}
