@@ -34,8 +34,8 @@ func TestOpcodes(t *testing.T) {
 		obs    []uint32 // initial OBSERVABLE words
 		data   []uint32
 		status uint32
-		fault  uint32           // fault code when status is FAULT
-		want   map[int]uint32   // control words after the run
+		fault  uint32         // fault code when status is FAULT
+		want   map[int]uint32 // control words after the run
 		check  func(*testing.T, *rig)
 	}{
 		{name: "NOP", op: abi.OpNop, status: abi.StatusDone},
