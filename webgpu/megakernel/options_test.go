@@ -1,0 +1,220 @@
+package megakernel
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// swiftShader are the limits of a default device on SwiftShader
+// (shared/docs/BROWSER.md).
+var swiftShader = webgpu.Limits{
+	MaxBufferSize:                     256 << 20,
+	MaxStorageBufferBindingSize:       128 << 20,
+	MaxComputeInvocationsPerWorkgroup: 256,
+	MaxComputeWorkgroupSizeX:          256,
+	MaxComputeWorkgroupsPerDimension:  65535,
+}
+
+func valid() Options {
+	return Options{Slots: 256, Tenants: 1, Observable: 16, LogCapacity: 8, Budget: 4}
+}
+
+func TestValidateRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Options)
+		field string
+	}{
+		{"zero slots", func(o *Options) { o.Slots = 0 }, "Slots"},
+		{"slots past host limit", func(o *Options) { o.Slots = host.MaxSlots + 1 }, "Slots"},
+		{"ring past binding limit", func(o *Options) { o.Slots = 4 << 20 }, "Slots"},
+		{"zero budget", func(o *Options) { o.Budget = 0 }, "Budget"},
+		{"tenant 30", func(o *Options) { o.Tenants = 30 }, "Tenants"},
+		{"30 masks", func(o *Options) { o.Tenants = 0; o.Masks = make([]uint32, 30) }, "Masks"},
+		{"tenants and masks", func(o *Options) { o.Masks = []uint32{1} }, "Masks"},
+		{"65 window opcodes", func(o *Options) { o.WindowOpcodes = make([]uint32, 65) }, "WindowOpcodes"},
+		{"width 100", func(o *Options) { o.WorkgroupSize = 100 }, "WorkgroupSize"},
+		{"observable past limit", func(o *Options) { o.Observable = host.MaxObservable + 1 }, "Observable"},
+		{"log past limit", func(o *Options) { o.LogCapacity = host.MaxLogCapacity + 1 }, "LogCapacity"},
+		{"data not words", func(o *Options) { o.Data = make([]byte, 6) }, "Data"},
+		{"grid past limit", func(o *Options) { o.Grid = 65536 }, "Grid"},
+		{"bad mode", func(o *Options) { o.Mode = 7 }, "Mode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := valid()
+			tc.edit(&o)
+			err := o.Validate(swiftShader)
+			var oe *OptionError
+			require.ErrorAs(t, err, &oe)
+			assert.Equal(t, tc.field, oe.Field)
+			assert.Contains(t, err.Error(), "megakernel: option "+tc.field)
+		})
+	}
+}
+
+func TestValidateAccepts(t *testing.T) {
+	for _, o := range []Options{
+		valid(),
+		{Slots: 1, Budget: 1},
+		{Slots: 65536, Tenants: 29, Observable: 1024, LogCapacity: 1024, Budget: 64, WorkgroupSize: 256, Grid: 1, Mode: ModeJIT, Data: make([]byte, 1024)},
+		{Slots: 5, Masks: []uint32{0, 1}, Budget: 1, RingReadback: RingOnDemand},
+	} {
+		assert.NoError(t, o.Validate(swiftShader), "%+v", o)
+	}
+}
+
+func TestValidateHostConfig(t *testing.T) {
+	o := valid()
+	o.Partitions = [6]uint32{0, 10, 5, 20, 30, 256} // decreasing
+	err := o.Validate(swiftShader)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "megakernel: options:")
+}
+
+func TestValidateZeroLimits(t *testing.T) {
+	var lre *decode.LaunchRequestError
+	assert.ErrorAs(t, valid().Validate(webgpu.Limits{}), &lre, "the launch policy needs the adapter limits")
+}
+
+func TestMemoryBudget(t *testing.T) {
+	o := valid()
+	l := o.layout()
+	// The peak is every buffer the runner holds plus the policy's hit scratch.
+	rec, err := o.recommend(swiftShader, o.Slots, l, nil)
+	require.NoError(t, err)
+	assert.Greater(t, rec.EstimatedPeakDeviceBytes, l.device())
+
+	o.MemoryBudgetBytes = rec.EstimatedPeakDeviceBytes
+	assert.NoError(t, o.Validate(swiftShader), "a budget of exactly the peak fits")
+
+	o.MemoryBudgetBytes = rec.EstimatedPeakDeviceBytes - 1
+	err = o.Validate(swiftShader)
+	var oom *decode.OutOfMemoryError
+	require.ErrorAs(t, err, &oom)
+	assert.Equal(t, rec.EstimatedPeakDeviceBytes, oom.Requested)
+	assert.Equal(t, o.MemoryBudgetBytes, oom.Available)
+
+	// A smaller queue never needs more than the full ring Validate checked.
+	o.MemoryBudgetBytes = rec.EstimatedPeakDeviceBytes
+	for _, q := range []uint32{0, 1, 100, 256} {
+		_, err := o.recommend(swiftShader, q, l, nil)
+		assert.NoError(t, err, "queue %d", q)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	o := Options{Slots: 10, Observable: 3, LogCapacity: 2, Budget: 1}
+	l := o.layout()
+	assert.Equal(t, layout{control: 163 * 4, ring: 640, log: (4 + 8) * 4, data: 4}, l)
+	assert.EqualValues(t, 163*4+48+640, l.staging())
+	assert.EqualValues(t, 163*4, l.logOffset())
+	assert.EqualValues(t, 163*4+48, l.ringOffset())
+	assert.EqualValues(t, 163*4+640+48+16+4+2*l.staging(), l.device())
+	for _, off := range []uint64{l.staging(), l.logOffset(), l.ringOffset()} {
+		assert.Zero(t, off%4, "copies need 4-byte offsets")
+	}
+	o.Data = make([]byte, 12)
+	assert.EqualValues(t, 12, o.layout().data)
+}
+
+func TestCoalesce(t *testing.T) {
+	r := func(s, e int) host.ByteRange { return host.ByteRange{Start: s, End: e} }
+	for _, tc := range []struct {
+		name string
+		in   []host.ByteRange
+		gap  int
+		want []host.ByteRange
+	}{
+		{"empty", nil, 256, []host.ByteRange{}},
+		{"one", []host.ByteRange{r(0, 64)}, 256, []host.ByteRange{r(0, 64)}},
+		{"close ranges merge", []host.ByteRange{r(0, 64), r(128, 192)}, 256, []host.ByteRange{r(0, 192)}},
+		{"no gap keeps apart", []host.ByteRange{r(0, 64), r(128, 192)}, 0, []host.ByteRange{r(0, 64), r(128, 192)}},
+		{"touching merge at gap 0", []host.ByteRange{r(0, 64), r(64, 128)}, 0, []host.ByteRange{r(0, 128)}},
+		{"far apart", []host.ByteRange{r(0, 4), r(1000, 1004)}, 256, []host.ByteRange{r(0, 4), r(1000, 1004)}},
+		{"empty range skipped", []host.ByteRange{r(8, 8), r(16, 20)}, 0, []host.ByteRange{r(16, 20)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := coalesce(nil, tc.in, tc.gap)
+			assert.Equal(t, tc.want, append([]host.ByteRange{}, got...))
+		})
+	}
+}
+
+func TestCoalesceReusesStorage(t *testing.T) {
+	dst := make([]host.ByteRange, 0, 4)
+	in := []host.ByteRange{{Start: 0, End: 4}, {Start: 1000, End: 1004}}
+	allocs := testing.AllocsPerRun(100, func() { dst = coalesce(dst, in, 0) })
+	assert.Zero(t, allocs)
+}
+
+func putWord(b []byte, w int, v uint32) { binary.LittleEndian.PutUint32(b[w*4:], v) }
+
+func TestCounters(t *testing.T) {
+	c := make([]byte, abi.ControlMinWords*4)
+	for p := 0; p < abi.PriorityLevels; p++ {
+		putWord(c, abi.CtrlHead+p, uint32(10*p))
+		putWord(c, abi.CtrlTail+p, uint32(10*p+p))
+	}
+	assert.EqualValues(t, 0+1+2+3+4, pendingItems(c))
+	// modular: TAIL wrapped past HEAD
+	putWord(c, abi.CtrlHead, 0xFFFFFFFE)
+	putWord(c, abi.CtrlTail, 1)
+	assert.EqualValues(t, 3+1+2+3+4, pendingItems(c))
+	// HEAD past TAIL (before finalize) is no pending work
+	putWord(c, abi.CtrlHead, 5)
+	putWord(c, abi.CtrlTail, 1)
+	assert.EqualValues(t, 1+2+3+4, pendingItems(c))
+
+	before := [5]uint32{0, 1, 2, 3, 0xFFFFFFFF}
+	after := [5]uint32{4, 1, 3, 3, 1}
+	assert.EqualValues(t, 4+0+1+0+2, claimed(before, after))
+}
+
+func TestRingScan(t *testing.T) {
+	ring := make([]byte, 6*abi.SlotBytes)
+	set := func(slot int, status, op uint32) {
+		putWord(ring[slot*abi.SlotBytes:], abi.SlotStatus, status)
+		putWord(ring[slot*abi.SlotBytes:], abi.SlotOpcode, op)
+	}
+	set(0, abi.StatusPublished, abi.OpSpin)
+	set(1, abi.StatusPublished, abi.OpNop)
+	set(2, abi.StatusDone, abi.OpHash)
+	set(3, abi.StatusYield, abi.OpYield)
+	set(4, abi.StatusPublished, abi.OpSpin)
+	set(5, 99, abi.OpMemcpy)
+	var s ringScan
+	s.scan(ring)
+	assert.EqualValues(t, 4, s.active)
+	assert.Equal(t, []uint32{abi.OpNop, abi.OpSpin}, s.opcodes)
+	allocs := testing.AllocsPerRun(100, func() { s.scan(ring) })
+	assert.Zero(t, allocs)
+}
+
+func TestModeAndGrid(t *testing.T) {
+	o := valid()
+	rec := decode.LaunchRecommendation{DispatchGrid: [3]uint32{7, 1, 1}, ExecutionMode: decode.ModeJIT}
+	assert.EqualValues(t, 7, o.grid(rec))
+	assert.True(t, o.jit(rec), "auto follows the policy")
+	o.Mode = ModeInterpreter
+	assert.False(t, o.jit(rec))
+	o.Mode, o.Grid = ModeJIT, 3
+	assert.True(t, o.jit(decode.LaunchRecommendation{}))
+	assert.EqualValues(t, 3, o.grid(rec))
+	assert.Equal(t, "jit", ModeJIT.String())
+	assert.Equal(t, "Mode(9)", Mode(9).String())
+}
+
+func TestOptionErrorIsClear(t *testing.T) {
+	err := error(&OptionError{Field: "Budget", Value: 0, Reason: "why"})
+	assert.Equal(t, "megakernel: option Budget = 0: why", err.Error())
+	assert.False(t, errors.Is(err, webgpu.ErrDeviceLost))
+}
