@@ -40,8 +40,8 @@ func Decode(control, ring []byte) RingTelemetry {
 func DecodeWithWindowOpcodes(control, ring []byte, windowOpcodes []uint32) RingTelemetry {
 	var t RingTelemetry
 	var scratch DecodeScratch
-	slots := min(len(ring)/abi.SlotBytes, maxSlots)
-	decodeChecked(&t, &scratch, control, ring[:slots*abi.SlotBytes], windowOpcodes)
+	slots := uint64(len(ring) / abi.SlotBytes)
+	decodeChecked(&t, &scratch, control, ring[:min(slots, maxSlots)*abi.SlotBytes], windowOpcodes)
 	return t
 }
 
@@ -56,8 +56,13 @@ type DecodeScratch struct {
 
 // DecodeInto strictly decodes control and ring into dst, reusing dst's
 // slices and scratch so that decoding the same shape again allocates
-// nothing. windowOpcodes may be nil. On error dst is left untouched.
+// nothing. windowOpcodes may be nil; so may scratch, at the price of a
+// fresh one per call. On error dst is left untouched. The slices of dst
+// are overwritten by the next DecodeInto into it.
 func DecodeInto(dst *RingTelemetry, scratch *DecodeScratch, control, ring []byte, windowOpcodes []uint32) error {
+	if scratch == nil {
+		scratch = new(DecodeScratch)
+	}
 	if err := checkControl(control); err != nil {
 		return err
 	}
@@ -77,7 +82,7 @@ func checkRing(ring []byte) error {
 			n, abi.SlotBytes, n/abi.SlotBytes, rem)}
 	}
 	if uint64(n/abi.SlotBytes) > maxSlots {
-		return &DecodeError{Buffer: BufferRing, Offset: maxSlots * abi.SlotBytes, Msg: fmt.Sprintf(
+		return &DecodeError{Buffer: BufferRing, Offset: n, Msg: fmt.Sprintf(
 			"ring of %d slots exceeds the 32-bit telemetry ABI (at most %d whole ring slots)",
 			n/abi.SlotBytes, uint64(maxSlots))}
 	}

@@ -224,3 +224,9 @@ func TestOccupancySaturates(t *testing.T) {
 	assert.Equal(t, uint32(m), o.QueueDepth())
 	assert.Equal(t, uint32(m), o.ActiveSlots())
 }
+
+func TestDecodeIntoNilScratch(t *testing.T) {
+	var dst RingTelemetry
+	require.NoError(t, DecodeInto(&dst, nil, newControl(0, 1).bytes(), ringBytes(window(1, routeOp, 0, 3, 0)), []uint32{routeOp}))
+	assert.Len(t, dst.Windows, 1)
+}
