@@ -147,3 +147,16 @@ func TestControlSizeAccepted(t *testing.T) {
 		assert.Len(t, tel.Control.Observable, words-abi.ControlMinWords)
 	}
 }
+
+// TestControlMetricsWindowOneWordShort is §10.1's "metrics window one word
+// short": strict decoding rejects it, lenient decoding keeps the metrics
+// that are there.
+func TestControlMetricsWindowOneWordShort(t *testing.T) {
+	c := newControl(0, 1)
+	c[abi.CtrlOpcodeMetrics+0], c[abi.CtrlOpcodeMetrics+30], c[abi.CtrlOpcodeMetrics+31] = 1, 2, 3
+	short := c.bytes()[:(abi.CtrlOpcodeMetrics+abi.MetricOpcodes-1)*abi.WordBytes]
+	_, err := TryDecode(short, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "word 127 is missing")
+	assert.Equal(t, []Metric{{0, 1}, {30, 2}}, Decode(short, nil).Control.Metrics)
+}
