@@ -156,6 +156,7 @@ func (s *CountMinSketch) Merge(other *CountMinSketch) error {
 // SketchTelemetry holds the five sketches of a snapshot (reference §5.7),
 // all of one shape. As ABI v1 requires, EMPTY slots are left out of the
 // slot sketches: a fresh ring no longer inflates opcode 0 and tenant 0.
+// The zero value is ready for SketchInto.
 type SketchTelemetry struct {
 	// RingOpcode counts every non-EMPTY slot by opcode.
 	RingOpcode CountMinSketch

@@ -72,7 +72,8 @@ const DefaultStallIntervals = 3
 // queued and none completed, and it clears as soon as progress resumes or
 // the host resets the ring. One interval is the time between two Observe
 // calls; single slow intervals (a browser throttling a tab, a long dispatch)
-// are therefore not alarms. A Watchdog is not safe for concurrent use.
+// are therefore not alarms. The zero value is a watchdog with
+// DefaultStallIntervals. A Watchdog is not safe for concurrent use.
 type Watchdog struct {
 	n           int
 	seen        bool
