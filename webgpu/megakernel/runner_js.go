@@ -615,9 +615,9 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	return nil
 }
 
-// Drain makes submissions until nothing more can progress
-// (host.Queue.NeedsSubmit is false: no partition has HEAD < TAIL and the
-// budget was not exhausted) or maxSubmissions were made. Every Step reads
+// Drain makes submissions until nothing more can progress (SHUTDOWN is
+// set, or no partition has HEAD < TAIL once parked slots are republished)
+// or maxSubmissions were made. Every Step reads
 // the ring back; after each, YIELD slots are republished (those of a
 // disabled tenant stay parked), REQUEUE slots republished with priority
 // ageing and WAIT_IO slots serviced by the IOFunc. The report covers this
@@ -629,7 +629,17 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 		return rep, err
 	}
 	var ep Epoch
-	for i := 0; i < maxSubmissions && r.q.NeedsSubmit(); i++ {
+	for i := 0; ; i++ {
+		// Republish what the last submission parked, then decide.
+		st, err := r.q.Requeue(r.io)
+		r.account(st)
+		if err != nil {
+			r.progress(&rep)
+			return rep, fmt.Errorf("megakernel: requeue: %w", err)
+		}
+		if i >= maxSubmissions || !r.needsSubmit() {
+			break
+		}
 		r.wantRing = true
 		if err := r.step(ctx, &ep); err != nil {
 			r.progress(&rep)
@@ -638,16 +648,24 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 		rep.Add(ep.Telemetry)
 		rep.WallTime += ep.Timings.Total
 		rep.PublishTime += ep.Timings.Publish
-		st, err := r.q.Requeue(r.io)
-		r.account(st)
-		if err != nil {
-			r.progress(&rep)
-			return rep, fmt.Errorf("megakernel: requeue: %w", err)
-		}
 	}
 	r.progress(&rep)
 	return rep, nil
 }
+
+// needsSubmit reports whether a submission would claim anything: SHUTDOWN
+// is clear and some partition has HEAD < TAIL. After the finalize clamp
+// HEAD and TAIL are exact, so a BUDGET_EXHAUSTED that grew is not needed
+// as a signal (and is not sufficient: a lane that spends its budget while
+// other lanes still claim the last items counts it, though nothing is left;
+// host.Queue.NeedsSubmit would then ask for an empty submission).
+func (r *Runner) needsSubmit() bool {
+	return r.q.NeedsSubmit() && r.Pending() > 0
+}
+
+// Pending is the number of items published and not yet claimed
+// (Σ TAIL[p] − HEAD[p] in the host copy).
+func (r *Runner) Pending() uint32 { return pendingItems(r.q.Control()) }
 
 func (r *Runner) progress(rep *decode.MegakernelReport) {
 	rep.RecordProgress(r.pubItems, uint64(word(r.q.Control(), abi.CtrlDoneCount)))
