@@ -241,3 +241,22 @@ func TestDashboard(t *testing.T) {
 	d.ClearHistory()
 	assert.Nil(t, d.Frame())
 }
+
+func TestTopWindows(t *testing.T) {
+	ws := make([]decode.WindowTelemetry, 100)
+	for i := range ws {
+		ws[i].Ticket = uint32(i)
+		ws[i].Done = uint32(i % 10)
+		if i%3 == 0 {
+			ws[i].Published = 10 - uint32(i%10) // active
+		}
+	}
+	top := TopWindows(ws, 5)
+	require.Len(t, top, 5)
+	for _, i := range top {
+		assert.True(t, ws[i].Active())
+	}
+	assert.Equal(t, 0, top[0], "active with the least progress first")
+	assert.Equal(t, 30, top[1], "ties by position")
+	assert.Len(t, TopWindows(ws[:2], 5), 2)
+}

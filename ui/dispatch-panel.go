@@ -13,6 +13,8 @@ import (
 type DispatchPanel struct {
 	Frame   *Frame
 	History *History
+
+	rtPlot, histPlot, bytesPlot, bpsPlot Plot
 }
 
 // Seq is the frame sequence.
@@ -92,6 +94,12 @@ func (c *DispatchPanel) OccNow() string {
 func (c *DispatchPanel) Quantiles() string {
 	p50, p90, p99 := c.hist().Quantiles()
 	return "p50 " + MS(p50) + " · p90 " + MS(p90) + " · p99 " + MS(p99)
+}
+
+// Q returns the labelled quantile i of p50, p90, p99.
+func (c *DispatchPanel) Q(i int) string {
+	p50, p90, p99 := c.hist().Quantiles()
+	return [...]string{"p50 ", "p90 ", "p99 "}[i] + MS([...]float64{p50, p90, p99}[i])
 }
 
 // HistogramTicks label the histogram's x axis: one per decade.
@@ -178,3 +186,12 @@ func (c *DispatchPanel) TimingItems() []KV {
 }
 
 func durMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Rendered draws the plots.
+func (c *DispatchPanel) Rendered() {
+	seq := c.Seq()
+	c.rtPlot.Draw(seq, c.RoundTripPainter())
+	c.histPlot.Draw(seq, c.HistogramPainter())
+	c.bytesPlot.Draw(seq, c.BytesPainter())
+	c.bpsPlot.Draw(seq, c.BpsPainter())
+}

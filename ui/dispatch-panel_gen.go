@@ -69,24 +69,9 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x90FC9DBE6E3CA94E^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*PlotCanvas)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(PlotCanvas)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.Painter = c.RoundTripPainter()
-					vgcomp.Seq = c.Seq()
-					vgcomp.Class = "plot"
-					vgcomp.Title = "round trip per frame (ms); newest at the right"
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
-				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "round trip per frame (ms); newest at the right"}}}
+				vgparent.AppendChild(vgn)
+				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.rtPlot.Mount(value) })
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 				vgparent.AppendChild(vgn)
 			}
@@ -101,38 +86,12 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-head"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "log-scale buckets of round-trip times (5 per decade); markers: green p50, amber p90, red p99 of the last 2,048 frames"}}}
 				vgparent.AppendChild(vgn)
-				{
-					vgparent := vgn
-					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-line line-a"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML(""))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "round-trip distribution "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Quantiles())
-				}
+				vgn.SetInnerHTML(vugu.HTML("\x3Cspan class=\"legend-line line-a\"\x3E\x3C/span\x3Eround-trip distribution\x3Cspan class=\"plot-max\"\x3Elog scale\x3C/span\x3E"))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x806831D6FC37127C^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*PlotCanvas)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(PlotCanvas)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.Painter = c.HistogramPainter()
-					vgcomp.Seq = c.Seq()
-					vgcomp.Class = "plot"
-					vgcomp.Title = "round-trip histogram, log-scale x"
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
-				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "round-trip histogram, log-scale x"}}}
+				vgparent.AppendChild(vgn)
+				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.histPlot.Mount(value) })
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-axis"}}}
@@ -149,6 +108,23 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(t)
 					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-quant"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "nearest-rank quantiles of the last 2,048 round trips: half of the frames were faster than p50, 90 % faster than p90, 99 % faster than p99"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q50"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Q(0))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q90"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Q(1))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q99"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Q(2))
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 				vgparent.AppendChild(vgn)
@@ -181,24 +157,9 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x4178ADF36504A125^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*PlotCanvas)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(PlotCanvas)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.Painter = c.BytesPainter()
-					vgcomp.Seq = c.Seq()
-					vgcomp.Class = "plot"
-					vgcomp.Title = "bytes moved per dispatch"
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
-				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "bytes moved per dispatch"}}}
+				vgparent.AppendChild(vgn)
+				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.bytesPlot.Mount(value) })
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 				vgparent.AppendChild(vgn)
 			}
@@ -235,24 +196,9 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
-				{
-					vgcompKey := vugu.MakeCompKey(0x1EE1A4A6121632AB^vgin.CurrentPositionHash(), vgiterkey)
-					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*PlotCanvas)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(PlotCanvas)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-					vgcomp.Painter = c.BpsPainter()
-					vgcomp.Seq = c.Seq()
-					vgcomp.Class = "plot"
-					vgcomp.Title = "occupancy proxy (blue) and frontier density (orange), % per dispatch"
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
-				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "occupancy proxy (blue) and frontier density (orange), % per dispatch"}}}
+				vgparent.AppendChild(vgn)
+				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.bpsPlot.Mount(value) })
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 				vgparent.AppendChild(vgn)
 			}

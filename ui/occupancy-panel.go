@@ -5,6 +5,8 @@ package ui
 type OccupancyPanel struct {
 	Frame   *Frame
 	History *History
+
+	plot Plot
 }
 
 // OccRow is one status of the legend.
@@ -65,3 +67,6 @@ func (c *OccupancyPanel) Depth() string {
 	}
 	return "depth " + Thousands(uint64(c.Frame.Ring.Occupancy.QueueDepth()))
 }
+
+// Rendered draws the plot.
+func (c *OccupancyPanel) Rendered() { c.plot.Draw(c.Seq(), c.Painter()) }

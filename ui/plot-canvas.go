@@ -1,38 +1,39 @@
 package ui
 
-import "github.com/vugu/vugu"
+import js "github.com/vugu/vugu/js"
 
-// PlotCanvas is the one canvas component every plot uses: after each
-// render it sizes a reused Raster to the element's layout size, lets
-// Painter draw into it and puts it on the canvas, but only when Seq (the
-// frame sequence) or the size changed. Class sets the element's size
-// (static/dashboard.css), Title its tooltip.
-type PlotCanvas struct {
-	Painter Painter
-	Seq     uint64
-	Class   string
-	Title   string
-
+// Plot is the one canvas piece every plot uses. The panel's template
+// renders an empty host element, <div class="plot" vg-js-create="c.plot.Mount(value)"></div>,
+// and the panel's Rendered calls Draw: it sizes a reused Raster to the
+// host's layout size, lets the Painter draw and puts the pixels on the
+// canvas, only when the frame (seq) or the size changed.
+//
+// Vugu v0.4 calls Rendered only on the root's direct children, so panels
+// that draw are placed directly in Dashboard's template.
+type Plot struct {
 	canvas  Canvas
 	raster  Raster
 	drawn   uint64
 	drawnOK bool
 }
 
-// Rendered draws after the DOM is in place.
-func (c *PlotCanvas) Rendered(ctx vugu.RenderedCtx) {
-	if c.Painter == nil || !c.canvas.Attached() {
+// Mount binds the host element (from vg-js-create, on every render).
+func (p *Plot) Mount(host js.Value) { p.canvas.Mount(host) }
+
+// Draw repaints when seq or the size changed.
+func (p *Plot) Draw(seq uint64, painter Painter) {
+	if painter == nil || !p.canvas.Attached() {
 		return
 	}
-	w, h := c.canvas.ClientSize()
+	w, h := p.canvas.ClientSize()
 	if w <= 0 || h <= 0 {
 		return
 	}
-	if c.drawnOK && c.drawn == c.Seq && w == c.raster.W && h == c.raster.H {
+	if p.drawnOK && p.drawn == seq && w == p.raster.W && h == p.raster.H {
 		return
 	}
-	c.raster.Resize(w, h)
-	c.Painter.Paint(&c.raster)
-	c.canvas.Draw(&c.raster)
-	c.drawn, c.drawnOK = c.Seq, true
+	p.raster.Resize(w, h)
+	painter.Paint(&p.raster)
+	p.canvas.Draw(&p.raster)
+	p.drawn, p.drawnOK = seq, true
 }

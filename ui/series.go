@@ -85,6 +85,7 @@ type LatencyHistogram struct {
 	Total     uint64
 	recent    *Series
 	sorted    []float64
+	sortedAt  uint64 // Total when sorted was filled
 }
 
 // NewLatencyHistogram covers [minMS, maxMS) with perDecade buckets per
@@ -149,11 +150,14 @@ func (h *LatencyHistogram) Reset() {
 // every value is NaN.
 func (h *LatencyHistogram) Quantiles(dst []float64, qs ...float64) []float64 {
 	dst = dst[:0]
-	h.sorted = h.sorted[:0]
-	for i := 0; i < h.recent.Len(); i++ {
-		h.sorted = append(h.sorted, h.recent.At(i))
+	if h.sortedAt != h.Total || len(h.sorted) != h.recent.Len() {
+		h.sorted = h.sorted[:0]
+		for i := 0; i < h.recent.Len(); i++ {
+			h.sorted = append(h.sorted, h.recent.At(i))
+		}
+		sort.Float64s(h.sorted)
+		h.sortedAt = h.Total
 	}
-	sort.Float64s(h.sorted)
 	for _, q := range qs {
 		if len(h.sorted) == 0 {
 			dst = append(dst, math.NaN())

@@ -28,6 +28,7 @@ type SlotMap struct {
 	leave   js.Func
 	hooked  bool
 	cssW    float64
+	sized   SlotLayout // the layout the CSS size was computed for
 
 	selected int
 	hasSel   bool
@@ -133,14 +134,17 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 		c.canvas.Draw(&c.raster)
 		c.painted = c.Frame.Seq
 	}
+	if c.layout.Slots == 0 {
+		return
+	}
 	host := c.canvas.Element().Get("parentElement")
 	avail := host.Get("clientWidth").Float()
-	if avail != c.cssW && avail > 0 {
+	if (avail != c.cssW || c.layout != c.sized) && avail > 0 {
 		w, h := c.layout.DisplaySize(avail, MaxSlotMapHeight)
 		st := c.canvas.Element().Get("style")
 		st.Set("width", strconv.Itoa(int(w))+"px")
 		st.Set("height", strconv.Itoa(int(h))+"px")
-		c.cssW = avail
+		c.cssW, c.sized = avail, c.layout
 	}
 }
 

@@ -91,9 +91,25 @@ func (l SlotLayout) Paint(r *Raster, slots []decode.RingSlotSnapshot) {
 		}
 		return
 	}
+	// Bigger cells: paint one pixel row per row of cells, then copy it down
+	// the cell's other rows (memmove), leaving the gap rows background.
 	inner := l.Cell - l.Gap
-	for i := 0; i < n; i++ {
-		x, y := (i%l.Cols)*l.Cell, (i/l.Cols)*l.Cell
-		r.Rect(x, y, x+inner, y+inner, RGBA(StatusColor(slots[i].Status)))
+	stride := r.W * 4
+	for row := 0; row*l.Cols < n; row++ {
+		line := r.Pix[row*l.Cell*stride : row*l.Cell*stride+stride]
+		for col := 0; col < l.Cols; col++ {
+			i := row*l.Cols + col
+			if i >= n {
+				break
+			}
+			c := StatusColor(slots[i].Status)
+			px := line[col*l.Cell*4 : (col*l.Cell+inner)*4]
+			for j := 0; j < len(px); j += 4 {
+				px[j], px[j+1], px[j+2], px[j+3] = c[0], c[1], c[2], c[3]
+			}
+		}
+		for k := 1; k < inner; k++ {
+			copy(r.Pix[(row*l.Cell+k)*stride:], line)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 type WatchdogPanel struct {
 	Frame   *Frame
 	History *History
+
+	plot Plot
 }
 
 func (c *WatchdogPanel) state() *decode.WatchdogState {
@@ -86,3 +88,6 @@ func (c *WatchdogPanel) Items() []KV {
 		{Label: "reset", Value: reset, Title: "the host re-initialised the ring between the two frames: a new epoch, never a stall"},
 	}
 }
+
+// Rendered draws the timeline.
+func (c *WatchdogPanel) Rendered() { c.plot.Draw(c.Seq(), c.Painter()) }

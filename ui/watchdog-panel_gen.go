@@ -43,24 +43,9 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
 		vgparent.AppendChild(vgn)
-		{
-			vgcompKey := vugu.MakeCompKey(0x1E1EB47B29D4B29B^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*PlotCanvas)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(PlotCanvas)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.Painter = c.Painter()
-			vgcomp.Seq = c.Seq()
-			vgcomp.Class = "plot plot-strip"
-			vgcomp.Title = "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting"
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
-		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot plot-strip"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting"}}}
+		vgparent.AppendChild(vgn)
+		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.plot.Mount(value) })
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
 		vgparent.AppendChild(vgn)
 		{

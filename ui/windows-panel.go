@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
@@ -50,34 +49,14 @@ func WindowProgress(w *decode.WindowTelemetry) (done, total uint64) {
 }
 
 // Rows returns up to maxRows windows: active first (least progress first),
-// then finished ones by ticket.
+// then finished ones in ticket order. It selects them in one pass (a ring
+// can hold thousands of windows; only maxRows reach the DOM).
 func (c *WindowsPanel) Rows() []WindowRow {
 	ws := c.windows()
 	if len(ws) == 0 {
 		return nil
 	}
-	idx := make([]int, len(ws))
-	for i := range idx {
-		idx[i] = i
-	}
-	prog := func(i int) float64 {
-		d, t := WindowProgress(&ws[i])
-		if t == 0 {
-			return 1
-		}
-		return float64(d) / float64(t)
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		wa, wb := ws[idx[a]].Active(), ws[idx[b]].Active()
-		if wa != wb {
-			return wa
-		}
-		if wa {
-			return prog(idx[a]) < prog(idx[b])
-		}
-		return false
-	})
-	idx = idx[:min(len(idx), maxRows)]
+	idx := TopWindows(ws, maxRows)
 	rows := make([]WindowRow, len(idx))
 	for k, i := range idx {
 		w := &ws[i]
@@ -102,4 +81,44 @@ func (c *WindowsPanel) Rows() []WindowRow {
 		rows[k] = r
 	}
 	return rows
+}
+
+// windowBefore orders windows for the table: active before finished,
+// active ones by ascending progress, ties (and finished ones) by position.
+func windowBefore(ws []decode.WindowTelemetry, a, b int) bool {
+	wa, wb := ws[a].Active(), ws[b].Active()
+	if wa != wb {
+		return wa
+	}
+	if wa {
+		da, ta := WindowProgress(&ws[a])
+		db, tb := WindowProgress(&ws[b])
+		// da/ta < db/tb without division
+		if l, r := da*max(tb, 1), db*max(ta, 1); l != r {
+			return l < r
+		}
+	}
+	return a < b
+}
+
+// TopWindows returns the indices of the first k windows in table order,
+// by insertion into a k-long sorted list (O(n·k), no allocation per window).
+func TopWindows(ws []decode.WindowTelemetry, k int) []int {
+	top := make([]int, 0, k+1)
+	for i := range ws {
+		if len(top) == k && !windowBefore(ws, i, top[k-1]) {
+			continue
+		}
+		j := len(top)
+		top = append(top, i)
+		for j > 0 && windowBefore(ws, i, top[j-1]) {
+			top[j] = top[j-1]
+			j--
+		}
+		top[j] = i
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
 }
