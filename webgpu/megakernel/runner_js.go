@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -60,9 +61,15 @@ type Runner struct {
 	current  [3]bool
 	wantRing bool
 
-	rb       []byte // readback destination, reused
-	writes   []host.ByteRange
-	scan     ringScan
+	rb      []byte // readback destination, reused
+	writes  []host.ByteRange
+	scan    ringScan
+	lastKey struct {
+		key     string
+		width   uint32
+		jit     bool
+		opcodes []uint32
+	}
 	params   [paramsBytes]byte
 	tel      decode.RingTelemetry
 	scratch  decode.DecodeScratch
@@ -503,11 +510,7 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 		return nil, "", false, err
 	}
 	var prog wgsl.Program
-	if jit {
-		key = fmt.Sprintf("%s/x%d", wgsl.JITKey(r.scan.opcodes), width)
-	} else {
-		key = fmt.Sprintf("interpreter/x%d", width)
-	}
+	key = r.pipelineKey(width, jit)
 	hit = r.finalize != nil
 	if r.finalize == nil {
 		fp := wgsl.Finalize()
@@ -540,6 +543,22 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	return p, key, false, nil
 }
 
+// pipelineKey names the drain pipeline of width and mode; the last key is
+// kept, so a steady state builds no string.
+func (r *Runner) pipelineKey(width uint32, jit bool) string {
+	k := &r.lastKey
+	if k.key != "" && k.width == width && k.jit == jit && (!jit || slices.Equal(k.opcodes, r.scan.opcodes)) {
+		return k.key
+	}
+	k.width, k.jit, k.opcodes = width, jit, append(k.opcodes[:0], r.scan.opcodes...)
+	if jit {
+		k.key = fmt.Sprintf("%s/x%d", wgsl.JITKey(r.scan.opcodes), width)
+	} else {
+		k.key = fmt.Sprintf("interpreter/x%d", width)
+	}
+	return k.key
+}
+
 // upload writes what the device lacks: whole buffers that are fresh, else
 // the host queue's dirty ranges (coalesced), the params uniform, and the
 // data binding when fresh.
@@ -569,7 +588,8 @@ func (r *Runner) upload() error {
 	if r.fresh[bufData] {
 		data := r.opts.Data
 		if len(data) == 0 {
-			data = make([]byte, abi.WordBytes)
+			data = r.params[:abi.WordBytes] // the params array is rewritten below
+			clear(data)
 		}
 		if err := wq.WriteBuffer(r.bufs[bufData], 0, data); err != nil {
 			return r.fail("upload data", err)
