@@ -561,3 +561,32 @@ func TestClosed(t *testing.T) {
 	assert.ErrorIs(t, err, ErrClosed)
 	assert.True(t, errors.Is(fmt.Errorf("x: %w", ErrClosed), ErrClosed))
 }
+
+// TestAutoMode: the launch policy picks JIT for a long queue (4,096 items
+// and more) and the interpreter for a short one.
+func TestAutoMode(t *testing.T) {
+	r := openT(t, shared(t), Options{Slots: 5000, Tenants: 1, Observable: 1, Budget: 8,
+		Partitions: [6]uint32{0, 0, 0, 5000, 5000, 5000}})
+	items := make([]host.Item, 4096)
+	for i := range items {
+		items[i] = addItem(0, 1, abi.PriorityNormal, 0)
+	}
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	ep, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, decode.ModeJIT, ep.Launch.ExecutionMode)
+	assert.Equal(t, decode.ModeJIT, ep.Telemetry.ExecutionMode)
+	assert.Equal(t, "jit:0x2/x64", ep.Program)
+	_, err = r.Drain(ctxT(t), 10)
+	require.NoError(t, err)
+	assert.EqualValues(t, 4096, r.Observable()[0])
+
+	_, err = r.Publish(items[:10])
+	require.NoError(t, err)
+	ep, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, decode.ModeInterpreter, ep.Telemetry.ExecutionMode)
+	assert.Equal(t, "interpreter/x64", ep.Program)
+	assert.EqualValues(t, 4106, r.Observable()[0])
+}
