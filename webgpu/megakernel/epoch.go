@@ -27,6 +27,11 @@ type Epoch struct {
 	// at most Queued.
 	Queued  uint32
 	Claimed uint64
+	// GPUTime is the drain pass (drain and finalize dispatches) on the
+	// device, from timestamp queries; 0 when the device was not requested
+	// with the timestamp-query feature (or withholds timestamps). Browsers
+	// may quantize it (e.g. to 100 µs); Timings are host wall-clock.
+	GPUTime time.Duration
 	// RingRead reports whether the ring was read back.
 	RingRead bool
 	// Timings are host wall-clock times of the Step's phases.

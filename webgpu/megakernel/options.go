@@ -146,19 +146,25 @@ func (o *Options) layout() layout {
 // paramsBytes is the size of the params uniform.
 const paramsBytes = abi.ParamsWords * abi.WordBytes
 
-// staging is the size of one MAP_READ staging buffer: control, then log,
-// then ring, back to back (all whole words), so a readback without the
-// ring maps one prefix.
-func (l layout) staging() uint64 { return l.control + l.log + l.ring }
+// timestampBytes is the two resolved timestamps (the drain pass's begin
+// and end, u64 nanoseconds) at the head of a staging buffer.
+const timestampBytes = 16
 
-// logOffset and ringOffset are the offsets in a staging buffer.
-func (l layout) logOffset() uint64  { return l.control }
-func (l layout) ringOffset() uint64 { return l.control + l.log }
+// staging is the size of one MAP_READ staging buffer: timestamps, control,
+// log, then ring, back to back (all whole words), so a readback without
+// the ring maps one contiguous range.
+func (l layout) staging() uint64 { return timestampBytes + l.control + l.log + l.ring }
 
-// device is the device memory a runner holds: the five bindings and two
-// staging buffers (double-buffered readback).
+// controlOffset, logOffset and ringOffset are offsets in a staging buffer.
+func (l layout) controlOffset() uint64 { return timestampBytes }
+func (l layout) logOffset() uint64     { return timestampBytes + l.control }
+func (l layout) ringOffset() uint64    { return timestampBytes + l.control + l.log }
+
+// device is the device memory a runner holds: the five bindings, two
+// staging buffers (double-buffered readback) and the timestamp resolve
+// buffer.
 func (l layout) device() uint64 {
-	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging()
+	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + timestampBytes
 }
 
 // Validate reports the first reason o cannot run on a device with limits,

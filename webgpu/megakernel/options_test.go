@@ -115,11 +115,12 @@ func TestLayout(t *testing.T) {
 	o := Options{Slots: 10, Observable: 3, LogCapacity: 2, Budget: 1}
 	l := o.layout()
 	assert.Equal(t, layout{control: 163 * 4, ring: 640, log: (4 + 8) * 4, data: 4}, l)
-	assert.EqualValues(t, 163*4+48+640, l.staging())
-	assert.EqualValues(t, 163*4, l.logOffset())
-	assert.EqualValues(t, 163*4+48, l.ringOffset())
-	assert.EqualValues(t, 163*4+640+48+16+4+2*l.staging(), l.device())
-	for _, off := range []uint64{l.staging(), l.logOffset(), l.ringOffset()} {
+	assert.EqualValues(t, 16+163*4+48+640, l.staging())
+	assert.EqualValues(t, 16, l.controlOffset())
+	assert.EqualValues(t, 16+163*4, l.logOffset())
+	assert.EqualValues(t, 16+163*4+48, l.ringOffset())
+	assert.EqualValues(t, 163*4+640+48+16+4+2*l.staging()+16, l.device())
+	for _, off := range []uint64{l.staging(), l.controlOffset(), l.logOffset(), l.ringOffset()} {
 		assert.Zero(t, off%4, "copies need 4-byte offsets")
 	}
 	o.Data = make([]byte, 12)

@@ -51,6 +51,11 @@ type Runner struct {
 	bufs                        [bufCount]*webgpu.Buffer
 	staging                     [2]*webgpu.Buffer
 	bindGroup                   *webgpu.BindGroup
+	// Timestamp queries of the drain pass, when the device has the
+	// timestamp-query feature.
+	querySet *webgpu.QuerySet
+	resolve  *webgpu.Buffer
+	ts       []uint64
 
 	// fresh marks device buffers that hold none of the host copy yet (new,
 	// or on a new device): the next upload writes them whole.
@@ -293,25 +298,35 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	r.current = [3]bool{}
 	tSubmitted := time.Now()
 
-	// Read back.
-	n := r.lay.control + r.lay.log
+	// Read back: one map of the staging range this step filled.
+	from, to := r.lay.controlOffset(), r.lay.ringOffset()
+	if r.querySet != nil {
+		from = 0
+	}
 	if readRing {
-		n += r.lay.ring
+		to += r.lay.ring
 	}
 	if uint64(len(r.rb)) < r.lay.staging() {
 		r.rb = make([]byte, r.lay.staging())
 	}
-	if err := stage.MapReadInto(ctx, r.rb[:n], 0); err != nil {
+	if err := stage.MapReadInto(ctx, r.rb[from:to], from); err != nil {
 		return r.fail("read back", err)
 	}
 	tRead := time.Now()
 
 	// Absorb and decode.
-	cb := r.rb[:r.lay.control]
+	cb := r.rb[r.lay.controlOffset() : r.lay.controlOffset()+r.lay.control]
 	lb := r.rb[r.lay.logOffset() : r.lay.logOffset()+r.lay.log]
 	var rb []byte
 	if readRing {
 		rb = r.rb[r.lay.ringOffset() : r.lay.ringOffset()+r.lay.ring]
+	}
+	var gpu time.Duration
+	if r.querySet != nil {
+		r.ts = webgpu.DecodeTimestamps(r.ts, r.rb[:timestampBytes])
+		if len(r.ts) == 2 {
+			gpu, _ = webgpu.TimestampInterval(r.ts[0], r.ts[1])
+		}
 	}
 	if err := r.q.Absorb(cb, rb, lb); err != nil {
 		return r.fail("absorb", err)
@@ -352,6 +367,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		Grid:     grid,
 		Width:    width,
 		Queued:   queued,
+		GPUTime:  gpu,
 		Claimed:  claimed(headsBefore, heads(r.q.Control())),
 		RingRead: readRing,
 	}
@@ -397,6 +413,8 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	for _, s := range r.staging {
 		missing = missing || s == nil || s.Size() != r.lay.staging()
 	}
+	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
+	missing = missing || (timestamps && r.querySet == nil)
 	if !missing {
 		return false, nil
 	}
@@ -436,6 +454,16 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		})
 		if err != nil {
 			r.staging[i] = nil
+		}
+	}
+	if err == nil && timestamps && r.querySet == nil {
+		r.querySet, err = r.dev.CreateQuerySet(webgpu.QuerySetDescriptor{Label: "ringscope drain pass", Type: webgpu.QueryTypeTimestamp, Count: 2})
+		if err == nil {
+			r.resolve, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope timestamps", Size: timestampBytes,
+				Usage: webgpu.BufferUsageQueryResolve | webgpu.BufferUsageCopySrc})
+		}
+		if err != nil {
+			r.querySet, r.resolve = nil, nil
 		}
 	}
 	if err == nil {
@@ -611,7 +639,11 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	if err != nil {
 		return r.fail("encode", err)
 	}
-	pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope drain"})
+	desc := webgpu.ComputePassDescriptor{Label: "ringscope drain"}
+	if r.querySet != nil {
+		desc.TimestampWrites = &webgpu.ComputePassTimestampWrites{QuerySet: r.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
+	}
+	pass := enc.BeginComputePass(desc)
 	pass.SetPipeline(drain)
 	pass.SetBindGroup(abi.BindGroup, r.bindGroup)
 	pass.DispatchWorkgroups(grid, 1, 1)
@@ -620,7 +652,11 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	pass.SetPipeline(r.finalize)
 	pass.DispatchWorkgroups(1, 1, 1)
 	pass.End()
-	enc.CopyBufferToBuffer(r.bufs[bufControl], 0, stage, 0, r.lay.control)
+	if r.querySet != nil {
+		enc.ResolveQuerySet(r.querySet, 0, 2, r.resolve, 0)
+		enc.CopyBufferToBuffer(r.resolve, 0, stage, 0, timestampBytes)
+	}
+	enc.CopyBufferToBuffer(r.bufs[bufControl], 0, stage, r.lay.controlOffset(), r.lay.control)
 	enc.CopyBufferToBuffer(r.bufs[bufLog], 0, stage, r.lay.logOffset(), r.lay.log)
 	if readRing {
 		enc.CopyBufferToBuffer(r.bufs[bufRing], 0, stage, r.lay.ringOffset(), r.lay.ring)
@@ -667,6 +703,7 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 		}
 		rep.Add(ep.Telemetry)
 		rep.WallTime += ep.Timings.Total
+		rep.GPUTime += ep.GPUTime
 		rep.PublishTime += ep.Timings.Publish
 	}
 	r.progress(&rep)
@@ -774,6 +811,13 @@ func (r *Runner) release() {
 		}
 		r.staging[i] = nil
 	}
+	if r.querySet != nil {
+		r.querySet.Destroy()
+	}
+	if r.resolve != nil {
+		r.resolve.Destroy()
+	}
+	r.querySet, r.resolve = nil, nil
 	r.bindGroup, r.bgl, r.pipeLayout = nil, nil, nil
 	r.drainModule, r.finalizeModule = nil, nil
 	r.pipelines, r.finalize = nil, nil

@@ -161,7 +161,7 @@ func TestCachesAndTransfers(t *testing.T) {
 	assert.Zero(t, t2.ResidentAllocations)
 	assert.LessOrEqual(t, t2.BytesUploaded, uint64(7*abi.SlotBytes+dirty+paramsBytes), "only the new slots, TAIL and params")
 	assert.GreaterOrEqual(t, t2.BytesUploaded, uint64(7*abi.SlotBytes))
-	assert.EqualValues(t, lay.staging(), t2.BytesReadBack, "control, log and ring, once")
+	assert.EqualValues(t, lay.staging()-timestampBytes, t2.BytesReadBack, "control, log and ring, once (no timestamps on this device)")
 	assert.Equal(t, t2.BytesUploaded+t2.BytesReadBack, t2.BytesMoved)
 	assert.EqualValues(t, 2, t2.KernelLaunches)
 	assert.EqualValues(t, 1, t2.SyncPoints, "one mapAsync")
@@ -205,7 +205,7 @@ func TestRingOnDemand(t *testing.T) {
 	ep, err = r.Step(ctxT(t))
 	require.NoError(t, err)
 	assert.True(t, ep.RingRead)
-	assert.EqualValues(t, lay.staging(), ep.Telemetry.BytesReadBack)
+	assert.EqualValues(t, lay.staging()-timestampBytes, ep.Telemetry.BytesReadBack)
 	assert.EqualValues(t, abi.StatusDone, slotStatus(r, 0))
 	ep, err = r.Step(ctxT(t))
 	require.NoError(t, err)
@@ -589,4 +589,34 @@ func TestAutoMode(t *testing.T) {
 	assert.Equal(t, decode.ModeInterpreter, ep.Telemetry.ExecutionMode)
 	assert.Equal(t, "interpreter/x64", ep.Program)
 	assert.EqualValues(t, 4106, r.Observable()[0])
+}
+
+// TestTimestamps: on a device with timestamp-query, each Step reports the
+// drain pass's GPU time and reads the two timestamps back with the rest.
+func TestTimestamps(t *testing.T) {
+	ctx := ctxT(t)
+	a, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{})
+	require.NoError(t, err)
+	if !a.HasFeature(webgpu.FeatureTimestampQuery) {
+		t.Skip("the adapter has no timestamp-query feature")
+	}
+	dev, err := a.RequestDevice(ctx, webgpu.DeviceDescriptor{RequiredFeatures: []string{webgpu.FeatureTimestampQuery}})
+	require.NoError(t, err)
+	t.Cleanup(dev.Destroy)
+	o := Options{Slots: 1000, Tenants: 1, Observable: 1, Budget: 8}
+	r := openT(t, dev, o)
+	items := make([]host.Item, 150)
+	for i := range items {
+		items[i] = item(abi.OpSpin, 2, 1000, 0, uint32(i))
+	}
+	_, err = r.Publish(items)
+	require.NoError(t, err)
+	rep, err := r.Drain(ctx, 4)
+	require.NoError(t, err)
+	last, ok := rep.Last()
+	require.True(t, ok)
+	assert.EqualValues(t, 8, rep.Dispatches[0].ResidentAllocations, "the bindings, two staging buffers and the resolve buffer")
+	assert.EqualValues(t, o.layout().staging(), last.BytesReadBack, "timestamps, control, log and ring")
+	assert.Positive(t, rep.GPUTime)
+	t.Logf("GPU time of %d submissions: %v (wall %v)", rep.DispatchCount, rep.GPUTime, rep.WallTime)
 }
