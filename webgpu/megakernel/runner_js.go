@@ -203,6 +203,11 @@ func (r *Runner) SetTenantMask(tenant uint32, on bool) error {
 // submissions; the SHUTDOWN opcode sets it from the GPU.
 func (r *Runner) SetShutdown(on bool) { r.q.SetShutdown(on) }
 
+// NewEpoch starts the next host epoch (host.Queue.NewEpoch): every
+// tenant's quota is available again, and fault records of the following
+// submissions carry the new epoch (params.epoch).
+func (r *Runner) NewEpoch() { r.q.NewEpoch() }
+
 // ReclaimFaults frees every FAULT slot (host.Queue.ReclaimFaults) so its
 // partition can reuse it; read the faults' telemetry first.
 func (r *Runner) ReclaimFaults() int { return r.q.ReclaimFaults() }

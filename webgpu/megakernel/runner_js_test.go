@@ -620,3 +620,21 @@ func TestTimestamps(t *testing.T) {
 	assert.Positive(t, rep.GPUTime)
 	t.Logf("GPU time of %d submissions: %v (wall %v)", rep.DispatchCount, rep.GPUTime, rep.WallTime)
 }
+
+func TestQuotasAndEpoch(t *testing.T) {
+	var quotas [abi.TenantCount]uint32
+	quotas[0] = 2
+	r := openT(t, shared(t), Options{Slots: 64, Tenants: 1, Quotas: quotas, Observable: 1, LogCapacity: 4, Budget: 4})
+	_, err := r.Publish([]host.Item{addItem(0, 1, 2, 0), addItem(0, 1, 2, 0)})
+	require.NoError(t, err)
+	_, err = r.Publish([]host.Item{addItem(0, 1, 2, 0)})
+	require.ErrorIs(t, err, host.ErrQuota)
+	r.NewEpoch()
+	_, err = r.Publish([]host.Item{item(abi.OpRaise, 2)})
+	require.NoError(t, err)
+	_, err = r.Drain(ctxT(t), 4)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, r.Observable()[0])
+	require.Len(t, r.Log().Records, 1)
+	assert.EqualValues(t, 1, r.Log().Records[0].B, "the fault record carries the host epoch")
+}
