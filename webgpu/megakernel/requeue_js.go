@@ -2,7 +2,11 @@
 
 package megakernel
 
-import "github.com/ringscope/ringscope/wgsl/host"
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/host"
+)
 
 // Requeue does the host's part between submissions (PROTOCOL §3), as Drain
 // does after each of its Steps: YIELD slots republished (a disabled tenant's
@@ -15,5 +19,8 @@ func (r *Runner) Requeue() (host.RequeueStats, error) {
 	}
 	st, err := r.q.Requeue(r.io)
 	r.account(st)
-	return st, err
+	if err != nil {
+		return st, fmt.Errorf("megakernel: requeue: %w", err)
+	}
+	return st, nil
 }

@@ -638,3 +638,23 @@ func TestQuotasAndEpoch(t *testing.T) {
 	require.Len(t, r.Log().Records, 1)
 	assert.EqualValues(t, 1, r.Log().Records[0].B, "the fault record carries the host epoch")
 }
+
+// TestRequeue drives Steps by hand, as the page's live loop does.
+func TestRequeue(t *testing.T) {
+	r := openT(t, shared(t), Options{Slots: 64, Tenants: 1, Observable: 1, Budget: 4})
+	_, err := r.Publish([]host.Item{item(abi.OpYield, 2), item(abi.OpRequeue, 2), item(abi.OpWaitIO, 2, 5)})
+	require.NoError(t, err)
+	_, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.Zero(t, r.Pending())
+	st, err := r.Requeue()
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Yielded)
+	assert.Equal(t, 1, st.Requeued)
+	assert.Equal(t, 1, st.Serviced)
+	assert.EqualValues(t, 3, r.Pending())
+	assert.EqualValues(t, 1, r.Accounting().RequeueCount)
+	r.Close()
+	_, err = r.Requeue()
+	assert.ErrorIs(t, err, ErrClosed)
+}
