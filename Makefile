@@ -21,20 +21,13 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 run: setup build
 	$(GO) run . -addr $(ADDR)
 
-VUGU_DIR     = $(shell $(GO) mod download -json github.com/vugu/vugu | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
-
-build: static/main.wasm static/wasm_exec.js static/vugu-render.js
+build: static/main.wasm static/wasm_exec.js
 
 static/main.wasm: $(shell find wasm ui webgpu wgsl decode -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
 
 static/wasm_exec.js: $(WASM_EXEC)
 	cp $< $@
-
-# Vugu's DOM renderer helper, served as a file: the page's CSP forbids the
-# eval() Vugu would otherwise use to install it (see wasm/vugu_js.go).
-static/vugu-render.js: go.mod
-	cp $(VUGU_DIR)/domrender/renderer-js-script.js $@
 
 setup: setup-chromium setup-node
 
@@ -80,4 +73,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./decode/...
 
 clean:
-	rm -rf static/main.wasm static/wasm_exec.js static/vugu-render.js .cache e2e/test-results e2e/playwright-report
+	rm -rf static/main.wasm static/wasm_exec.js .cache e2e/test-results e2e/playwright-report

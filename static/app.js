@@ -4,7 +4,8 @@
 //
 //   loading     still starting
 //   no-webgpu   navigator.gpu is missing or has no adapter; wasm is not started
-//   running     main.wasm is running; from here on the wasm owns the element
+//   (still loading once main.wasm runs: from then on the wasm owns the
+//   element and sets ready, or error: …, when its first frame decides)
 //   error: …    anything else, said plainly
 //
 // No inline script or style anywhere: the server's CSP forbids them.
@@ -44,6 +45,9 @@
       return;
     }
     await loadScript('wasm_exec.js');
+    // Vugu's DOM renderer helper; the wasm would otherwise eval() it, which
+    // the CSP forbids.
+    await loadScript('vugu-render.js');
     if (typeof globalThis.Go !== 'function') {
       throw new Error('wasm_exec.js: did not define Go');
     }
@@ -59,7 +63,7 @@
       throw new Error(`main.wasm: HTTP ${resp.status} (run make build)`);
     }
     const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
-    setStatus('running');
+    // The wasm owns the status from here; it stays "loading" until then.
     go.run(instance).then(
       () => setStatus('error', `error: main.wasm exited (code ${exitCode})`),
       (err) => setStatus('error', `error: main.wasm: ${err?.message ?? err}`),

@@ -106,7 +106,7 @@ func New(spec Spec) (*Generator, error) {
 			g.masked = int(spec.Tenants) - 1
 			g.faulty = 1
 		}
-		g.maskedCap = max(spec.Slots/256, 4)
+		g.maskedCap = 16
 	case SkewedTenants:
 		skew = 1.5
 	case Stall:
@@ -172,7 +172,7 @@ func (g *Generator) PerFrame() int {
 	case Stall:
 		return int(max(g.spec.Slots/64, 1))
 	}
-	return int(max(g.spec.Slots/8, 1))
+	return int(max(g.spec.Slots/16, 1))
 }
 
 // Next appends n items to dst and returns it; it allocates only when dst
@@ -225,6 +225,12 @@ func (g *Generator) defaultMix() host.Item {
 		}
 	}
 	p := g.priority()
+	if int(t) == g.masked {
+		// Denied work stays parked in its slot, and a partition cannot
+		// publish past a parked slot once it wraps: keep the masked
+		// tenant's few items at IDLE, where blocking is what IDLE expects.
+		p = abi.PriorityIdle
+	}
 	if int(t) == g.faulty && g.rng.Float64() < 0.05 {
 		return g.fault(t, p)
 	}
@@ -239,7 +245,7 @@ func (g *Generator) mixed(t, p uint32) host.Item {
 	obs := g.uniform(sharedWords)
 	switch {
 	case r < 0.40:
-		return g.spin(t, p, 2048)
+		return g.spin(t, p, 512)
 	case r < 0.60:
 		return host.Item{Opcode: abi.OpNop, Tenant: t, Priority: p}
 	case r < 0.70:

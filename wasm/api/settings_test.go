@@ -1,0 +1,64 @@
+package api_test
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu"
+)
+
+func TestParseQueryDefaults(t *testing.T) {
+	cfg, err := api.ParseQuery(url.Values{})
+	require.NoError(t, err)
+	assert.Equal(t, ui.DefaultSettings(), cfg.Settings)
+	assert.True(t, cfg.Autostart)
+}
+
+func TestParseQueryPresetThenOverrides(t *testing.T) {
+	q, _ := url.ParseQuery("preset=stall&slots=8192&wg=256&sketch=3x64&autostart=0&windows=0x100,7&seed=9")
+	cfg, err := api.ParseQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, "stall", cfg.Settings.Preset)
+	assert.Equal(t, 8192, cfg.Settings.RingSlots)
+	assert.Equal(t, 256, cfg.Settings.WorkgroupSizeX)
+	assert.Equal(t, []int{3, 64}, []int{cfg.Settings.SketchDepth, cfg.Settings.SketchWidth})
+	assert.Equal(t, []uint32{7, 0x100}, cfg.Settings.WindowOpcodeList())
+	assert.False(t, cfg.Autostart)
+	assert.Equal(t, uint64(9), cfg.Seed)
+
+	back, err := api.ParseQuery(api.Query(cfg))
+	require.NoError(t, err)
+	assert.Equal(t, cfg, back, "a link reproduces the view")
+}
+
+func TestParseQueryErrors(t *testing.T) {
+	for q, want := range map[string]string{
+		"preset=bogus": `preset="bogus": unknown preset`,
+		"slots=many":   `slots="many": not an integer`,
+		"slots=0":      "ring slots must be",
+		"wg=100":       "workgroup width must be 64, 128 or 256",
+		"tenants=40":   "tenants must be",
+		"sketch=4":     "want DEPTHxWIDTH",
+		"autostart=2":  "want 0 or 1",
+		"windows=0xZZ": "window opcode",
+		"seed=-1":      "not an unsigned integer",
+	} {
+		v, _ := url.ParseQuery(q)
+		_, err := api.ParseQuery(v)
+		assert.ErrorContains(t, err, want, q)
+	}
+}
+
+func TestAdapter(t *testing.T) {
+	a := api.Adapter(webgpu.AdapterInfo{Vendor: "google", Architecture: "swiftshader"}, true, true,
+		webgpu.Limits{MaxStorageBufferBindingSize: 1 << 27, MaxComputeWorkgroupsPerDimension: 65535}, []string{"timestamp-query"})
+	assert.True(t, a.Software())
+	assert.Contains(t, a.Limits, ui.Limit{Name: "maxStorageBufferBindingSize", Value: 1 << 27})
+	assert.Contains(t, a.Limits, ui.Limit{Name: "maxComputeWorkgroupsPerDimension", Value: 65535})
+	assert.Equal(t, []string{"timestamp-query"}, a.Features)
+}

@@ -1,0 +1,462 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/domrender"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
+)
+
+// Page-level tuning.
+const (
+	// logCapacity is the log records a ring keeps per submission.
+	logCapacity = 1024
+	// memoryBudget is the device-memory budget runners are planned against.
+	memoryBudget = 512 << 20
+	// maxPublishRetries bounds the batch retries after back-pressure.
+	maxPublishRetries = abiPriorityLevels
+	abiPriorityLevels = 5
+)
+
+// command is an intent from the dashboard's controls, handled by the frame
+// loop (callbacks never block: they run inside Vugu's event handling).
+type command int
+
+const (
+	cmdRun command = iota
+	cmdPause
+	cmdStep
+	cmdReset
+	cmdApply
+)
+
+// app is the page: one device, one runner, one workload, one dashboard.
+type app struct {
+	cfg api.PageConfig
+
+	dash     *ui.Dashboard
+	renderer *domrender.JSRenderer
+	env      vugu.EventEnv
+
+	commands chan command
+	settings chan ui.Settings // pending cmdApply payloads
+
+	// mu serialises GPU work: the frame loop and API calls. Everything
+	// below it is guarded by it.
+	mu          sync.Mutex
+	ctx         context.Context
+	dev         *webgpu.Device
+	runner      *megakernel.Runner
+	gen         *workload.Generator
+	settingsNow ui.Settings
+	running     bool
+	items       []host.Item
+	watchdog    *decode.Watchdog
+	report      decode.MegakernelReport
+	frames      [2]frameBuf
+	next        int
+	seq         uint64
+
+	ready *readiness
+}
+
+// frameBuf is one frame's decode destinations. Two alternate, since the
+// dashboard reads the shown frame until the next Apply.
+type frameBuf struct {
+	ui       ui.Frame
+	ring     decode.RingTelemetry
+	counters decode.RuntimeCounters
+	watch    decode.WatchdogState
+	sketch   decode.SketchTelemetry
+	launch   decode.LaunchRecommendation
+	dispatch decode.MegakernelTelemetry
+	report   decode.MegakernelReport
+	log      decode.Log
+	priority decode.PriorityRequeueAccounting
+}
+
+func newApp(cfg api.PageConfig) *app {
+	a := &app{
+		cfg:      cfg,
+		ctx:      context.Background(),
+		commands: make(chan command, 16),
+		settings: make(chan ui.Settings, 4),
+		watchdog: decode.NewWatchdog(0),
+		ready:    newReadiness(),
+	}
+	a.dash = &ui.Dashboard{Status: ui.StatusLoading, Settings: cfg.Settings, Formats: workload.Formats}
+	send := func(c command) func() {
+		return func() {
+			select {
+			case a.commands <- c:
+			default: // a burst of clicks: the loop is behind, drop
+			}
+		}
+	}
+	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
+	a.dash.OnApplySettings = func(s ui.Settings) {
+		select {
+		case a.settings <- s:
+			send(cmdApply)()
+		default:
+		}
+	}
+	return a
+}
+
+// renderLoop mounts the dashboard on #app and renders it whenever an event or
+// a frame (EventEnv.UnlockRender) asks.
+func (a *app) renderLoop() {
+	var err error
+	withoutEval(func() { a.renderer, err = domrender.New("#app") })
+	if err != nil {
+		a.setStatusDirect("error: mount dashboard: " + err.Error())
+		select {}
+	}
+	a.env = a.renderer.EventEnv()
+	buildEnv, err := vugu.NewBuildEnv(a.env)
+	if err != nil {
+		a.setStatusDirect("error: vugu: " + err.Error())
+		select {}
+	}
+	for ok := true; ok; ok = a.renderer.EventWait() {
+		if err := a.renderer.Render(buildEnv.RunBuild(a.dash)); err != nil {
+			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
+		}
+	}
+}
+
+// setStatusDirect writes the loader's status element when the dashboard
+// could not mount.
+func (a *app) setStatusDirect(text string) {
+	el := jsGlobal.Get("document").Call("querySelector", `[data-testid="status"]`)
+	if el.Truthy() {
+		el.Set("textContent", text)
+	}
+}
+
+// ui runs f on the dashboard under the EventEnv lock and re-renders.
+func (a *app) ui(f func(d *ui.Dashboard)) {
+	for a.env == nil {
+		time.Sleep(time.Millisecond) // renderLoop has not mounted yet
+	}
+	a.env.Lock()
+	f(a.dash)
+	a.env.UnlockRender()
+}
+
+func (a *app) fail(err error) {
+	a.ui(func(d *ui.Dashboard) { d.Status, d.Running = ui.ErrorStatus(err), false })
+	a.ready.settle(err)
+}
+
+// start finds the adapter and device and opens the runner, then runs the
+// frame loop.
+func (a *app) start(cfgErr error) {
+	if cfgErr != nil {
+		a.fail(cfgErr)
+		return
+	}
+	adapter, err := webgpu.RequestAdapter(a.ctx, webgpu.RequestAdapterOptions{})
+	if errors.Is(err, webgpu.ErrNoWebGPU) {
+		a.ui(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })
+		a.ready.settle(err)
+		return
+	}
+	if err != nil {
+		a.fail(err)
+		return
+	}
+	al := adapter.Limits()
+	dev, err := adapter.RequestDevice(a.ctx, webgpu.DeviceDescriptor{
+		Label: "ringscope",
+		// The ring is one storage binding: ask for all the adapter allows.
+		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: al.MaxStorageBufferBindingSize, MaxBufferSize: al.MaxBufferSize},
+	})
+	if err != nil {
+		a.fail(err)
+		return
+	}
+	info := api.Adapter(adapter.Info(), adapter.IsFallback(), adapter.IsCPU(), dev.Limits(), dev.Features())
+	a.mu.Lock()
+	a.dev = dev
+	err = a.openWorkload(a.cfg.Settings, a.cfg.Seed)
+	a.running = a.cfg.Autostart
+	a.mu.Unlock()
+	if err != nil {
+		a.fail(err)
+		return
+	}
+	a.ui(func(d *ui.Dashboard) {
+		d.Adapter, d.Status, d.Running = info, ui.StatusReady, a.cfg.Autostart
+	})
+	a.ready.settle(nil)
+	a.frameLoop()
+}
+
+// openWorkload (re)opens the runner on settings s with a fresh generator.
+// Called with mu held.
+func (a *app) openWorkload(s ui.Settings, seed uint64) error {
+	gen, err := workload.New(workload.Spec{Preset: s.Preset, Slots: uint32(s.RingSlots), Tenants: uint32(s.Tenants),
+		WindowOpcodes: s.WindowOpcodeList(), Seed: seed})
+	if err != nil {
+		return err
+	}
+	opts := megakernel.Options{
+		Slots: uint32(s.RingSlots), Masks: gen.Masks(), Observable: workload.ObservableWords,
+		LogCapacity: logCapacity, Budget: uint32(s.Budget), WorkgroupSize: uint32(s.WorkgroupSizeX),
+		WorkerGroups: uint32(s.WorkerCap), WindowOpcodes: s.WindowOpcodeList(),
+		MemoryBudgetBytes: memoryBudget, Data: gen.Data(),
+	}
+	if a.runner == nil {
+		a.runner, err = megakernel.Open(a.ctx, a.dev, opts)
+	} else {
+		err = a.runner.Reset(opts)
+	}
+	if err != nil {
+		return err
+	}
+	a.gen, a.settingsNow = gen, s
+	a.watchdog = decode.NewWatchdog(0)
+	a.report = decode.MegakernelReport{}
+	return nil
+}
+
+// frameLoop publishes and drains one epoch per display frame while running,
+// and handles the controls.
+func (a *app) frameLoop() {
+	for {
+		a.mu.Lock()
+		running := a.running
+		a.mu.Unlock()
+		var cmd command = -1
+		if running {
+			// No pacing beyond the work itself: a frame's GPU waits are
+			// when the dashboard renders the previous frame, so waiting
+			// for requestAnimationFrame would serialise the two.
+			select {
+			case cmd = <-a.commands:
+			default:
+			}
+		} else {
+			cmd = <-a.commands
+		}
+		step := running
+		switch cmd {
+		case cmdRun:
+			a.setRunning(true)
+			continue
+		case cmdPause:
+			a.setRunning(false)
+			continue
+		case cmdStep:
+			a.setRunning(false)
+			step = true
+		case cmdReset:
+			a.mu.Lock()
+			err := a.openWorkload(a.settingsNow, a.cfg.Seed)
+			a.mu.Unlock()
+			a.afterReset(err)
+			continue
+		case cmdApply:
+			s := <-a.settings
+			a.mu.Lock()
+			err := a.openWorkload(s, a.cfg.Seed)
+			a.mu.Unlock()
+			a.ui(func(d *ui.Dashboard) { d.Settings = s })
+			a.afterReset(err)
+			continue
+		}
+		if !step {
+			continue
+		}
+		a.mu.Lock()
+		f, err := a.liveFrame()
+		a.mu.Unlock()
+		if err != nil {
+			a.fail(err)
+			a.setRunning(false)
+			continue
+		}
+		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
+	}
+}
+
+func (a *app) setRunning(on bool) {
+	a.mu.Lock()
+	a.running = on
+	a.mu.Unlock()
+	a.ui(func(d *ui.Dashboard) { d.Running = on })
+}
+
+// uiReset clears the dashboard's history after the ring was re-initialised.
+func (a *app) uiReset() { a.afterReset(nil) }
+
+func (a *app) afterReset(err error) {
+	if err != nil {
+		a.fail(err)
+		return
+	}
+	a.ui(func(d *ui.Dashboard) {
+		d.ClearHistory()
+		if d.Status != ui.StatusNoWebGPU {
+			d.Status = ui.StatusReady
+		}
+	})
+}
+
+// liveFrame is one epoch of the live loop: publish the workload's next
+// items, one submission, republish parked slots, decode. Called with mu held.
+func (a *app) liveFrame() (*ui.Frame, error) {
+	t0 := time.Now()
+	if a.gen != nil { // nil after the API's open: the embedder publishes
+		a.items = a.gen.Next(a.items[:0], a.gen.PerFrame())
+		if err := a.publishWithBackPressure(); err != nil {
+			return nil, err
+		}
+	}
+	publish := time.Since(t0)
+	ep, err := a.runner.Step(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := a.runner.Requeue(); err != nil {
+		return nil, err
+	}
+	f := a.capture(ep, publish)
+	// Faults were captured above; free their slots for new work.
+	a.runner.ReclaimFaults()
+	return f, nil
+}
+
+// publishWithBackPressure publishes a.items; when a priority partition is
+// full its items wait for a later frame (they are dropped from this batch:
+// the generator makes more), the way a producer sheds load.
+func (a *app) publishWithBackPressure() error {
+	items := a.items
+	for range maxPublishRetries + 1 {
+		if len(items) == 0 {
+			return nil
+		}
+		_, err := a.runner.Publish(items)
+		var full *host.PartitionFullError
+		if !errors.As(err, &full) {
+			return err
+		}
+		kept := items[:0]
+		for _, it := range items {
+			if it.Priority != full.Priority {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
+	}
+	return nil
+}
+
+// capture copies the runner's state after a submission into the next frame
+// buffer and derives the panels' values. Called with mu held.
+func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
+	fb := &a.frames[a.next]
+	a.next ^= 1
+	a.seq++
+	t0 := time.Now()
+	copyTelemetry(&fb.ring, a.runner.Telemetry())
+	fb.counters, _ = fb.ring.RuntimeCounters()
+	now := performanceNow()
+	fb.watch = a.watchdog.Observe(now, &fb.ring)
+	s := a.settingsNow
+	sketchErr := fb.ring.SketchInto(&fb.sketch, s.SketchDepth, s.SketchWidth)
+	copyLog(&fb.log, a.runner.Log())
+	fb.priority = a.runner.Accounting()
+	f := &fb.ui
+	*f = ui.Frame{Seq: a.seq, AtMillis: now, Ring: &fb.ring, Counters: &fb.counters, Watchdog: &fb.watch,
+		Priority: &fb.priority, Log: &fb.log}
+	if sketchErr == nil {
+		f.Sketch = &fb.sketch
+	}
+	if ep != nil {
+		fb.launch, fb.dispatch = ep.Launch, ep.Telemetry
+		a.report.Add(ep.Telemetry)
+		f.Launch, f.Dispatch = &fb.launch, &fb.dispatch
+		t := ep.Timings
+		f.Timings = ui.Timings{
+			PublishMS:   megakernel.Ms(publish + t.Upload),
+			DispatchMS:  megakernel.Ms(t.Prepare + t.Submit),
+			ReadbackMS:  megakernel.Ms(t.Readback),
+			RoundTripMS: megakernel.Ms(t.Submit + t.Readback),
+		}
+	}
+	a.report.RecordProgress(a.runner.Published(), uint64(fb.ring.Control.DoneCount))
+	fb.report = a.report
+	f.Report = &fb.report
+	f.Timings.DecodeMS = megakernel.Ms(time.Since(t0))
+	if ep != nil {
+		f.Timings.DecodeMS += megakernel.Ms(ep.Timings.Decode)
+	}
+	return f
+}
+
+func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").Float() }
+
+// copyTelemetry copies src into dst reusing dst's slices.
+func copyTelemetry(dst, src *decode.RingTelemetry) {
+	metrics, observable, slots, windows := dst.Control.Metrics, dst.Control.Observable, dst.Slots, dst.Windows
+	*dst = *src
+	dst.Control.Metrics = append(metrics[:0], src.Control.Metrics...)
+	dst.Control.Observable = append(observable[:0], src.Control.Observable...)
+	dst.Slots = append(slots[:0], src.Slots...)
+	dst.Windows = append(windows[:0], src.Windows...)
+}
+
+func copyLog(dst, src *decode.Log) {
+	records := dst.Records
+	*dst = *src
+	dst.Records = append(records[:0], src.Records...)
+}
+
+// readiness is ringscope.ready: a Promise settled once the page knows
+// whether it can run (a runner is open) or not (no WebGPU, an error).
+type readiness struct {
+	promise         js.Value
+	resolve, reject js.Value
+	once            sync.Once
+}
+
+func newReadiness() *readiness {
+	r := &readiness{}
+	executor := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		r.resolve, r.reject = args[0], args[1]
+		return nil
+	})
+	r.promise = jsPromise.New(executor)
+	executor.Release()
+	// A page that never awaits ready must not log an unhandled rejection.
+	r.promise.Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	return r
+}
+
+func (r *readiness) settle(err error) {
+	r.once.Do(func() {
+		if err != nil {
+			r.reject.Invoke(jsError.New(fmt.Sprintf("ringscope: %v", err)))
+			return
+		}
+		r.resolve.Invoke(js.Undefined())
+	})
+}

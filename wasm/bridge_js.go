@@ -1,0 +1,88 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/wasm/api"
+)
+
+// JS globals, looked up once.
+var (
+	jsGlobal  = js.Global()
+	jsPromise = jsGlobal.Get("Promise")
+	jsError   = jsGlobal.Get("Error")
+	jsObject  = jsGlobal.Get("Object")
+)
+
+// promise returns a JS Promise settled by work, which runs on its own
+// goroutine: a JS callback must never block (syscall/js.FuncOf), and the
+// work awaits GPU promises. The result is converted with api.Plain, so
+// field names are lowerCamelCase; an error rejects with its message.
+func promise(work func() (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		executor.Release() // the executor runs exactly once, synchronously
+		go func() {
+			v, err := work()
+			if err != nil {
+				reject.Invoke(jsError.New(err.Error()))
+				return
+			}
+			resolve.Invoke(js.ValueOf(api.Plain(v)))
+		}()
+		return nil
+	})
+	return jsPromise.New(executor)
+}
+
+// method installs a JS method on obj whose calls become promises. The
+// js.Func lives as long as the page: the API object is never torn down.
+func method(obj js.Value, name string, work func(args []js.Value) (any, error)) {
+	obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return promise(func() (any, error) { return work(args) })
+	}))
+}
+
+// arg returns args[i], or undefined when the caller passed fewer.
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+// optUint32 reads an optional unsigned integer property of a JS options
+// object: def when absent, an error naming where when not an integer.
+func optUint32(obj js.Value, what, name string, def uint32) (uint32, error) {
+	if obj.IsUndefined() || obj.IsNull() {
+		return def, nil
+	}
+	v := obj.Get(name)
+	if v.IsUndefined() || v.IsNull() {
+		return def, nil
+	}
+	if v.Type() != js.TypeNumber {
+		return 0, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
+	}
+	return api.Uint32(what+": "+name, v.Float())
+}
+
+// withoutEval runs f with window.eval replaced by a no-op. Vugu's renderer
+// installs its DOM helper with eval, which the page's CSP forbids; the page
+// loads the same helper as static/vugu-render.js beforehand, and the helper
+// starts with "if (window.vuguRender) return", so skipping the eval changes
+// nothing but the CSP violation.
+func withoutEval(f func()) {
+	eval := jsGlobal.Get("eval")
+	noop := js.FuncOf(func(js.Value, []js.Value) any { return nil })
+	jsGlobal.Set("eval", noop)
+	defer func() {
+		jsGlobal.Set("eval", eval)
+		noop.Release()
+	}()
+	f()
+}

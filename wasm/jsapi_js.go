@@ -1,0 +1,306 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
+)
+
+// installAPI defines the global ringscope object. Every method returns a
+// Promise; they run one at a time with the live loop (app.mu). A method that
+// drives the ring itself (open, publish, drain) pauses the live loop first,
+// so an embedder's ring is not mixed with the default workload.
+func installAPI(a *app) {
+	obj := jsObject.New()
+	obj.Set("ready", a.ready.promise)
+	method(obj, "open", a.apiOpen)
+	method(obj, "publish", a.apiPublish)
+	method(obj, "setTenantMask", a.apiSetTenantMask)
+	method(obj, "drain", a.apiDrain)
+	method(obj, "snapshot", func([]js.Value) (any, error) { return a.apiSnapshot() })
+	jsGlobal.Set("ringscope", obj)
+}
+
+// errNotReady is the rejection of a call made before ringscope.ready.
+var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
+
+// withRunner runs f with the runner, the live loop paused. The result is
+// converted to plain values before the lock is released: it may alias the
+// runner's storage, which the next submission overwrites.
+func (a *app) withRunner(f func() (any, error)) (any, error) {
+	a.mu.Lock()
+	if a.runner == nil {
+		a.mu.Unlock()
+		return nil, errNotReady
+	}
+	wasRunning := a.running
+	a.running = false
+	v, err := f()
+	if err == nil {
+		v = api.Plain(v)
+	}
+	a.mu.Unlock()
+	if wasRunning {
+		a.ui(func(d *ui.Dashboard) { d.Running = false })
+	}
+	return v, err
+}
+
+// OpenResult is what open resolves to.
+type OpenResult struct {
+	Generation uint32
+	Slots      uint32
+	Partitions [abi.PriorityLevels + 1]uint32
+}
+
+// apiOpen: open(options) starts a fresh ring and generation. Options:
+// slots, tenants, masks (array of 0/1 per tenant), observable, logCapacity,
+// budget, workgroupSize, workerGroups, windowOpcodes. Absent fields take the
+// page's defaults; invalid ones reject before any GPU work.
+func (a *app) apiOpen(args []js.Value) (any, error) {
+	opts, err := openOptions(arg(args, 0), a.cfg.Settings.RingSlots)
+	if err != nil {
+		return nil, err
+	}
+	return a.withRunner(func() (any, error) {
+		if err := a.runner.Reset(opts); err != nil {
+			return nil, err
+		}
+		a.report = decode.MegakernelReport{}
+		a.watchdog = decode.NewWatchdog(0)
+		a.gen = nil // the embedder publishes; the live loop only drains
+		q := a.runner.Control()
+		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots}
+		for p := range res.Partitions {
+			res.Partitions[p] = word(q, abi.CtrlPriorityOffsets+p)
+		}
+		a.uiReset()
+		return res, nil
+	})
+}
+
+func word(b []byte, w int) uint32 {
+	i := w * abi.WordBytes
+	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
+}
+
+func openOptions(o js.Value, defaultSlots int) (megakernel.Options, error) {
+	const what = "open"
+	opts := megakernel.Options{LogCapacity: logCapacity, MemoryBudgetBytes: memoryBudget}
+	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
+		return opts, fmt.Errorf("open: options must be an object, got %s", o.Type())
+	}
+	fields := []struct {
+		name string
+		dst  *uint32
+		def  uint32
+	}{
+		{"slots", &opts.Slots, uint32(defaultSlots)},
+		{"tenants", &opts.Tenants, 1},
+		{"observable", &opts.Observable, workload.ObservableWords},
+		{"logCapacity", &opts.LogCapacity, logCapacity},
+		{"budget", &opts.Budget, 64},
+		{"workgroupSize", &opts.WorkgroupSize, 64},
+		{"workerGroups", &opts.WorkerGroups, 0},
+	}
+	for _, f := range fields {
+		v, err := optUint32(o, what, f.name, f.def)
+		if err != nil {
+			return opts, err
+		}
+		*f.dst = v
+	}
+	masks, err := optUint32Array(o, what, "masks")
+	if err != nil {
+		return opts, err
+	}
+	if masks != nil {
+		opts.Tenants = 0
+		opts.Masks = make([]uint32, len(masks))
+		for i, m := range masks {
+			if m != 0 {
+				opts.Masks[i] = host.MaskOn
+			}
+		}
+	}
+	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes"); err != nil {
+		return opts, err
+	}
+	return opts, nil
+}
+
+// optUint32Array reads an optional array of unsigned integers.
+func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
+	if o.IsUndefined() || o.IsNull() {
+		return nil, nil
+	}
+	v := o.Get(name)
+	if v.IsUndefined() || v.IsNull() {
+		return nil, nil
+	}
+	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
+		return nil, fmt.Errorf("%s: %s must be an array of integers", what, name)
+	}
+	out := make([]uint32, v.Length())
+	for i := range out {
+		e := v.Index(i)
+		if e.Type() != js.TypeNumber {
+			return nil, fmt.Errorf("%s: %s[%d] must be a number, got %s", what, name, i, e.Type())
+		}
+		u, err := api.Uint32(fmt.Sprintf("%s: %s[%d]", what, name, i), e.Float())
+		if err != nil {
+			return nil, err
+		}
+		out[i] = u
+	}
+	return out, nil
+}
+
+// apiPublish: publish(items) validates the whole batch, then publishes it;
+// it resolves to the number published and rejects, publishing nothing, on
+// the first invalid item or a full partition.
+func (a *app) apiPublish(args []js.Value) (any, error) {
+	items, err := parseItems(arg(args, 0))
+	if err != nil {
+		return nil, err
+	}
+	return a.withRunner(func() (any, error) {
+		n, err := a.runner.Publish(items)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		return n, nil
+	})
+}
+
+func parseItems(v js.Value) ([]host.Item, error) {
+	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
+		return nil, errors.New("publish: items must be an array of {opcode, tenant, priority, args}")
+	}
+	items := make([]host.Item, v.Length())
+	for i := range items {
+		e := v.Index(i)
+		if e.Type() != js.TypeObject {
+			return nil, fmt.Errorf("publish: item %d must be an object {opcode, tenant, priority, args}", i)
+		}
+		var raw api.RawItem
+		nums := []struct {
+			name string
+			dst  *float64
+		}{{"opcode", &raw.Opcode}, {"tenant", &raw.Tenant}, {"priority", &raw.Priority}}
+		for _, n := range nums {
+			f := e.Get(n.name)
+			switch f.Type() {
+			case js.TypeNumber:
+				*n.dst = f.Float()
+			case js.TypeUndefined:
+				if n.name == "opcode" {
+					return nil, fmt.Errorf("publish: item %d: opcode is missing", i)
+				}
+			default:
+				return nil, fmt.Errorf("publish: item %d: %s must be a number, got %s", i, n.name, f.Type())
+			}
+		}
+		if args := e.Get("args"); !args.IsUndefined() && !args.IsNull() {
+			if !jsGlobal.Get("Array").Call("isArray", args).Bool() {
+				return nil, fmt.Errorf("publish: item %d: args must be an array of numbers", i)
+			}
+			raw.Args = make([]float64, args.Length())
+			for j := range raw.Args {
+				x := args.Index(j)
+				if x.Type() != js.TypeNumber {
+					return nil, fmt.Errorf("publish: item %d: args[%d] must be a number, got %s", i, j, x.Type())
+				}
+				raw.Args[j] = x.Float()
+			}
+		}
+		it, err := api.Item(i, raw)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = it
+	}
+	return items, nil
+}
+
+// apiSetTenantMask: setTenantMask(tenant, on).
+func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
+	t := arg(args, 0)
+	if t.Type() != js.TypeNumber {
+		return nil, errors.New("setTenantMask: tenant must be a number")
+	}
+	tenant, err := api.Uint32("setTenantMask: tenant", t.Float())
+	if err != nil {
+		return nil, err
+	}
+	on := arg(args, 1).Truthy()
+	return a.withRunner(func() (any, error) { return nil, a.runner.SetTenantMask(tenant, on) })
+}
+
+// DrainResult is what drain resolves to.
+type DrainResult struct {
+	Report     decode.MegakernelReport
+	Telemetry  *decode.RingTelemetry
+	Counters   *decode.RuntimeCounters
+	Observable []uint32
+	Log        *decode.Log
+}
+
+// apiDrain: drain({maxSubmissions}) runs submissions until the ring is
+// drained or the cap (default 64), and shows the result on the dashboard.
+func (a *app) apiDrain(args []js.Value) (any, error) {
+	max, err := optUint32(arg(args, 0), "drain", "maxSubmissions", 64)
+	if err != nil {
+		return nil, err
+	}
+	if max == 0 {
+		return nil, errors.New("drain: maxSubmissions must be at least 1")
+	}
+	return a.withRunner(func() (any, error) {
+		rep, err := a.runner.Drain(a.ctx, int(max))
+		if err != nil {
+			return nil, fmt.Errorf("drain: %w", err)
+		}
+		a.report = rep
+		f := a.capture(nil, 0)
+		if t, ok := rep.Last(); ok {
+			f.Dispatch = &t
+		}
+		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
+		return DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
+			Observable: f.Ring.Control.Observable, Log: f.Log}, nil
+	})
+}
+
+// Snapshot is what snapshot resolves to: the last decoded state.
+type Snapshot struct {
+	Telemetry  *decode.RingTelemetry
+	Counters   *decode.RuntimeCounters
+	Observable []uint32
+	Log        *decode.Log
+	Report     *decode.MegakernelReport
+	Published  uint64
+	Pending    uint32
+}
+
+func (a *app) apiSnapshot() (any, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runner == nil {
+		return nil, errNotReady
+	}
+	tel := a.runner.Telemetry()
+	counters, _ := tel.RuntimeCounters()
+	return api.Plain(Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
+		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending()}), nil
+}
