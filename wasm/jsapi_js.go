@@ -28,8 +28,16 @@ func installAPI(a *app) {
 	method(obj, "setTenantMask", a.apiSetTenantMask)
 	method(obj, "drain", a.apiDrain)
 	method(obj, "snapshot", func([]js.Value) (any, error) { return a.apiSnapshot() })
+	for _, extend := range apiExtensions {
+		extend(a, obj)
+	}
 	jsGlobal.Set("ringscope", obj)
 }
+
+// apiExtensions add further methods to the ringscope object; files of this
+// package append to it from init, so each concern (live loop, capture,
+// recovery) keeps its API beside its code.
+var apiExtensions []func(a *app, obj js.Value)
 
 // errNotReady is the rejection of a call made before ringscope.ready.
 var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
