@@ -93,16 +93,17 @@ func inRanges(rs []ByteRange, off int) bool {
 }
 
 // NeedsSubmit reports whether another submission would make progress:
-// SHUTDOWN is 0 and either BUDGET_EXHAUSTED grew at the last Absorb (it is
-// cumulative per generation, so the host compares it with the previous
-// readback) or some partition has HEAD < TAIL, which includes work
+// SHUTDOWN is 0 and some partition has HEAD < TAIL, which includes work
 // published or republished since.
+//
+// BUDGET_EXHAUSTED is not consulted, though PROTOCOL §3 names it: a lane
+// counts itself when its budget ends while another lane is still claiming
+// the last items, so the word can grow in a submission that drained
+// everything. After the finalize clamp HEAD < TAIL is exact; see
+// BudgetExhaustedGrowth for the informational count.
 func (q *Queue) NeedsSubmit() bool {
 	if q.Shutdown() {
 		return false
-	}
-	if q.exhausted != 0 {
-		return true
 	}
 	for p := uint32(0); p < abi.PriorityLevels; p++ {
 		if q.head(p) < q.tail(p) {
@@ -288,3 +289,7 @@ func (q *Queue) ReclaimFaults() int {
 	}
 	return n
 }
+
+// BudgetExhaustedGrowth is how much BUDGET_EXHAUSTED grew at the last
+// Absorb: lanes that ran out of budget while work seemed to remain.
+func (q *Queue) BudgetExhaustedGrowth() uint32 { return q.exhausted }
