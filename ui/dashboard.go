@@ -18,6 +18,16 @@ type Dashboard struct {
 	Running bool
 	// Formats resolves PRINTF format ids in the log.
 	Formats map[uint32]string
+	// Stale marks the shown frame as the last good snapshot from before a
+	// device loss: StaleReason says what happened (the composition root
+	// fills it). The next Apply clears it, since its frame is new.
+	Stale       bool
+	StaleReason string
+	// Recoveries counts the device losses the page recovered from.
+	Recoveries int
+	// ApplyError is why the last settings Apply was refused (the previous
+	// ring keeps running); "" after a successful Apply.
+	ApplyError string
 
 	OnRun, OnPause, OnStep, OnReset func()
 	// OnApplySettings receives a validated Settings from the form.
@@ -35,6 +45,7 @@ func (c *Dashboard) Apply(f *Frame) {
 		return
 	}
 	c.frame = f
+	c.Stale, c.StaleReason = false, ""
 	c.History().Push(f)
 }
 
@@ -144,4 +155,32 @@ func (c *Dashboard) HeaderStats() []KV {
 		}
 	}
 	return stats
+}
+
+// StaleText is the stale banner: which snapshot is shown, and why.
+func (c *Dashboard) StaleText() string {
+	shown := "no snapshot yet"
+	if f := c.frame; f != nil {
+		shown = "the last good snapshot (frame " + Thousands(f.Seq)
+		if f.Ring != nil {
+			shown += ", DONE_COUNT " + Thousands(uint64(f.Ring.Control.DoneCount))
+		}
+		shown += ")"
+	}
+	reason := c.StaleReason
+	if reason == "" {
+		reason = "device lost"
+	}
+	return "STALE: " + reason + "; showing " + shown + " until a new frame arrives."
+}
+
+// RecoveriesText is the recoveries count.
+func (c *Dashboard) RecoveriesText() string { return strconv.Itoa(c.Recoveries) }
+
+// RecoveriesClass flags a page that has lost its device at least once.
+func (c *Dashboard) RecoveriesClass() string {
+	if c.Recoveries > 0 {
+		return "num-warn"
+	}
+	return ""
 }

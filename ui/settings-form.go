@@ -13,6 +13,9 @@ import (
 type SettingsForm struct {
 	Applied Settings
 	OnApply func(Settings)
+	// Error is why the last Apply was refused after the form's own checks
+	// (the runner's limits: device memory, window opcodes); "" for none.
+	Error string
 
 	draft   Settings
 	applied Settings
