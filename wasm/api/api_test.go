@@ -10,6 +10,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
 )
 
 func TestLowerCamel(t *testing.T) {
@@ -77,4 +78,14 @@ func TestItem(t *testing.T) {
 		_, err := api.Item(5, tc.raw)
 		assert.ErrorContains(t, err, tc.want, name)
 	}
+}
+
+func TestCheckKnownOpcodes(t *testing.T) {
+	ok := []host.Item{{Opcode: abi.OpNop}, {Opcode: abi.OpAtomicAdd}, {Opcode: abi.OpSpin}, {Opcode: abi.OpShutdown}, {Opcode: abi.OpPrintf}}
+	assert.NoError(t, api.CheckKnownOpcodes(ok))
+	err := api.CheckKnownOpcodes(append(ok, host.Item{Opcode: 9}))
+	assert.ErrorContains(t, err, "publish: item 5: opcode 0x9 is unknown")
+	assert.ErrorContains(t, err, "allowUnknownOpcodes")
+	assert.False(t, api.KnownOpcode(0xFFF5))
+	assert.False(t, api.KnownOpcode(0x102))
 }

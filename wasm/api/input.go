@@ -64,3 +64,28 @@ func Item(i int, raw RawItem) (host.Item, error) {
 	}
 	return it, nil
 }
+
+// KnownOpcode reports whether op is an opcode the kernel implements
+// (PROTOCOL §4); any other user opcode faults UNKNOWN_OPCODE on the device.
+func KnownOpcode(op uint32) bool {
+	switch op {
+	case abi.OpNop, abi.OpStoreU32, abi.OpAtomicAdd, abi.OpLoadU32, abi.OpCompareSwap, abi.OpMemcpy,
+		abi.OpDFAStep, abi.OpBatchFence, abi.OpHash, abi.OpSpin,
+		abi.OpYield, abi.OpRequeue, abi.OpWaitIO, abi.OpRaise, abi.OpPrintf, abi.OpShutdown:
+		return true
+	}
+	return false
+}
+
+// CheckKnownOpcodes refuses the first item whose opcode the kernel does not
+// implement: publishing it can only fault. Callers that want the fault (to
+// exercise UNKNOWN_OPCODE) skip this check.
+func CheckKnownOpcodes(items []host.Item) error {
+	for i, it := range items {
+		if !KnownOpcode(it.Opcode) {
+			return fmt.Errorf("publish: item %d: opcode %#x is unknown: the kernel would fault it UNKNOWN_OPCODE "+
+				"(pass {allowUnknownOpcodes: true} to publish it anyway)", i, it.Opcode)
+		}
+	}
+	return nil
+}

@@ -86,9 +86,47 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 		return cfg, fmt.Errorf("URL parameter %s=%q: want 0 or 1", ParamAutostart, q.Get(ParamAutostart))
 	}
 	if errs := s.Validate(); len(errs) > 0 {
-		return cfg, fmt.Errorf("URL parameters: %s", errs[0].Message)
+		return cfg, paramError(q, settingParams[errs[0].Field], errs[0].Message)
 	}
 	return cfg, nil
+}
+
+// settingParams maps a ui.Settings field to its URL parameter.
+var settingParams = map[string]string{
+	"RingSlots": ParamSlots, "Tenants": ParamTenants, "Budget": ParamBudget, "WorkgroupSizeX": ParamWorkgroup,
+	"WorkerCap": ParamWorkers, "WindowOpcodes": ParamWindows, "SketchDepth": ParamSketch, "SketchWidth": ParamSketch,
+}
+
+// optionParams maps a megakernel.Options field (OptionError.Field) to the
+// URL parameter that sets it.
+var optionParams = map[string]string{
+	"Slots": ParamSlots, "Tenants": ParamTenants, "Masks": ParamTenants, "Budget": ParamBudget,
+	"WorkgroupSize": ParamWorkgroup, "WorkerGroups": ParamWorkers, "WindowOpcodes": ParamWindows,
+}
+
+// paramError names the URL parameter behind a refused setting, with the
+// value the URL gave it; when the URL did not set it (a preset did), it
+// says "URL parameters".
+func paramError(q url.Values, param, msg string) error {
+	if param != "" {
+		if v, ok := q[param]; ok {
+			return fmt.Errorf("URL parameter %s=%q: %s", param, strings.Join(v, ","), msg)
+		}
+	}
+	return fmt.Errorf("URL parameters: %s", msg)
+}
+
+// OptionParamError explains a runner's refusal (an *megakernel.OptionError
+// with its field, or an out-of-memory plan: field "Slots") of settings
+// that came from URL parameters q, naming the parameter.
+func OptionParamError(q url.Values, field string, err error) error {
+	param := optionParams[field]
+	if param != "" {
+		if v, ok := q[param]; ok {
+			return fmt.Errorf("URL parameter %s=%q: %w", param, strings.Join(v, ","), err)
+		}
+	}
+	return fmt.Errorf("URL parameters: %w", err)
 }
 
 // Query encodes cfg as URL parameters: ParseQuery(Query(cfg)) == cfg.

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"errors"
 	"net/url"
 	"testing"
 
@@ -40,12 +41,15 @@ func TestParseQueryErrors(t *testing.T) {
 	for q, want := range map[string]string{
 		"preset=bogus": `preset="bogus": unknown preset`,
 		"slots=many":   `slots="many": not an integer`,
-		"slots=0":      "ring slots must be",
-		"wg=100":       "workgroup width must be 64, 128 or 256",
-		"tenants=40":   "tenants must be",
+		"slots=0":      `URL parameter slots="0": ring slots must be`,
+		"budget=0":     `URL parameter budget="0": budget must be`,
+		"wg=100":       `URL parameter wg="100": workgroup width must be 64, 128 or 256`,
+		"tenants=40":   `URL parameter tenants="40": tenants must be`,
+		"workers=-1":   `URL parameter workers="-1": worker cap`,
+		"sketch=0x4":   `URL parameter sketch="0x4": sketch depth`,
 		"sketch=4":     "want DEPTHxWIDTH",
 		"autostart=2":  "want 0 or 1",
-		"windows=0xZZ": "window opcode",
+		"windows=0xZZ": `URL parameter windows="0xZZ": window opcode`,
 		"seed=-1":      "not an unsigned integer",
 	} {
 		v, _ := url.ParseQuery(q)
@@ -61,4 +65,14 @@ func TestAdapter(t *testing.T) {
 	assert.Contains(t, a.Limits, ui.Limit{Name: "maxStorageBufferBindingSize", Value: 1 << 27})
 	assert.Contains(t, a.Limits, ui.Limit{Name: "maxComputeWorkgroupsPerDimension", Value: 65535})
 	assert.Equal(t, []string{"timestamp-query"}, a.Features)
+}
+
+func TestOptionParamError(t *testing.T) {
+	q, _ := url.ParseQuery("windows=1,2,3&slots=64")
+	cause := errors.New("megakernel: option WindowOpcodes = 65: at most 64 window opcodes")
+	err := api.OptionParamError(q, "WindowOpcodes", cause)
+	assert.EqualError(t, err, `URL parameter windows="1,2,3": megakernel: option WindowOpcodes = 65: at most 64 window opcodes`)
+	assert.ErrorIs(t, err, cause)
+	assert.EqualError(t, api.OptionParamError(q, "Budget", cause), "URL parameters: "+cause.Error(), "budget came from a preset")
+	assert.Contains(t, api.OptionParamError(q, "Slots", cause).Error(), `URL parameter slots="64"`)
 }
