@@ -153,3 +153,102 @@ const PARAM_EPOCH: u32 = 0u;
 const PARAM_BUDGET: u32 = 1u;
 const PARAM_OBSERVABLE: u32 = 2u;
 const PARAM_FLAGS: u32 = 3u;
+
+// GPU telemetry summary (docs/SUMMARY.md): the reduce pass writes a summary
+// buffer, a packed status map and reads its own params uniform, in bind
+// group BindGroup beside control (BindingControl) and ring (BindingRing).
+// BindingSummary is the summary buffer: header, sketches, window table.
+const BINDING_SUMMARY: u32 = 5u;
+// BindingStatusMap is the packed status map: 4 bits per slot.
+const BINDING_STATUS_MAP: u32 = 6u;
+// BindingSummaryParams is the reduce pass's params uniform.
+const BINDING_SUMMARY_PARAMS: u32 = 7u;
+
+// Summary magic (SUMMARY §2, word 0): the little-endian bytes "RSS1". Zero
+// means the reduce pass did not run since the buffer was cleared.
+const SUMMARY_MAGIC: u32 = 0x31535352u;
+
+// Summary params uniform words (SUMMARY §1, binding BindingSummaryParams):
+// four words, then SummaryMaxWindowOpcodes window opcodes.
+const SPARAM_DEPTH: u32 = 0u;
+const SPARAM_WIDTH: u32 = 1u;
+const SPARAM_WINDOW_CAPACITY: u32 = 2u;
+const SPARAM_WINDOW_OPCODES: u32 = 3u;
+// SparamOpcodeList is the first window opcode word.
+const SPARAM_OPCODE_LIST: u32 = 4u;
+// SummaryParamsWords is the size of the params uniform in words.
+const SUMMARY_PARAMS_WORDS: u32 = 68u;
+
+// Bounds of the summary shape (SUMMARY §1).
+// SketchMaxDepth is the most rows a summary sketch may have.
+const SKETCH_MAX_DEPTH: u32 = 8u;
+// SketchMaxWidth is the most counters per sketch row.
+const SKETCH_MAX_WIDTH: u32 = 4096u;
+// SummaryMaxWindowOpcodes is the most registered window opcodes.
+const SUMMARY_MAX_WINDOW_OPCODES: u32 = 64u;
+// WindowMaxCapacity is the most window-table entries; a capacity is a
+// power of two.
+const WINDOW_MAX_CAPACITY: u32 = 65536u;
+// SummarySketches is the number of u32 sketches (ring opcode, tenant,
+// status, active opcode); the dispatch-metrics sketch follows them as
+// u64 counters (two words each).
+const SUMMARY_SKETCHES: u32 = 4u;
+
+// Summary header words (SUMMARY §2).
+const SUM_MAGIC: u32 = 0u;
+const SUM_SLOTS: u32 = 1u; // slots reduced
+const SUM_DEPTH: u32 = 2u;
+const SUM_WIDTH: u32 = 3u;
+const SUM_WINDOW_CAPACITY: u32 = 4u;
+const SUM_WINDOW_OPCODES: u32 = 5u;
+// SumWindowDropped counts window slots left out because the table was full.
+const SUM_WINDOW_DROPPED: u32 = 6u;
+// SumWindowEntries counts the window-table entries in use.
+const SUM_WINDOW_ENTRIES: u32 = 7u;
+// SumSketched counts the non-EMPTY slots (the slot sketches' total).
+const SUM_SKETCHED: u32 = 8u;
+// SumActive counts the slots in an active status.
+const SUM_ACTIVE: u32 = 9u;
+// SumOccupancy holds slots per status 0..7, then the unknown ones.
+const SUM_OCCUPANCY: u32 = 10u; // 10..18, StatusCount+1 words
+// SumActiveTenant holds active slots per TENANT < TenantSlots, then
+// those of larger tenant ids.
+const SUM_ACTIVE_TENANT: u32 = 19u; // 19..51, TenantSlots+1 words
+// SumActivePriority holds active slots per PRIORITY word < PriorityLevels,
+// then those of larger values.
+const SUM_ACTIVE_PRIORITY: u32 = 52u; // 52..57, PriorityLevels+1 words
+// SumActiveOpcode holds active slots per opcode < MetricOpcodes, then
+// those of larger opcodes.
+const SUM_ACTIVE_OPCODE: u32 = 58u; // 58..90, MetricOpcodes+1 words
+const SUM_RESERVED: u32 = 91u; // 91..95
+// SummaryHeaderWords is where the first sketch starts.
+const SUMMARY_HEADER_WORDS: u32 = 96u;
+
+// Window-table entries (SUMMARY §3): WindowEntryWords words each, after
+// the sketches.
+// WinOwner is the claim word: 1 + the slot that created the entry; 0 is free.
+const WIN_OWNER: u32 = 0u;
+// WinFirstInv is 0xFFFFFFFF − the lowest slot of the window (atomicMax).
+const WIN_FIRST_INV: u32 = 1u;
+const WIN_TICKET: u32 = 2u;
+const WIN_OPCODE: u32 = 3u;
+// WinTenant is the tenant of the window's lowest slot.
+const WIN_TENANT: u32 = 4u;
+const WIN_REQUIRED: u32 = 5u;
+const WIN_LOOKAHEAD: u32 = 6u;
+// WinStatus counts the window's slots per status PUBLISHED..FAULT
+// (index status − StatusPublished).
+const WIN_STATUS: u32 = 7u; // 7..13, then 2 reserved words
+const WINDOW_ENTRY_WORDS: u32 = 16u;
+const WINDOW_STATUS_WORDS: u32 = 7u;
+
+// Status map (SUMMARY §4): slot i is the nibble at bits 4 × (i % 8) of word
+// i / 8; statuses ≥ StatusCount are stored as StatusMapUnknown.
+const STATUS_MAP_BITS: u32 = 4u;
+const STATUS_MAP_PER_WORD: u32 = 8u;
+const STATUS_MAP_UNKNOWN: u32 = 8u;
+
+// Window classes carried in ARG1 of a ticketed window slot (reference §3.5):
+// anything else counts toward neither.
+const WINDOW_CLASS_REQUIRED: u32 = 0u;
+const WINDOW_CLASS_LOOKAHEAD: u32 = 1u;

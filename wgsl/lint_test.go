@@ -172,7 +172,8 @@ func TestLintCatches(t *testing.T) {
 // has no missing names, and that each file has one entry point and a header.
 func TestKernelsAssemble(t *testing.T) {
 	names, _ := abiTables(t)
-	assembled := map[string]string{"megakernel.wgsl": DrainSource(), "finalize.wgsl": FinalizeSource()}
+	assembled := map[string]string{"megakernel.wgsl": DrainSource(), "finalize.wgsl": FinalizeSource(),
+		"reduce.wgsl": ReduceSource(), "window_tenants.wgsl": WindowTenantsSource()}
 	for file, src := range kernelFiles(t) {
 		t.Run(file, func(t *testing.T) {
 			full, embedded := assembled[file]

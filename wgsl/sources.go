@@ -18,6 +18,10 @@ var (
 	megakernel string
 	//go:embed finalize.wgsl
 	finalize string
+	//go:embed reduce.wgsl
+	reduce string
+	//go:embed window_tenants.wgsl
+	windowTenants string
 )
 
 // Entry points and override names of the kernels.
@@ -26,6 +30,13 @@ const (
 	DrainEntryPoint = "drain"
 	// FinalizeEntryPoint is the entry point of finalize.wgsl.
 	FinalizeEntryPoint = "finalize"
+	// ReduceEntryPoint is the entry point of reduce.wgsl.
+	ReduceEntryPoint = "reduce"
+	// WindowTenantsEntryPoint is the entry point of window_tenants.wgsl.
+	WindowTenantsEntryPoint = "window_tenants"
+	// WindowTenantsWidth is window_tenants.wgsl's workgroup width: dispatch
+	// ceil(capacity / WindowTenantsWidth) workgroups (or fewer).
+	WindowTenantsWidth = 64
 	// WorkgroupSizeX is the override constant that sets the drain's
 	// workgroup width (default 64).
 	WorkgroupSizeX = "WORKGROUP_SIZE_X"
@@ -53,6 +64,12 @@ func DrainSource() string { return assemble(megakernel) }
 
 // FinalizeSource is the assembled WGSL of the finalize kernel.
 func FinalizeSource() string { return assemble(finalize) }
+
+// ReduceSource is the assembled WGSL of the telemetry reduction.
+func ReduceSource() string { return assemble(reduce) }
+
+// WindowTenantsSource is the assembled WGSL of the reduction's second pass.
+func WindowTenantsSource() string { return assemble(windowTenants) }
 
 func assemble(kernel string) string { return abiGen + "\n" + kernel }
 
@@ -103,6 +120,34 @@ func Finalize() Program {
 		Label:      "ringscope finalize",
 		Source:     FinalizeSource(),
 		EntryPoint: FinalizeEntryPoint,
+		Constants:  map[string]float64{},
+	}
+}
+
+// Reduce is the telemetry reduction of docs/SUMMARY.md at workgroup width
+// workgroupSizeX (64, 128 or 256): dispatch it after the drain and
+// finalize of a submission, over a summary buffer cleared in the same
+// command encoder, with any grid (a grid-stride loop covers the ring;
+// ceil(slots / workgroupSizeX) workgroups, capped by the device, is one
+// chunk per workgroup). Sketch shape and window table come from the
+// summary params (binding BindingSummaryParams), not from the program, so
+// one pipeline serves every shape.
+func Reduce(workgroupSizeX uint32) Program {
+	return Program{
+		Label:      fmt.Sprintf("ringscope reduce x%d", workgroupSizeX),
+		Source:     ReduceSource(),
+		EntryPoint: ReduceEntryPoint,
+		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
+	}
+}
+
+// WindowTenants fills the window entries' tenants; dispatch it right after
+// Reduce when window opcodes are registered.
+func WindowTenants() Program {
+	return Program{
+		Label:      "ringscope window tenants",
+		Source:     WindowTenantsSource(),
+		EntryPoint: WindowTenantsEntryPoint,
 		Constants:  map[string]float64{},
 	}
 }

@@ -1,0 +1,247 @@
+package ref
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// SummaryParams is the reduce pass's params buffer (docs/SUMMARY.md §1):
+// the sketch shape and the window table.
+type SummaryParams struct {
+	Depth, Width   uint32
+	WindowCapacity uint32   // entries, a power of two (or 0: no table)
+	WindowOpcodes  []uint32 // at most abi.SummaryMaxWindowOpcodes
+}
+
+// Check reports why p is outside the ABI's bounds, or nil.
+func (p SummaryParams) Check() error {
+	switch {
+	case p.Depth == 0 || p.Depth > abi.SketchMaxDepth:
+		return fmt.Errorf("ref: summary sketch depth %d: want 1 … %d", p.Depth, abi.SketchMaxDepth)
+	case p.Width == 0 || p.Width > abi.SketchMaxWidth:
+		return fmt.Errorf("ref: summary sketch width %d: want 1 … %d", p.Width, abi.SketchMaxWidth)
+	case p.WindowCapacity > abi.WindowMaxCapacity || p.WindowCapacity&(p.WindowCapacity-1) != 0:
+		return fmt.Errorf("ref: window capacity %d: want 0 or a power of two ≤ %d", p.WindowCapacity, abi.WindowMaxCapacity)
+	case len(p.WindowOpcodes) > abi.SummaryMaxWindowOpcodes:
+		return fmt.Errorf("ref: %d window opcodes: at most %d", len(p.WindowOpcodes), abi.SummaryMaxWindowOpcodes)
+	}
+	return nil
+}
+
+// Bytes is the params buffer: abi.SummaryParamsWords little-endian words.
+func (p SummaryParams) Bytes() []byte {
+	return p.AppendBytes(nil)
+}
+
+// AppendBytes appends the params buffer to dst.
+func (p SummaryParams) AppendBytes(dst []byte) []byte {
+	var w [abi.SummaryParamsWords]uint32
+	w[abi.SparamDepth], w[abi.SparamWidth] = p.Depth, p.Width
+	w[abi.SparamWindowCapacity], w[abi.SparamWindowOpcodes] = p.WindowCapacity, uint32(len(p.WindowOpcodes))
+	copy(w[abi.SparamOpcodeList:], p.WindowOpcodes)
+	for _, v := range w {
+		dst = binary.LittleEndian.AppendUint32(dst, v)
+	}
+	return dst
+}
+
+// u64 is a 64-bit value as the WGSL kernel holds it: two u32 words.
+type u64 struct{ lo, hi uint32 }
+
+// splitmix64's constants as word pairs, as in reduce.wgsl.
+var (
+	goldenGamma = u64{0x7F4A7C15, 0x9E3779B9}
+	mixMulA     = u64{0x1CE4E5B9, 0xBF58476D}
+	mixMulB     = u64{0x133111EB, 0x94D049BB}
+)
+
+// mulHi is the high word of a × b from 16-bit halves, as reduce.wgsl does
+// (WGSL has no widening multiply).
+func mulHi(a, b uint32) uint32 {
+	const half, mask = 16, 1<<16 - 1
+	a0, a1, b0, b1 := a&mask, a>>half, b&mask, b>>half
+	p00, p01, p10 := a0*b0, a0*b1, a1*b0
+	mid := p00>>half + p01&mask + p10&mask
+	return a1*b1 + p01>>half + p10>>half + mid>>half
+}
+
+func mul64(a, b u64) u64 { return u64{a.lo * b.lo, mulHi(a.lo, b.lo) + a.lo*b.hi + a.hi*b.lo} }
+
+func add64(a, b u64) u64 {
+	lo := a.lo + b.lo
+	var c uint32
+	if lo < a.lo {
+		c = 1
+	}
+	return u64{lo, a.hi + b.hi + c}
+}
+
+func xorShr64(v u64, n uint32) u64 {
+	return u64{v.lo ^ (v.lo>>n | v.hi<<(32-n)), v.hi ^ v.hi>>n}
+}
+
+func splitmix64(x u64) u64 {
+	v := add64(x, goldenGamma)
+	v = mul64(xorShr64(v, 30), mixMulA)
+	v = mul64(xorShr64(v, 27), mixMulB)
+	return xorShr64(v, 31)
+}
+
+// mod64 is v mod w for 0 < w ≤ abi.SketchMaxWidth, without 64-bit division.
+func mod64(v u64, w uint32) uint32 {
+	r := (^uint32(0)%w + 1) % w
+	return ((v.hi%w)*r + v.lo%w) % w
+}
+
+// SketchIndex is the absolute counter index of key in row row of a sketch
+// width counters wide, computed in u32 pairs exactly as reduce.wgsl does:
+// it equals decode's CountMinSketch.Index (row × width + splitmix64(key XOR
+// row × 0x9E3779B97F4A7C15) mod width) for width ≤ abi.SketchMaxWidth.
+func SketchIndex(row, width, key uint32) uint32 {
+	salt := mul64(u64{row, 0}, goldenGamma)
+	return row*width + mod64(splitmix64(u64{key ^ salt.lo, salt.hi}), width)
+}
+
+// Reduce is the Go twin of reduce.wgsl followed by window_tenants.wgsl: it
+// returns the summary and the status map the two passes write for control
+// and ring (both after the drain) under p. It is deterministic: window
+// entries are created in slot order; the GPU's placement differs, the
+// decoded windows do not (when none was dropped).
+func Reduce(control, ring []byte, p SummaryParams) (summary, statusMap []byte, err error) {
+	if err := p.Check(); err != nil {
+		return nil, nil, err
+	}
+	if len(control) < abi.ControlMinWords*abi.WordBytes || len(control)%abi.WordBytes != 0 {
+		return nil, nil, fmt.Errorf("ref: control of %d bytes: want whole words, at least %d", len(control), abi.ControlMinWords*abi.WordBytes)
+	}
+	if len(ring) == 0 || len(ring)%abi.SlotBytes != 0 {
+		return nil, nil, fmt.Errorf("ref: ring of %d bytes: want whole %d-byte slots, at least one", len(ring), abi.SlotBytes)
+	}
+	slots := uint32(len(ring) / abi.SlotBytes)
+	sum := make([]uint32, abi.SummaryWords(p.Depth, p.Width, p.WindowCapacity))
+	smap := make([]uint32, abi.StatusMapWords(slots))
+	cells := p.Depth * p.Width
+	win := uint32(abi.SummaryWindowWord(p.Depth, p.Width))
+	rd := func(b []byte, w uint32) uint32 { return binary.LittleEndian.Uint32(b[w*abi.WordBytes:]) }
+	sketch := func(s, key uint32, n uint32) {
+		for row := uint32(0); row < p.Depth; row++ {
+			sum[abi.SummaryHeaderWords+s*cells+SketchIndex(row, p.Width, key)] += n
+		}
+	}
+
+	sum[abi.SumMagic], sum[abi.SumSlots] = abi.SummaryMagic, slots
+	sum[abi.SumDepth], sum[abi.SumWidth] = p.Depth, p.Width
+	sum[abi.SumWindowCapacity], sum[abi.SumWindowOpcodes] = p.WindowCapacity, uint32(len(p.WindowOpcodes))
+	dm := abi.SummaryHeaderWords + abi.SummarySketches*cells
+	for op := uint32(0); op < abi.MetricOpcodes; op++ {
+		n := rd(control, abi.CtrlOpcodeMetrics+op)
+		if n == 0 {
+			continue
+		}
+		for row := uint32(0); row < p.Depth; row++ {
+			w := dm + 2*SketchIndex(row, p.Width, op)
+			old := sum[w]
+			sum[w] += n
+			if sum[w] < old {
+				sum[w+1]++
+			}
+		}
+	}
+
+	for slot := uint32(0); slot < slots; slot++ {
+		base := slot * abi.SlotWords
+		st, op, tenant := rd(ring, base+abi.SlotStatus), rd(ring, base+abi.SlotOpcode), rd(ring, base+abi.SlotTenant)
+		code := min(st, abi.StatusCount)
+		sum[abi.SumOccupancy+code]++
+		smap[slot/abi.StatusMapPerWord] |= code << (abi.StatusMapBits * (slot % abi.StatusMapPerWord))
+		if st != abi.StatusEmpty {
+			sum[abi.SumSketched]++
+			sketch(0, op, 1)
+			sketch(1, tenant, 1)
+			sketch(2, st, 1)
+		}
+		if active(st) {
+			sum[abi.SumActive]++
+			sum[abi.SumActiveTenant+min(tenant, abi.TenantSlots)]++
+			sum[abi.SumActivePriority+min(rd(ring, base+abi.SlotPriority), abi.PriorityLevels)]++
+			sum[abi.SumActiveOpcode+min(op, abi.MetricOpcodes)]++
+			sketch(3, op, 1)
+		}
+		if !contains(p.WindowOpcodes, op) {
+			continue
+		}
+		ticket, kind := rd(ring, base+abi.SlotArg0), rd(ring, base+abi.SlotArg0+1)
+		e, ok := windowEntry(sum, win, p.WindowCapacity, ring, slot, ticket, op)
+		if !ok {
+			sum[abi.SumWindowDropped]++
+			continue
+		}
+		if sum[e+abi.WinOwner] == 0 {
+			sum[e+abi.WinOwner], sum[e+abi.WinTicket], sum[e+abi.WinOpcode] = slot+1, ticket, op
+			sum[e+abi.WinFirstInv], sum[e+abi.WinTenant] = ^slot, tenant
+			sum[abi.SumWindowEntries]++
+		}
+		switch kind {
+		case abi.WindowClassRequired:
+			sum[e+abi.WinRequired]++
+		case abi.WindowClassLookahead:
+			sum[e+abi.WinLookahead]++
+		}
+		if st >= abi.StatusPublished && st <= abi.StatusFault {
+			sum[e+abi.WinStatus+st-abi.StatusPublished]++
+		}
+	}
+
+	summary = make([]byte, 0, len(sum)*abi.WordBytes)
+	for _, v := range sum {
+		summary = binary.LittleEndian.AppendUint32(summary, v)
+	}
+	statusMap = make([]byte, 0, len(smap)*abi.WordBytes)
+	for _, v := range smap {
+		statusMap = binary.LittleEndian.AppendUint32(statusMap, v)
+	}
+	return summary, statusMap, nil
+}
+
+// windowEntry finds the entry of (ticket, op) or the free one where it
+// goes, probing linearly from the kernel's hash; ok is false when the
+// table has no room.
+func windowEntry(sum []uint32, win, capacity uint32, ring []byte, slot, ticket, op uint32) (uint32, bool) {
+	if capacity == 0 {
+		return 0, false
+	}
+	h := (ticket*0x9E3779B1 ^ op*0x85EBCA6B) & (capacity - 1)
+	for probe := uint32(0); probe < capacity; probe++ {
+		e := win + h*abi.WindowEntryWords
+		owner := sum[e+abi.WinOwner]
+		if owner == 0 {
+			return e, true
+		}
+		o := (owner - 1) * abi.SlotWords
+		if binary.LittleEndian.Uint32(ring[(o+abi.SlotOpcode)*abi.WordBytes:]) == op &&
+			binary.LittleEndian.Uint32(ring[(o+abi.SlotArg0)*abi.WordBytes:]) == ticket {
+			return e, true
+		}
+		h = (h + 1) & (capacity - 1)
+	}
+	return 0, false
+}
+
+func active(st uint32) bool {
+	switch st {
+	case abi.StatusPublished, abi.StatusClaimed, abi.StatusWaitIO, abi.StatusYield, abi.StatusRequeue:
+		return true
+	}
+	return false
+}
+
+func contains(s []uint32, v uint32) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
