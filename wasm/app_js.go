@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -71,6 +73,23 @@ type app struct {
 	frames      [2]frameBuf
 	next        int
 	seq         uint64
+	// watchN is the watchdog's N for rings the API opens (0: default).
+	watchN int
+
+	// Device loss (recover_js.go): recoveries so far, the last loss, and
+	// whether the shown frame (seq staleSeq) predates a loss.
+	recoveries int
+	lastLoss   *Loss
+	staleSet   bool
+	staleSeq   uint64
+
+	// recMu serialises recoveries; liveDev is the current device for the
+	// test hook, which must not wait for mu; hold is the test hook's
+	// recovery hold (guarded by holdMu).
+	recMu   sync.Mutex
+	liveDev atomic.Pointer[webgpu.Device]
+	holdMu  sync.Mutex
+	hold    chan struct{}
 
 	ready *readiness
 }
@@ -166,13 +185,11 @@ func (a *app) fail(err error) {
 }
 
 // start finds the adapter and device and opens the runner, then runs the
-// frame loop.
+// frame loop. With bad URL parameters (cfgErr) the status names the
+// parameter and ready rejects, but the page still opens a runner on the
+// default settings, paused, so the controls and the API keep working.
 func (a *app) start(cfgErr error) {
-	if cfgErr != nil {
-		a.fail(cfgErr)
-		return
-	}
-	adapter, err := webgpu.RequestAdapter(a.ctx, webgpu.RequestAdapterOptions{})
+	adapter, dev, err := a.acquireDevice(a.ctx)
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
 		a.ui(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })
 		a.ready.settle(err)
@@ -182,31 +199,52 @@ func (a *app) start(cfgErr error) {
 		a.fail(err)
 		return
 	}
-	al := adapter.Limits()
-	dev, err := adapter.RequestDevice(a.ctx, webgpu.DeviceDescriptor{
-		Label: "ringscope",
-		// The ring is one storage binding: ask for all the adapter allows.
-		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: al.MaxStorageBufferBindingSize, MaxBufferSize: al.MaxBufferSize},
-	})
-	if err != nil {
-		a.fail(err)
-		return
-	}
 	info := api.Adapter(adapter.Info(), adapter.IsFallback(), adapter.IsCPU(), dev.Limits(), dev.Features())
 	a.mu.Lock()
-	a.dev = dev
-	err = a.openWorkload(a.cfg.Settings, a.cfg.Seed)
+	a.setDevice(dev)
+	if cfgErr == nil {
+		if err = a.openWorkload(a.cfg.Settings, a.cfg.Seed); err != nil {
+			cfgErr = a.urlOptionError(err)
+		}
+	}
+	if cfgErr != nil {
+		a.cfg.Settings, a.cfg.Autostart = ui.DefaultSettings(), false
+		err = a.openWorkload(a.cfg.Settings, a.cfg.Seed)
+	}
 	a.running = a.cfg.Autostart
 	a.mu.Unlock()
-	if err != nil {
-		a.fail(err)
-		return
+	if err == nil {
+		err = cfgErr
 	}
 	a.ui(func(d *ui.Dashboard) {
-		d.Adapter, d.Status, d.Running = info, ui.StatusReady, a.cfg.Autostart
+		d.Adapter, d.Running, d.Settings = info, a.cfg.Autostart, a.cfg.Settings
+		if err == nil {
+			d.Status = ui.StatusReady
+		}
 	})
-	a.ready.settle(nil)
+	if err != nil {
+		a.fail(err)
+		if a.runner == nil {
+			return
+		}
+	}
+	a.ready.settle(err)
 	a.frameLoop()
+}
+
+// urlOptionError names the URL parameter behind the runner's refusal of the
+// URL's settings.
+func (a *app) urlOptionError(err error) error {
+	query, _ := url.ParseQuery(trimQuery(jsGlobal.Get("location").Get("search").String()))
+	var oe *megakernel.OptionError
+	var oom *decode.OutOfMemoryError
+	switch {
+	case errors.As(err, &oe):
+		return api.OptionParamError(query, oe.Field, err)
+	case errors.As(err, &oom):
+		return api.OptionParamError(query, "Slots", err)
+	}
+	return api.OptionParamError(query, "", err)
 }
 
 // openWorkload (re)opens the runner on settings s with a fresh generator.
@@ -238,7 +276,8 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 }
 
 // frameLoop publishes and drains one epoch per display frame while running,
-// and handles the controls.
+// and handles the controls. A lost device is recovered (the frame is
+// skipped); an Apply the runner refuses leaves the previous ring running.
 func (a *app) frameLoop() {
 	for {
 		a.mu.Lock()
@@ -268,33 +307,50 @@ func (a *app) frameLoop() {
 			a.setRunning(false)
 			step = true
 		case cmdReset:
-			a.mu.Lock()
-			err := a.openWorkload(a.settingsNow, a.cfg.Seed)
-			a.mu.Unlock()
+			_, err := a.runLocked(maxRetriesAfterLoss, func() error { return a.openWorkload(a.settingsNow, a.cfg.Seed) })
 			a.afterReset(err)
 			continue
 		case cmdApply:
-			s := <-a.settings
-			a.mu.Lock()
-			err := a.openWorkload(s, a.cfg.Seed)
-			a.mu.Unlock()
-			a.ui(func(d *ui.Dashboard) { d.Settings = s })
-			a.afterReset(err)
+			a.apply(<-a.settings)
 			continue
 		}
 		if !step {
 			continue
 		}
-		a.mu.Lock()
-		f, err := a.liveFrame()
-		a.mu.Unlock()
-		if err != nil {
+		var f *ui.Frame
+		_, err := a.runLocked(0, func() error {
+			if cmd != cmdStep && !a.running {
+				return nil // stopped (the API's stop) since the check above
+			}
+			var err error
+			f, err = a.liveFrame()
+			return err
+		})
+		switch {
+		case errors.Is(err, webgpu.ErrDeviceLost):
+			continue // recovered: the next frame runs on the new device
+		case err != nil:
 			a.fail(err)
 			a.setRunning(false)
 			continue
 		}
-		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
+		if f != nil {
+			a.ui(func(d *ui.Dashboard) { d.Apply(f) })
+		}
 	}
+}
+
+// apply re-opens the runner on the settings form's s. The form checked s;
+// the runner may still refuse it (device memory, window opcodes): then the
+// form shows why and the previous ring keeps running, untouched.
+func (a *app) apply(s ui.Settings) {
+	_, err := a.runLocked(maxRetriesAfterLoss, func() error { return a.openWorkload(s, a.cfg.Seed) })
+	if err != nil {
+		a.ui(func(d *ui.Dashboard) { d.ApplyError = "not applied, the previous ring keeps running: " + err.Error() })
+		return
+	}
+	a.ui(func(d *ui.Dashboard) { d.Settings, d.ApplyError = s, "" })
+	a.afterReset(nil)
 }
 
 func (a *app) setRunning(on bool) {

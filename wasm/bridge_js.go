@@ -4,6 +4,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
@@ -85,4 +87,32 @@ func withoutEval(f func()) {
 		noop.Release()
 	}()
 	f()
+}
+
+// optUint64 is optUint32 for byte counts: an integer 0…2^53 (JavaScript's
+// exact range).
+func optUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
+	if obj.IsUndefined() || obj.IsNull() {
+		return def, nil
+	}
+	v := obj.Get(name)
+	if v.IsUndefined() || v.IsNull() {
+		return def, nil
+	}
+	if v.Type() != js.TypeNumber {
+		return 0, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
+	}
+	f := v.Float()
+	if f != math.Trunc(f) || f < 0 || f > 1<<53 {
+		return 0, fmt.Errorf("%s: %s must be an integer 0…2^53, got %v", what, name, f)
+	}
+	return uint64(f), nil
+}
+
+// optBool reads an optional boolean property (absent: false).
+func optBool(obj js.Value, name string) bool {
+	if obj.IsUndefined() || obj.IsNull() || obj.Type() != js.TypeObject {
+		return false
+	}
+	return obj.Get(name).Truthy()
 }

@@ -44,20 +44,33 @@ var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first 
 
 // withRunner runs f with the runner, the live loop paused. The result is
 // converted to plain values before the lock is released: it may alias the
-// runner's storage, which the next submission overwrites.
+// runner's storage, which the next submission overwrites. When the device
+// is lost under f, the page recovers and f runs again (runLocked).
 func (a *app) withRunner(f func() (any, error)) (any, error) {
-	a.mu.Lock()
-	if a.runner == nil {
-		a.mu.Unlock()
-		return nil, errNotReady
-	}
-	wasRunning := a.running
-	a.running = false
-	v, err := f()
-	if err == nil {
-		v = api.Plain(v)
-	}
-	a.mu.Unlock()
+	return a.withRunnerLive(true, f)
+}
+
+// withRunnerLive is withRunner; pause says whether the live loop pauses
+// (calls that only change what the next submission sees, such as masks,
+// keep it running).
+func (a *app) withRunnerLive(pause bool, f func() (any, error)) (any, error) {
+	var v any
+	wasRunning := false
+	_, err := a.runLocked(maxRetriesAfterLoss, func() error {
+		if a.runner == nil {
+			return errNotReady
+		}
+		if pause {
+			wasRunning = wasRunning || a.running
+			a.running = false
+		}
+		var err error
+		v, err = f()
+		if err == nil {
+			v = api.Plain(v)
+		}
+		return err
+	})
 	if wasRunning {
 		a.ui(func(d *ui.Dashboard) { d.Running = false })
 	}
@@ -69,26 +82,43 @@ type OpenResult struct {
 	Generation uint32
 	Slots      uint32
 	Partitions [abi.PriorityLevels + 1]uint32
+	// WatchdogIntervals is the watchdog's N: stalled intervals in a row
+	// before the stall alert.
+	WatchdogIntervals int
 }
 
 // apiOpen: open(options) starts a fresh ring and generation. Options:
 // slots, tenants, masks (array of 0/1 per tenant), observable, logCapacity,
-// budget, workgroupSize, workerGroups, windowOpcodes. Absent fields take the
-// page's defaults; invalid ones reject before any GPU work.
+// budget, workgroupSize, workerGroups, windowOpcodes, memoryBudgetBytes
+// (the device-memory budget the ring is planned against) and
+// watchdogIntervals (the watchdog's N, default 3). Absent fields take the
+// page's defaults; invalid ones reject before any GPU work, the previous
+// ring untouched.
 func (a *app) apiOpen(args []js.Value) (any, error) {
 	opts, err := openOptions(arg(args, 0), a.cfg.Settings.RingSlots)
 	if err != nil {
 		return nil, err
 	}
+	// Refused options leave everything as it was, the live loop included.
+	a.mu.Lock()
+	if a.runner != nil {
+		err = opts.Validate(a.runner.Device().Limits())
+	}
+	a.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
 	return a.withRunner(func() (any, error) {
-		if err := a.runner.Reset(opts); err != nil {
+		if err := a.runner.Reset(opts.Options); err != nil {
 			return nil, err
 		}
 		a.report = decode.MegakernelReport{}
-		a.watchdog = decode.NewWatchdog(0)
+		a.watchN = opts.watchdogIntervals
+		a.watchdog = decode.NewWatchdog(a.watchN)
 		a.gen = nil // the embedder publishes; the live loop only drains
 		q := a.runner.Control()
-		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots}
+		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots,
+			WatchdogIntervals: a.watchdog.StallIntervals()}
 		for p := range res.Partitions {
 			res.Partitions[p] = word(q, abi.CtrlPriorityOffsets+p)
 		}
@@ -102,11 +132,19 @@ func word(b []byte, w int) uint32 {
 	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
 }
 
-func openOptions(o js.Value, defaultSlots int) (megakernel.Options, error) {
+// openOpts is open's options: the runner's and the page's own.
+type openOpts struct {
+	megakernel.Options
+	watchdogIntervals int
+}
+
+func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 	const what = "open"
-	opts := megakernel.Options{LogCapacity: logCapacity, MemoryBudgetBytes: memoryBudget}
+	var oo openOpts
+	opts := &oo.Options
+	opts.LogCapacity, opts.MemoryBudgetBytes = logCapacity, memoryBudget
 	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return opts, fmt.Errorf("open: options must be an object, got %s", o.Type())
+		return oo, fmt.Errorf("open: options must be an object, got %s", o.Type())
 	}
 	fields := []struct {
 		name string
@@ -124,13 +162,26 @@ func openOptions(o js.Value, defaultSlots int) (megakernel.Options, error) {
 	for _, f := range fields {
 		v, err := optUint32(o, what, f.name, f.def)
 		if err != nil {
-			return opts, err
+			return oo, err
 		}
 		*f.dst = v
 	}
+	mem, err := optUint64(o, what, "memoryBudgetBytes", memoryBudget)
+	if err != nil {
+		return oo, err
+	}
+	opts.MemoryBudgetBytes = mem
+	n, err := optUint32(o, what, "watchdogIntervals", decode.DefaultStallIntervals)
+	switch {
+	case err != nil:
+		return oo, err
+	case n == 0 || n > maxWatchdogIntervals:
+		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
+	}
+	oo.watchdogIntervals = int(n)
 	masks, err := optUint32Array(o, what, "masks")
 	if err != nil {
-		return opts, err
+		return oo, err
 	}
 	if masks != nil {
 		opts.Tenants = 0
@@ -142,10 +193,13 @@ func openOptions(o js.Value, defaultSlots int) (megakernel.Options, error) {
 		}
 	}
 	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes"); err != nil {
-		return opts, err
+		return oo, err
 	}
-	return opts, nil
+	return oo, nil
 }
+
+// maxWatchdogIntervals bounds open's watchdogIntervals.
+const maxWatchdogIntervals = 1000
 
 // optUint32Array reads an optional array of unsigned integers.
 func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
@@ -177,10 +231,22 @@ func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
 // apiPublish: publish(items) validates the whole batch, then publishes it;
 // it resolves to the number published and rejects, publishing nothing, on
 // the first invalid item or a full partition.
+//
+// An opcode the kernel does not implement is refused too, since it can only
+// fault UNKNOWN_OPCODE; publish(items, {allowUnknownOpcodes: true})
+// publishes it anyway, to exercise that fault.
 func (a *app) apiPublish(args []js.Value) (any, error) {
 	items, err := parseItems(arg(args, 0))
 	if err != nil {
 		return nil, err
+	}
+	if o := arg(args, 1); !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
+		return nil, fmt.Errorf("publish: options must be an object, got %s", o.Type())
+	}
+	if !optBool(arg(args, 1), "allowUnknownOpcodes") {
+		if err := api.CheckKnownOpcodes(items); err != nil {
+			return nil, err
+		}
 	}
 	return a.withRunner(func() (any, error) {
 		n, err := a.runner.Publish(items)
@@ -241,7 +307,8 @@ func parseItems(v js.Value) ([]host.Item, error) {
 	return items, nil
 }
 
-// apiSetTenantMask: setTenantMask(tenant, on).
+// apiSetTenantMask: setTenantMask(tenant, on). It does not pause the live
+// loop: the next submission sees the mask.
 func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
 	t := arg(args, 0)
 	if t.Type() != js.TypeNumber {
@@ -252,7 +319,7 @@ func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
 		return nil, err
 	}
 	on := arg(args, 1).Truthy()
-	return a.withRunner(func() (any, error) { return nil, a.runner.SetTenantMask(tenant, on) })
+	return a.withRunnerLive(false, func() (any, error) { return nil, a.runner.SetTenantMask(tenant, on) })
 }
 
 // DrainResult is what drain resolves to.
@@ -299,6 +366,16 @@ type Snapshot struct {
 	Report     *decode.MegakernelReport
 	Published  uint64
 	Pending    uint32
+	// Running is the live loop's state; Watchdog its last verdict (nil
+	// before the first frame).
+	Running  bool
+	Watchdog *decode.WatchdogState
+	// Stale: the shown telemetry is the last good snapshot from before a
+	// device loss, no frame since. Recoveries counts recovered losses;
+	// LastLoss records the latest.
+	Stale      bool
+	Recoveries int
+	LastLoss   *Loss
 }
 
 func (a *app) apiSnapshot() (any, error) {
@@ -309,6 +386,11 @@ func (a *app) apiSnapshot() (any, error) {
 	}
 	tel := a.runner.Telemetry()
 	counters, _ := tel.RuntimeCounters()
-	return api.Plain(Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending()}), nil
+	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
+		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),
+		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss}
+	if a.seq > 0 {
+		snap.Watchdog = &a.frames[a.next^1].watch // the last captured frame
+	}
+	return api.Plain(snap), nil
 }
