@@ -1,0 +1,15 @@
+// Package capture is ringscope's flight recorder and its file formats, in
+// pure Go: a bounded Recorder of frames (raw control, ring and log bytes,
+// the per-dispatch decode.MegakernelTelemetry, timestamps, generation), the
+// capture file (Encode, Decode; docs/CAPTURE.md), the import of a bare vyre
+// control + ring dump pair (FromDump), a Replay that decodes any frame of a
+// capture for the dashboard's panels, and two standard exports: a Chrome
+// trace / Perfetto JSON timeline (Trace) and an OpenMetrics text snapshot
+// (OpenMetrics).
+//
+// Decode validates everything and reports the first problem as a
+// *FormatError naming the byte offset, the frame and the field; it never
+// panics on bad bytes (FuzzDecodeCapture). The package imports only the
+// standard library, decode and wgsl/abi, so it is tested natively; the page
+// wires it up in wasm/capture_js.go.
+package capture

@@ -1,0 +1,146 @@
+package capture
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ringscope/ringscope/decode"
+)
+
+var statusLabels = [...]string{"empty", "published", "claimed", "done", "wait_io", "yield", "requeue", "fault", "unknown"}
+
+// OpenMetrics renders a snapshot of c's counters as OpenMetrics text
+// (application/openmetrics-text; version=1.0.0): the control buffer and
+// ring of the newest frame, and the dispatch totals of the capture. Names
+// follow the Prometheus conventions (ringscope_ prefix, _total on counters,
+// units as suffixes); every family has HELP and TYPE lines, and the text
+// ends with "# EOF".
+func OpenMetrics(c *Capture) ([]byte, error) {
+	r, err := NewReplay(c)
+	if err != nil {
+		return nil, err
+	}
+	var w metricsWriter
+	w.gauge("ringscope_capture_frames", "", "Frames held by the capture.", float64(r.Len()))
+	w.gauge("ringscope_capture_dropped_frames", "", "Older frames the recorder evicted to stay within its memory bound.", float64(c.Header.DroppedFrames))
+	if r.Len() == 0 {
+		return w.done(), nil
+	}
+	last := r.Len() - 1
+	var d Decoded
+	if err := r.Decode(last, &d); err != nil {
+		return nil, err
+	}
+	ctl := &d.Ring.Control
+	legacy := 0.0
+	if ctl.Legacy {
+		legacy = 1
+	}
+	w.gauge("ringscope_legacy_dump", "", "1 when the control buffer is a legacy vyre dump (MAGIC = 0).", legacy)
+	w.gauge("ringscope_generation", "", "GENERATION: bumped whenever the host re-initialises the ring.", float64(ctl.Generation))
+	w.gauge("ringscope_epoch", "", "EPOCH: BATCH_FENCE opcodes executed in this generation.", float64(ctl.Epoch))
+	w.counter("ringscope_done", "", "Slots that reached a terminal status (DONE_COUNT) in this generation.", float64(ctl.DoneCount))
+	w.counter("ringscope_claims", "", "Slots claimed by the megakernel (CLAIMS).", float64(ctl.Claims))
+	w.counter("ringscope_faults", "", "Slots that ended in FAULT (FAULTS).", float64(ctl.Faults))
+	w.counter("ringscope_denied", "", "Claims refused because the tenant's mask is 0 (DENIED).", float64(ctl.Denied))
+	w.counter("ringscope_dispatches", "", "Drain dispatches (DISPATCHES).", float64(ctl.Dispatches))
+	w.counter("ringscope_budget_exhausted", "", "Lanes that stopped on their claim budget while work remained (BUDGET_EXHAUSTED).", float64(ctl.BudgetExhausted))
+
+	o := d.Ring.Occupancy
+	w.family("ringscope_slots", "gauge", "", "Ring slots by STATUS word.")
+	for i, v := range []uint32{o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown} {
+		w.sample("ringscope_slots", `status="`+statusLabels[i]+`"`, float64(v))
+	}
+	w.gauge("ringscope_queue_depth", "", "Slots that are neither EMPTY nor DONE.", float64(d.Counters.QueueDepth))
+	w.gauge("ringscope_frontier_density_ratio", "ratio", "Queue depth over total slots.", float64(d.Counters.FrontierDensityBps)/10000)
+	w.gauge("ringscope_gpu_idle_ratio", "ratio", "EMPTY slots over total slots.", float64(d.Counters.GPUIdlePPM)/1e6)
+
+	w.family("ringscope_tenant_claims", "counter", "", "Claims per tenant (TENANT_CLAIMS, tenant id mod 32).")
+	for t, v := range ctl.TenantFairness {
+		if v != 0 {
+			w.sample("ringscope_tenant_claims_total", `tenant="`+strconv.Itoa(t)+`"`, float64(v))
+		}
+	}
+	w.family("ringscope_priority_claims", "counter", "", "Claims per priority level (PRIORITY_CLAIMS).")
+	for p, v := range ctl.PriorityFairness {
+		w.sample("ringscope_priority_claims_total", `priority="`+priorityNames[p]+`"`, float64(v))
+	}
+	w.family("ringscope_opcode_executions", "counter", "", "Executions per opcode below 32 (OPCODE_METRICS).")
+	for _, m := range ctl.Metrics {
+		w.sample("ringscope_opcode_executions_total", `opcode="`+strconv.FormatUint(uint64(m.Opcode), 10)+`"`, float64(m.Count))
+	}
+	if !ctl.Legacy {
+		w.family("ringscope_partition_pending", "gauge", "", "Items published and not yet claimed per priority partition (TAIL − HEAD).")
+		for p := range ctl.Heads {
+			w.sample("ringscope_partition_pending", `priority="`+priorityNames[p]+`"`, float64(ctl.Tails[p]-ctl.Heads[p]))
+		}
+	}
+	if d.HasLog {
+		w.gauge("ringscope_log_records", "", "Log records the newest frame holds.", float64(len(d.Log.Records)))
+		w.gauge("ringscope_log_dropped_records", "", "Log records dropped because the log was full (CURSOR − CAPACITY).", float64(d.Log.Dropped))
+	}
+
+	rep := captureTotals(c)
+	w.counter("ringscope_capture_dispatches", "", "Dispatches recorded in the capture.", float64(rep.DispatchCount))
+	w.counter("ringscope_bytes_uploaded", "", "Bytes written to the device by the capture's dispatches.", float64(rep.BytesUploaded))
+	w.counter("ringscope_bytes_read_back", "", "Bytes read back from the device by the capture's dispatches.", float64(rep.BytesReadBack))
+	w.counter("ringscope_kernel_launches", "", "Compute dispatches issued by the capture's dispatches.", float64(rep.KernelLaunches))
+	w.counter("ringscope_sync_points", "", "Host-visible waits of the capture's dispatches.", float64(rep.SyncPoints))
+	w.counter("ringscope_pipeline_cache_hits", "", "Dispatches that reused a compiled pipeline.", float64(rep.PipelineCacheHits))
+	w.gauge("ringscope_peak_device_bytes", "bytes", "Largest estimated peak device memory of a dispatch.", float64(rep.PeakDeviceBytes))
+	var rt, gpu float64
+	for i := range c.Frames {
+		if c.Frames[i].Meta.Dispatch != nil {
+			rt += c.Frames[i].Meta.Timings.RoundTripMS
+			gpu += c.Frames[i].Meta.Timings.GPUMS
+		}
+	}
+	w.counter("ringscope_round_trip_seconds", "seconds", "Submit-to-readback wall time of the capture's dispatches.", rt/1000)
+	w.counter("ringscope_gpu_seconds", "seconds", "Device time of the capture's dispatches from timestamp queries (0 without them).", gpu/1000)
+	return w.done(), nil
+}
+
+// captureTotals sums the dispatches of every frame.
+func captureTotals(c *Capture) decode.MegakernelReport {
+	var rep decode.MegakernelReport
+	for i := range c.Frames {
+		if d := c.Frames[i].Meta.Dispatch; d != nil {
+			rep.Add(d.Telemetry())
+		}
+	}
+	return rep
+}
+
+type metricsWriter struct{ b strings.Builder }
+
+func (w *metricsWriter) family(name, typ, unit, help string) {
+	fmt.Fprintf(&w.b, "# TYPE %s %s\n", name, typ)
+	if unit != "" {
+		fmt.Fprintf(&w.b, "# UNIT %s %s\n", name, unit)
+	}
+	fmt.Fprintf(&w.b, "# HELP %s %s\n", name, help)
+}
+
+func (w *metricsWriter) sample(name, labels string, v float64) {
+	w.b.WriteString(name)
+	if labels != "" {
+		w.b.WriteString("{" + labels + "}")
+	}
+	w.b.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64) + "\n")
+}
+
+func (w *metricsWriter) gauge(name, unit, help string, v float64) {
+	w.family(name, "gauge", unit, help)
+	w.sample(name, "", v)
+}
+
+func (w *metricsWriter) counter(name, unit, help string, v float64) {
+	w.family(name, "counter", unit, help)
+	w.sample(name+"_total", "", v)
+}
+
+func (w *metricsWriter) done() []byte {
+	w.b.WriteString("# EOF\n")
+	return []byte(w.b.String())
+}

@@ -1,0 +1,139 @@
+package capture
+
+// Default bounds of the page's recorder.
+const (
+	DefaultMaxFrames = 600
+	DefaultMaxBytes  = 96 << 20
+)
+
+// Recorder is a bounded flight recorder: the last frames recorded, at most
+// maxFrames of them and at most maxBytes of buffer storage (control, ring
+// and log capacity). Recording past either bound evicts the oldest frames.
+// Record copies the frame's bytes, reusing the storage of the frame it
+// evicts, so a steady recorder of same-shaped frames stops allocating once
+// full. A Recorder is not safe for concurrent use. The zero value is not
+// usable: create one with NewRecorder.
+type Recorder struct {
+	maxFrames, maxBytes int
+	frames              []Frame // a ring: frames[start] is the oldest
+	start, n            int
+	bytes               int
+	dropped             uint64
+	skipped             uint64
+}
+
+// NewRecorder returns an empty recorder of maxFrames frames and maxBytes
+// bytes; values below 1 mean the defaults.
+func NewRecorder(maxFrames, maxBytes int) *Recorder {
+	if maxFrames < 1 {
+		maxFrames = DefaultMaxFrames
+	}
+	if maxBytes < 1 {
+		maxBytes = DefaultMaxBytes
+	}
+	return &Recorder{maxFrames: maxFrames, maxBytes: maxBytes}
+}
+
+// MaxFrames and MaxBytes are the recorder's bounds.
+func (r *Recorder) MaxFrames() int { return r.maxFrames }
+
+// MaxBytes is the byte bound.
+func (r *Recorder) MaxBytes() int { return r.maxBytes }
+
+// Len is the number of frames held.
+func (r *Recorder) Len() int { return r.n }
+
+// Bytes is the buffer storage held, in bytes.
+func (r *Recorder) Bytes() int { return r.bytes }
+
+// Dropped counts frames evicted to stay within the bounds.
+func (r *Recorder) Dropped() uint64 { return r.dropped }
+
+// Skipped counts frames not recorded because one alone exceeds maxBytes.
+func (r *Recorder) Skipped() uint64 { return r.skipped }
+
+// At returns frame i, 0 being the oldest held. It aliases the recorder's
+// storage, which a later Record may reuse.
+func (r *Recorder) At(i int) *Frame {
+	if i < 0 || i >= r.n {
+		return nil
+	}
+	return &r.frames[(r.start+i)%len(r.frames)]
+}
+
+// Frames returns the frames held, oldest first; their bytes alias the
+// recorder's storage (valid until the next Record or Reset).
+func (r *Recorder) Frames() []Frame {
+	out := make([]Frame, r.n)
+	for i := range out {
+		out[i] = *r.At(i)
+	}
+	return out
+}
+
+// Reset forgets every frame (and the counters) but keeps the bounds.
+func (r *Recorder) Reset() {
+	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes}
+}
+
+func frameBytes(f *Frame) int { return cap(f.Control) + cap(f.Ring) + cap(f.Log) }
+
+// Record copies f into the recorder, evicting the oldest frames as the
+// bounds require. It returns false, recording nothing, when f alone needs
+// more than maxBytes.
+func (r *Recorder) Record(f *Frame) bool {
+	need := len(f.Control) + len(f.Ring) + len(f.Log)
+	if need > r.maxBytes {
+		r.skipped++
+		return false
+	}
+	if len(r.frames) < r.maxFrames && r.n == len(r.frames) && r.start == 0 {
+		r.frames = append(r.frames, Frame{}) // grow until full
+	}
+	// Evict until the new frame fits. The slot the new frame lands in is
+	// the oldest when the ring of slots is full: its storage is reused.
+	for r.n > 0 && (r.n == len(r.frames) || r.bytes+need > r.maxBytes) {
+		old := &r.frames[r.start]
+		r.bytes -= frameBytes(old)
+		if r.n < len(r.frames) || r.bytes+need > r.maxBytes {
+			*old = Frame{} // evicted for bytes: release its storage
+		}
+		r.start = (r.start + 1) % len(r.frames)
+		r.n--
+		r.dropped++
+	}
+	slot := &r.frames[(r.start+r.n)%len(r.frames)]
+	slot.Seq, slot.AtMillis, slot.Generation, slot.Meta = f.Seq, f.AtMillis, f.Generation, f.Meta
+	if f.Meta.Dispatch != nil {
+		d := *f.Meta.Dispatch
+		slot.Meta.Dispatch = &d
+	}
+	slot.Control = copyOrNil(slot.Control, f.Control)
+	slot.Ring = copyOrNil(slot.Ring, f.Ring)
+	slot.Log = copyOrNil(slot.Log, f.Log)
+	if b := frameBytes(slot); r.bytes+b > r.maxBytes {
+		// Reused storage larger than needed: trim to the bytes held.
+		slot.Control = copyOrNil(nil, slot.Control)
+		slot.Ring = copyOrNil(nil, slot.Ring)
+		slot.Log = copyOrNil(nil, slot.Log)
+	}
+	r.bytes += frameBytes(slot)
+	r.n++
+	return true
+}
+
+// copyOrNil copies src into dst's storage; a nil src stays nil (no ring
+// read back), keeping dst's storage out of the accounting.
+// A new allocation is of exactly len(src) bytes, so that the accounting
+// (capacities) matches the bytes held.
+func copyOrNil(dst, src []byte) []byte {
+	if len(src) == 0 {
+		return nil
+	}
+	if cap(dst) < len(src) {
+		dst = make([]byte, len(src))
+	}
+	dst = dst[:len(src)]
+	copy(dst, src)
+	return dst
+}

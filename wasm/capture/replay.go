@@ -1,0 +1,118 @@
+package capture
+
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/decode"
+)
+
+// Summary is what a Replay keeps of every frame after one pass: enough for
+// the time series (occupancy, watchdog, dispatch, timings) without decoding
+// the frame again.
+type Summary struct {
+	Seq        uint64
+	AtMillis   float64
+	Generation uint32
+	Legacy     bool
+	DoneCount  uint32
+	Epoch      uint32
+	Claims     uint32
+	Faults     uint32
+	Dispatches uint32
+	// TenantClaims and PriorityClaims are the control buffer's counters.
+	TenantClaims   [32]uint32
+	PriorityClaims [5]uint32
+	Occupancy      decode.RingOccupancy
+	Watchdog       decode.WatchdogState
+	// RingFrom is the frame whose ring this frame shows (see Decoded).
+	RingFrom int
+	Dispatch *Dispatch
+	Timings  Timings
+}
+
+// Replay decodes the frames of a capture for display, in any order: a
+// scrubber's view of it. NewReplay makes one pass in order (the watchdog
+// needs the sequence); Decode then decodes any one frame fully.
+type Replay struct {
+	c         *Capture
+	summaries []Summary
+}
+
+// NewReplay decodes every frame of c once. c must stay unchanged while the
+// replay is used. It fails, naming the frame, only on a capture that Decode
+// would have refused.
+func NewReplay(c *Capture) (*Replay, error) {
+	r := &Replay{c: c, summaries: make([]Summary, len(c.Frames))}
+	var (
+		d    Decoded
+		wd   = decode.NewWatchdog(0)
+		last = -1
+	)
+	for i := range c.Frames {
+		f := &c.Frames[i]
+		from := i
+		if f.Ring == nil {
+			from = -1
+			if last >= 0 && c.Frames[last].Generation == f.Generation {
+				from = last
+			}
+		} else {
+			last = i
+		}
+		var ring []byte
+		if from >= 0 {
+			ring = c.Frames[from].Ring
+		}
+		if err := DecodeBuffers(&d, f.Control, ring, nil, c.Header.WindowOpcodes); err != nil {
+			return nil, fmt.Errorf("capture: frame %d: %w", i, err)
+		}
+		ctl := &d.Ring.Control
+		s := &r.summaries[i]
+		*s = Summary{Seq: f.Seq, AtMillis: f.AtMillis, Generation: f.Generation, Legacy: ctl.Legacy,
+			DoneCount: ctl.DoneCount, Epoch: ctl.Epoch, Claims: ctl.Claims, Faults: ctl.Faults,
+			Dispatches: ctl.Dispatches, TenantClaims: ctl.TenantFairness, PriorityClaims: ctl.PriorityFairness,
+			Occupancy: d.Ring.Occupancy, RingFrom: from, Dispatch: f.Meta.Dispatch, Timings: f.Meta.Timings}
+		s.Watchdog = wd.Observe(f.AtMillis, &d.Ring)
+	}
+	return r, nil
+}
+
+// Capture returns the replayed capture.
+func (r *Replay) Capture() *Capture { return r.c }
+
+// Len is the number of frames.
+func (r *Replay) Len() int { return len(r.summaries) }
+
+// Summary returns frame i's summary; i must be in [0, Len()).
+func (r *Replay) Summary(i int) *Summary { return &r.summaries[i] }
+
+// Decode decodes frame i fully into dst, reusing dst's storage.
+func (r *Replay) Decode(i int, dst *Decoded) error {
+	if i < 0 || i >= len(r.summaries) {
+		return fmt.Errorf("capture: frame %d is out of range: the capture holds %d frames", i, len(r.summaries))
+	}
+	f, s := &r.c.Frames[i], &r.summaries[i]
+	var ring []byte
+	if s.RingFrom >= 0 {
+		ring = r.c.Frames[s.RingFrom].Ring
+	}
+	if err := DecodeBuffers(dst, f.Control, ring, f.Log, r.c.Header.WindowOpcodes); err != nil {
+		return fmt.Errorf("capture: frame %d: %w", i, err)
+	}
+	dst.RingFrom, dst.Watchdog, dst.Timings = s.RingFrom, s.Watchdog, f.Meta.Timings
+	dst.HasDispatch = f.Meta.Dispatch != nil
+	dst.Dispatch = decode.MegakernelTelemetry{}
+	if dst.HasDispatch {
+		dst.Dispatch = f.Meta.Dispatch.Telemetry()
+	}
+	rep := &dst.Report
+	dispatches := rep.Dispatches[:0]
+	*rep = decode.MegakernelReport{Dispatches: dispatches}
+	for j := 0; j <= i; j++ {
+		if d := r.c.Frames[j].Meta.Dispatch; d != nil && r.c.Frames[j].Generation == f.Generation {
+			rep.Add(d.Telemetry())
+		}
+	}
+	rep.RecordProgress(max(f.Meta.Published, uint64(dst.Ring.Control.DoneCount)), uint64(dst.Ring.Control.DoneCount))
+	return nil
+}

@@ -1,0 +1,203 @@
+package capture
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ringscope/ringscope/decode"
+)
+
+// Trace thread ids: one timeline row each (pid TracePID).
+const (
+	TracePID         = 1
+	TraceTIDEpochs   = 1
+	TraceTIDDispatch = 2
+	TraceTIDFaults   = 3
+	TraceTIDCounters = 4
+	// MaxTraceFaults bounds the fault instants of one trace; the rest are
+	// summarised by one "faults truncated" instant.
+	MaxTraceFaults = 10000
+)
+
+// TraceEvent is one event of the Chrome trace-event format (the JSON that
+// chrome://tracing and ui.perfetto.dev open). Ts and Dur are microseconds.
+type TraceEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	Ts   float64        `json:"ts"`
+	Dur  *float64       `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	S    string         `json:"s,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// TraceFile is the trace's top level (the JSON Object Format).
+type TraceFile struct {
+	TraceEvents     []TraceEvent   `json:"traceEvents"`
+	DisplayTimeUnit string         `json:"displayTimeUnit"`
+	OtherData       map[string]any `json:"otherData"`
+}
+
+var priorityNames = [5]string{"critical", "high", "normal", "low", "idle"}
+
+// Trace renders c as a Chrome trace / Perfetto JSON timeline:
+//
+//   - "M" metadata naming the process and its threads;
+//   - "X" complete slices: one per epoch (a run of frames with the same
+//     GENERATION and EPOCH words) on thread "epochs", one per dispatch
+//     (its submit → readback round trip, ending at the frame's readback) on
+//     thread "dispatches";
+//   - "C" counters: claims per tenant (tenants that ever claimed), claims
+//     per priority, slots per status, DONE_COUNT and FAULTS;
+//   - "i" instants (thread scope) for every fault record of the log, at
+//     most MaxTraceFaults.
+//
+// Times are microseconds from the capture's first event.
+func Trace(c *Capture) ([]byte, error) {
+	r, err := NewReplay(c)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(traceOf(r))
+}
+
+func dur(d float64) *float64 { return &d }
+
+func traceOf(r *Replay) TraceFile {
+	c := r.c
+	meta := func(name string, tid int, value string) TraceEvent {
+		return TraceEvent{Name: name, Ph: "M", Pid: TracePID, Tid: tid, Args: map[string]any{"name": value}}
+	}
+	ev := []TraceEvent{
+		meta("process_name", 0, "ringscope"),
+		meta("thread_name", TraceTIDEpochs, "epochs"),
+		meta("thread_name", TraceTIDDispatch, "dispatches"),
+		meta("thread_name", TraceTIDFaults, "faults"),
+		meta("thread_name", TraceTIDCounters, "counters"),
+	}
+	n := r.Len()
+	// t0: the earliest dispatch start, so every ts is ≥ 0.
+	t0 := math.Inf(1)
+	for i := range n {
+		s := r.Summary(i)
+		t0 = math.Min(t0, s.AtMillis-roundTrip(s))
+	}
+	us := func(ms float64) float64 { return math.Round((ms-t0)*1000*1000) / 1000 }
+	var tenantsUsed uint32
+	for i := range n {
+		for t, v := range r.Summary(i).TenantClaims {
+			if v != 0 {
+				tenantsUsed |= 1 << t
+			}
+		}
+	}
+	// Epochs: runs of frames sharing (generation, EPOCH).
+	for i := 0; i < n; {
+		s := r.Summary(i)
+		j := i
+		for j+1 < n && r.Summary(j+1).Generation == s.Generation && r.Summary(j+1).Epoch == s.Epoch {
+			j++
+		}
+		e := r.Summary(j)
+		start, end := us(s.AtMillis-roundTrip(s)), us(e.AtMillis)
+		ev = append(ev, TraceEvent{Name: fmt.Sprintf("epoch %d", s.Epoch), Cat: "epoch", Ph: "X", Ts: start,
+			Dur: dur(math.Max(end-start, 1)), Pid: TracePID, Tid: TraceTIDEpochs,
+			Args: map[string]any{"generation": s.Generation, "epoch": s.Epoch, "frames": j - i + 1,
+				"firstSeq": s.Seq, "lastSeq": e.Seq, "doneCount": e.DoneCount, "legacy": s.Legacy}})
+		i = j + 1
+	}
+	var log decode.Log
+	faults := 0
+	for i := range n {
+		s := r.Summary(i)
+		at := us(s.AtMillis)
+		if s.Dispatch != nil {
+			rt := roundTrip(s)
+			d := s.Dispatch
+			ev = append(ev, TraceEvent{Name: "dispatch", Cat: "dispatch", Ph: "X", Ts: us(s.AtMillis - rt),
+				Dur: dur(math.Max(rt*1000, 1)), Pid: TracePID, Tid: TraceTIDDispatch,
+				Args: map[string]any{"seq": s.Seq, "generation": s.Generation,
+					"bytesUploaded": d.BytesUploaded, "bytesReadBack": d.BytesReadBack,
+					"kernelLaunches": d.KernelLaunches, "syncPoints": d.SyncPoints,
+					"occupancyProxyBps": d.OccupancyProxyBps, "frontierDensityBps": d.FrontierDensityBps,
+					"topology": d.Topology.String(), "pressure": d.Pressure.String(),
+					"executionMode": d.ExecutionMode.String(),
+					"publishMs":     s.Timings.PublishMS, "readbackMs": s.Timings.ReadbackMS,
+					"decodeMs": s.Timings.DecodeMS, "gpuMs": s.Timings.GPUMS}})
+		}
+		counter := func(name string, args map[string]any) {
+			ev = append(ev, TraceEvent{Name: name, Cat: "counter", Ph: "C", Ts: at, Pid: TracePID, Tid: TraceTIDCounters, Args: args})
+		}
+		if tenantsUsed != 0 {
+			a := map[string]any{}
+			for t, v := range s.TenantClaims {
+				if tenantsUsed&(1<<t) != 0 {
+					a["tenant "+strconv.Itoa(t)] = v
+				}
+			}
+			counter("claims by tenant", a)
+		}
+		a := map[string]any{}
+		for p, v := range s.PriorityClaims {
+			a[priorityNames[p]] = v
+		}
+		counter("claims by priority", a)
+		o := s.Occupancy
+		counter("slots by status", map[string]any{"empty": o.Empty, "published": o.Published, "claimed": o.Claimed,
+			"done": o.Done, "wait_io": o.WaitIO, "yield": o.Yield, "requeue": o.Requeue, "fault": o.Fault, "unknown": o.Unknown})
+		counter("done count", map[string]any{"done": s.DoneCount})
+		counter("faults", map[string]any{"faults": s.Faults})
+
+		f := &c.Frames[i]
+		if len(f.Log) == 0 {
+			continue
+		}
+		if err := decode.DecodeLogInto(&log, f.Log); err != nil {
+			continue // validated by Decode; a hand-built capture may not be
+		}
+		for _, rec := range log.Records {
+			if !rec.IsFault() {
+				continue
+			}
+			faults++
+			if faults > MaxTraceFaults {
+				continue
+			}
+			code := rec.FaultCode()
+			ev = append(ev, TraceEvent{Name: code.String(), Cat: "fault", Ph: "i", Ts: at, Pid: TracePID,
+				Tid: TraceTIDFaults, S: "t", Args: map[string]any{"slot": rec.Slot, "opcode": rec.A,
+					"epoch": rec.B, "reason": code.Reason(), "seq": s.Seq}})
+		}
+	}
+	if faults > MaxTraceFaults {
+		last := 0.0
+		if n > 0 {
+			last = us(r.Summary(n - 1).AtMillis)
+		}
+		ev = append(ev, TraceEvent{Name: "faults truncated", Cat: "fault", Ph: "i", Ts: last, Pid: TracePID,
+			Tid: TraceTIDFaults, S: "t", Args: map[string]any{"omitted": faults - MaxTraceFaults}})
+	}
+	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: map[string]any{
+		"ringscope": c.Header.Ringscope, "source": c.Header.Source, "frames": n,
+		"abiVersion": c.Header.ABIVersion, "startMillis": t0Or0(t0)}}
+}
+
+func t0Or0(t float64) float64 {
+	if math.IsInf(t, 0) {
+		return 0
+	}
+	return t
+}
+
+// roundTrip is the frame's submit → readback time in ms, or 0.
+func roundTrip(s *Summary) float64 {
+	rt := s.Timings.RoundTripMS
+	if s.Dispatch == nil || math.IsNaN(rt) || math.IsInf(rt, 0) || rt < 0 {
+		return 0
+	}
+	return rt
+}
