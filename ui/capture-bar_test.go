@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestCaptureBarText(t *testing.T) {
+	var nilBar CaptureBar
+	assert.Equal(t, "○ Record", nilBar.RecordLabel())
+	assert.True(t, nilBar.ScrubDisabled())
+	assert.Equal(t, "live", nilBar.PositionText())
+
+	m := &CaptureModel{Recording: true, Frames: 12, MaxFrames: 600, Bytes: 3 << 20, MaxBytes: 96 << 20, Dropped: 4}
+	c := CaptureBar{Model: m}
+	assert.Equal(t, "● Recording", c.RecordLabel())
+	assert.Contains(t, c.RecordClass(), "active")
+	assert.Equal(t, "12 frames · "+Bytes(3<<20)+" of "+Bytes(96<<20)+" · 4 older dropped", c.HeldText())
+	assert.Equal(t, "11", c.ScrubMax())
+	assert.Equal(t, "11", c.ScrubValue(), "live: the newest frame")
+	assert.False(t, c.ScrubDisabled())
+	assert.False(t, c.ExportDisabled())
+
+	m.Replaying, m.Count, m.Index, m.Seq, m.Source = true, 3, 1, 42, "x.rscap"
+	assert.Equal(t, "2", c.ScrubMax())
+	assert.Equal(t, "1", c.ScrubValue())
+	assert.Equal(t, "frame 2 / 3 · seq 42 · x.rscap", c.PositionText())
+
+	m.Notice = "imported"
+	assert.True(t, c.ShowNotice())
+	m.Error = "capture: byte 0: header: magic: not a capture file"
+	assert.False(t, c.ShowNotice())
+}
+
+func TestCaptureBarIntents(t *testing.T) {
+	var got []any
+	m := &CaptureModel{
+		OnRecord: func(on bool) { got = append(got, on) },
+		OnExport: func(k string) { got = append(got, k) },
+		OnScrub:  func(i int) { got = append(got, i) },
+		OnLive:   func() { got = append(got, "live") },
+	}
+	c := CaptureBar{Model: m}
+	c.ToggleRecord()
+	c.Export("trace")
+	c.ScrubTo("7")
+	c.ScrubTo("x")
+	c.ScrubTo("-1")
+	c.Live()
+	assert.Equal(t, []any{true, "trace", 7, "live"}, got)
+}
+
+func TestDashboardCaptureModel(t *testing.T) {
+	d := &Dashboard{}
+	assert.Same(t, d.CaptureModel(), d.CaptureModel())
+	assert.NotSame(t, d.CaptureModel(), (&Dashboard{}).CaptureModel())
+}
