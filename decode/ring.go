@@ -52,6 +52,8 @@ type DecodeScratch struct {
 	ops     []uint32 // window opcodes, sorted and unique
 	matcher windowMatcher
 	table   []int32 // open-addressed window index: 1 + index into Windows, 0 = free
+	// summaryWins holds a summary's windows while DecodeSummaryInto checks them.
+	summaryWins []WindowTelemetry
 }
 
 // DecodeInto strictly decodes control and ring into dst, reusing dst's
@@ -100,6 +102,9 @@ func decodeChecked(dst *RingTelemetry, scratch *DecodeScratch, control, ring []b
 		dst.Slots = make([]RingSlotSnapshot, n)
 	}
 	dst.Occupancy = decodeSlots(dst.Slots, ring)
+	dst.Active = countActive(dst.Slots)
+	dst.StatusMap = StatusMap{words: dst.StatusMap.words[:0]}
+	dst.WindowsDropped = 0
 	scratch.setWindowOpcodes(windowOpcodes)
 	dst.Windows = scratch.windows(dst.Windows[:0], dst.Slots)
 }

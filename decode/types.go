@@ -18,6 +18,15 @@ type RingTelemetry struct {
 	// Windows holds one entry per (ticket, opcode) pair of the window
 	// opcodes, sorted by ticket, then opcode.
 	Windows []WindowTelemetry
+	// Active counts the active slots by tenant, priority and opcode; both
+	// DecodeInto and DecodeSummaryInto fill it.
+	Active ActiveCounts
+	// StatusMap is the packed status view of a summary decode
+	// (DecodeSummaryInto), which leaves Slots empty; DecodeInto empties it.
+	StatusMap StatusMap
+	// WindowsDropped counts the window slots a GPU summary's window table
+	// had no room for: Windows is exact when it is 0, always after DecodeInto.
+	WindowsDropped uint32
 }
 
 // Metric is one non-zero OPCODE_METRICS word: how many times opcode Opcode

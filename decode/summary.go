@@ -1,0 +1,410 @@
+package decode
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Buffer names of the GPU summary (docs/SUMMARY.md) in DecodeError.Buffer.
+const (
+	BufferSummary   = "summary"
+	BufferStatusMap = "status map"
+)
+
+// ActiveCounts counts the slots in an active status (Status.Active) by
+// tenant, priority and opcode. Each table is exact for the ids it names;
+// the Other counters hold the active slots whose id is past the table, so
+// every table sums to the active slots. The zero value is an empty ring.
+type ActiveCounts struct {
+	// Tenant[t] counts active slots whose TENANT word is t (< 32).
+	Tenant      [abi.TenantSlots]uint32
+	TenantOther uint32
+	// Priority[p] counts active slots whose PRIORITY word is p (< 5).
+	Priority      [abi.PriorityLevels]uint32
+	PriorityOther uint32
+	// Opcode[op] counts active slots of opcode op (< 32).
+	Opcode      [abi.MetricOpcodes]uint32
+	OpcodeOther uint32
+}
+
+// countActive tallies the active slots of slots.
+func countActive(slots []RingSlotSnapshot) ActiveCounts {
+	var a ActiveCounts
+	for i := range slots {
+		s := &slots[i]
+		if !s.Status.Active() {
+			continue
+		}
+		if s.Tenant < abi.TenantSlots {
+			a.Tenant[s.Tenant]++
+		} else {
+			a.TenantOther++
+		}
+		if s.Priority < abi.PriorityLevels {
+			a.Priority[s.Priority]++
+		} else {
+			a.PriorityOther++
+		}
+		if s.Opcode < abi.MetricOpcodes {
+			a.Opcode[s.Opcode]++
+		} else {
+			a.OpcodeOther++
+		}
+	}
+	return a
+}
+
+// ActiveForTenant is the number of active slots of tenant; for a tenant id
+// ≥ 32 it returns every such slot's count (ActiveCounts.TenantOther) and
+// exact = false.
+func (t *RingTelemetry) ActiveForTenant(tenant uint32) (n uint32, exact bool) {
+	if tenant < abi.TenantSlots {
+		return t.Active.Tenant[tenant], true
+	}
+	return t.Active.TenantOther, false
+}
+
+// ActiveForPriority is the number of active slots whose PRIORITY word is
+// priority; past the levels, the count of all such slots and exact = false.
+func (t *RingTelemetry) ActiveForPriority(priority uint32) (n uint32, exact bool) {
+	if priority < abi.PriorityLevels {
+		return t.Active.Priority[priority], true
+	}
+	return t.Active.PriorityOther, false
+}
+
+// ActiveForOpcode is the number of active slots of opcode op; for op ≥ 32,
+// the count of every such slot and exact = false (ActiveSlotsForOpcode
+// gives the exact slots after a full decode).
+func (t *RingTelemetry) ActiveForOpcode(op uint32) (n uint32, exact bool) {
+	if op < abi.MetricOpcodes {
+		return t.Active.Opcode[op], true
+	}
+	return t.Active.OpcodeOther, false
+}
+
+// StatusMap is the packed status view of a ring (docs/SUMMARY.md §4): 4
+// bits per slot, 8 slots per little-endian word. A status the protocol
+// does not name is stored as abi.StatusMapUnknown whatever its raw value.
+// The zero value is an empty map.
+type StatusMap struct {
+	slots uint32
+	words []uint32
+}
+
+// Len is the number of slots in the map.
+func (m *StatusMap) Len() int { return int(m.slots) }
+
+// At returns the status of slot i: one of the named statuses, or
+// Status(abi.StatusMapUnknown) for any other raw value; ok is false when i
+// is out of range.
+func (m *StatusMap) At(i int) (s Status, ok bool) {
+	if i < 0 || i >= int(m.slots) {
+		return 0, false
+	}
+	return Status(m.words[i/abi.StatusMapPerWord] >> (abi.StatusMapBits * (i % abi.StatusMapPerWord)) & nibbleMask), true
+}
+
+// Words returns the packed words; it aliases the map.
+func (m *StatusMap) Words() []uint32 { return m.words }
+
+// AppendBytes appends the packed map, as the GPU writes it, to dst.
+func (m *StatusMap) AppendBytes(dst []byte) []byte {
+	for _, w := range m.words {
+		dst = binary.LittleEndian.AppendUint32(dst, w)
+	}
+	return dst
+}
+
+// SetSlots packs the statuses of slots into m, reusing its storage: the
+// host's view of what the GPU's status map holds for the same ring.
+func (m *StatusMap) SetSlots(slots []RingSlotSnapshot) {
+	n := int(abi.StatusMapWords(uint32(len(slots))))
+	m.words = slices.Grow(m.words[:0], n)[:n]
+	clear(m.words)
+	for i := range slots {
+		code := uint32(min(slots[i].Status, abi.StatusMapUnknown))
+		m.words[i/abi.StatusMapPerWord] |= code << (abi.StatusMapBits * (i % abi.StatusMapPerWord))
+	}
+	m.slots = uint32(len(slots))
+}
+
+const nibbleMask = 1<<abi.StatusMapBits - 1
+
+// SlotCount is the number of ring slots t describes: len(Slots) after a
+// full decode, the status map's length after a summary decode.
+func (t *RingTelemetry) SlotCount() int {
+	if len(t.Slots) > 0 {
+		return len(t.Slots)
+	}
+	return t.StatusMap.Len()
+}
+
+// SlotStatus is the status of slot i from whichever view t holds: the
+// slot's raw status after a full decode, the status map's (unknown values
+// collapsed to abi.StatusMapUnknown) after a summary decode.
+func (t *RingTelemetry) SlotStatus(i int) (Status, bool) {
+	if len(t.Slots) > 0 {
+		if i < 0 || i >= len(t.Slots) {
+			return 0, false
+		}
+		return t.Slots[i].Status, true
+	}
+	return t.StatusMap.At(i)
+}
+
+// summaryHeader is the validated header of a summary buffer.
+type summaryHeader struct {
+	w                       []byte // the summary
+	slots, depth, width     uint32
+	capacity, opcodes       uint32
+	dropped, entries        uint32
+	sketched, active        uint32
+	cells, windows, wantLen uint64
+}
+
+func (h *summaryHeader) word(i uint64) uint32 {
+	return binary.LittleEndian.Uint32(h.w[i*abi.WordBytes:])
+}
+
+func summaryErr(off uint64, format string, args ...any) error {
+	return &DecodeError{Buffer: BufferSummary, Offset: int(off), Msg: "summary: " + fmt.Sprintf(format, args...)}
+}
+
+// readSummaryHeader checks the summary's length, magic and shape.
+func readSummaryHeader(summary []byte) (summaryHeader, error) {
+	h := summaryHeader{w: summary}
+	n := uint64(len(summary))
+	if n%abi.WordBytes != 0 {
+		return h, summaryErr(n-n%abi.WordBytes, "length %d bytes is not a whole number of %d-byte words", n, abi.WordBytes)
+	}
+	if n < abi.SummaryHeaderWords*abi.WordBytes {
+		return h, summaryErr(n, "%d bytes is shorter than the %d-byte header", n, abi.SummaryHeaderWords*abi.WordBytes)
+	}
+	if m := h.word(abi.SumMagic); m != abi.SummaryMagic {
+		return h, summaryErr(abi.SumMagic*abi.WordBytes, "magic %#x, want %#x: the reduce pass did not run, or rejected its params", m, abi.SummaryMagic)
+	}
+	h.slots, h.depth, h.width = h.word(abi.SumSlots), h.word(abi.SumDepth), h.word(abi.SumWidth)
+	h.capacity, h.opcodes = h.word(abi.SumWindowCapacity), h.word(abi.SumWindowOpcodes)
+	h.dropped, h.entries = h.word(abi.SumWindowDropped), h.word(abi.SumWindowEntries)
+	h.sketched, h.active = h.word(abi.SumSketched), h.word(abi.SumActive)
+	switch {
+	case h.depth == 0 || h.depth > abi.SketchMaxDepth:
+		return h, summaryErr(abi.SumDepth*abi.WordBytes, "sketch depth %d is outside 1 … %d", h.depth, abi.SketchMaxDepth)
+	case h.width == 0 || h.width > abi.SketchMaxWidth:
+		return h, summaryErr(abi.SumWidth*abi.WordBytes, "sketch width %d is outside 1 … %d", h.width, abi.SketchMaxWidth)
+	case h.capacity > abi.WindowMaxCapacity || h.capacity&(h.capacity-1) != 0:
+		return h, summaryErr(abi.SumWindowCapacity*abi.WordBytes, "window capacity %d is not 0 or a power of two ≤ %d", h.capacity, abi.WindowMaxCapacity)
+	case h.opcodes > abi.SummaryMaxWindowOpcodes:
+		return h, summaryErr(abi.SumWindowOpcodes*abi.WordBytes, "%d window opcodes, at most %d", h.opcodes, abi.SummaryMaxWindowOpcodes)
+	case h.slots == 0:
+		return h, summaryErr(abi.SumSlots*abi.WordBytes, "a ring of 0 slots")
+	}
+	h.cells = uint64(h.depth) * uint64(h.width)
+	h.windows = abi.SummaryWindowWord(h.depth, h.width)
+	h.wantLen = abi.SummaryWords(h.depth, h.width, h.capacity) * abi.WordBytes
+	if n != h.wantLen {
+		return h, summaryErr(min(n, h.wantLen), "%d bytes, but sketches of %d × %d and %d window entries take %d bytes",
+			n, h.depth, h.width, h.capacity, h.wantLen)
+	}
+	return h, nil
+}
+
+// DecodeSummaryInto decodes a GPU summary (docs/SUMMARY.md) with its
+// control buffer and status map into dst: Control, Occupancy, Active,
+// Windows, WindowsDropped and StatusMap are filled exactly as DecodeInto
+// fills them from the full ring (Windows exactly when WindowsDropped is 0),
+// and Slots is emptied: a summary carries no slot words; SlotStatus and
+// SlotCount read the status map instead. windowOpcodes must be the list
+// the reduce pass was given (order and repeats do not matter); the summary
+// records only its length, which must match. scratch may be nil.
+//
+// The summary is checked whole before anything is written: length, magic,
+// shape, the counters' sums against each other and against the status map,
+// and every window entry. On error dst is unchanged and the error is a
+// *DecodeError naming the buffer and byte offset.
+func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summary, statusMap []byte, windowOpcodes []uint32) error {
+	if scratch == nil {
+		scratch = new(DecodeScratch)
+	}
+	if err := checkControl(control); err != nil {
+		return err
+	}
+	h, err := readSummaryHeader(summary)
+	if err != nil {
+		return err
+	}
+	scratch.setWindowOpcodes(windowOpcodes)
+	if uint32(len(scratch.ops)) != h.opcodes {
+		return summaryErr(abi.SumWindowOpcodes*abi.WordBytes, "reduced with %d window opcodes, decoded with %d distinct ones", h.opcodes, len(scratch.ops))
+	}
+
+	// Occupancy and the sums it fixes.
+	var occ [abi.StatusCount + 1]uint32
+	var total uint64
+	for i := range occ {
+		occ[i] = h.word(abi.SumOccupancy + uint64(i))
+		total += uint64(occ[i])
+	}
+	o := RingOccupancy{
+		Empty: occ[abi.StatusEmpty], Published: occ[abi.StatusPublished], Claimed: occ[abi.StatusClaimed],
+		Done: occ[abi.StatusDone], WaitIO: occ[abi.StatusWaitIO], Yield: occ[abi.StatusYield],
+		Requeue: occ[abi.StatusRequeue], Fault: occ[abi.StatusFault], Unknown: occ[abi.StatusCount],
+	}
+	active := uint64(o.Published) + uint64(o.Claimed) + uint64(o.WaitIO) + uint64(o.Yield) + uint64(o.Requeue)
+	switch {
+	case total != uint64(h.slots):
+		return summaryErr(abi.SumOccupancy*abi.WordBytes, "occupancy counts %d slots, the header %d", total, h.slots)
+	case uint64(h.sketched) != uint64(h.slots)-uint64(o.Empty):
+		return summaryErr(abi.SumSketched*abi.WordBytes, "%d sketched slots, but %d are not EMPTY", h.sketched, uint64(h.slots)-uint64(o.Empty))
+	case uint64(h.active) != active:
+		return summaryErr(abi.SumActive*abi.WordBytes, "%d active slots, but occupancy says %d", h.active, active)
+	}
+	var a ActiveCounts
+	if err := readActive(&h, abi.SumActiveTenant, "tenant", a.Tenant[:], &a.TenantOther, active); err != nil {
+		return err
+	}
+	if err := readActive(&h, abi.SumActivePriority, "priority", a.Priority[:], &a.PriorityOther, active); err != nil {
+		return err
+	}
+	if err := readActive(&h, abi.SumActiveOpcode, "opcode", a.Opcode[:], &a.OpcodeOther, active); err != nil {
+		return err
+	}
+
+	// The status map must hold exactly the occupancy.
+	if want := abi.StatusMapWords(h.slots) * abi.WordBytes; uint64(len(statusMap)) != want {
+		return &DecodeError{Buffer: BufferStatusMap, Offset: min(len(statusMap), int(want)), Msg: fmt.Sprintf(
+			"status map of %d bytes, want %d for %d slots (%d per word)", len(statusMap), want, h.slots, abi.StatusMapPerWord)}
+	}
+	var mapOcc [nibbleMask + 1]uint32
+	for i := 0; i < len(statusMap); i += abi.WordBytes {
+		w := binary.LittleEndian.Uint32(statusMap[i:])
+		first := uint32(i/abi.WordBytes) * abi.StatusMapPerWord
+		for k := uint32(0); k < abi.StatusMapPerWord; k++ {
+			code := w >> (abi.StatusMapBits * k) & nibbleMask
+			if first+k >= h.slots {
+				if code != 0 {
+					return &DecodeError{Buffer: BufferStatusMap, Offset: i, Msg: fmt.Sprintf(
+						"status map: nibble of slot %d past the %d slots is %d, want 0", first+k, h.slots, code)}
+				}
+				continue
+			}
+			mapOcc[code]++
+		}
+	}
+	for code, n := range mapOcc {
+		want := uint32(0)
+		if code <= abi.StatusMapUnknown {
+			want = occ[code]
+		}
+		if n != want {
+			return &DecodeError{Buffer: BufferStatusMap, Offset: 0, Msg: fmt.Sprintf(
+				"status map holds %d slots of code %d, the summary's occupancy %d", n, code, want)}
+		}
+	}
+
+	// Window entries: validated into scratch, copied out on success.
+	wins := scratch.summaryWins[:0]
+	var used uint32
+	for e := uint64(0); e < uint64(h.capacity); e++ {
+		at := h.windows + e*abi.WindowEntryWords
+		owner := h.word(at + abi.WinOwner)
+		if owner == 0 {
+			continue
+		}
+		used++
+		first := ^h.word(at + abi.WinFirstInv)
+		w := WindowTelemetry{
+			Ticket: h.word(at + abi.WinTicket), Opcode: h.word(at + abi.WinOpcode), Tenant: h.word(at + abi.WinTenant),
+			Required: h.word(at + abi.WinRequired), Lookahead: h.word(at + abi.WinLookahead),
+		}
+		st := [abi.WindowStatusWords]*uint32{&w.Published, &w.Claimed, &w.Done, &w.WaitIO, &w.Yield, &w.Requeue, &w.Fault}
+		for i, p := range st {
+			*p = h.word(at + abi.WinStatus + uint64(i))
+		}
+		switch {
+		case owner-1 >= h.slots:
+			return summaryErr(at*abi.WordBytes, "window entry %d: owner slot %d is past the %d slots", e, owner-1, h.slots)
+		case first > owner-1:
+			return summaryErr((at+abi.WinFirstInv)*abi.WordBytes, "window entry %d: lowest slot %d is above its owner slot %d", e, first, owner-1)
+		case !scratch.match(w.Opcode):
+			return summaryErr((at+abi.WinOpcode)*abi.WordBytes, "window entry %d: opcode %#x is not a window opcode", e, w.Opcode)
+		}
+		wins = append(wins, w)
+	}
+	scratch.summaryWins = wins
+	if used != h.entries {
+		return summaryErr(abi.SumWindowEntries*abi.WordBytes, "%d window entries in use, the header says %d", used, h.entries)
+	}
+	slices.SortFunc(wins, compareWindows)
+	for i := 1; i < len(wins); i++ {
+		if compareWindows(wins[i-1], wins[i]) == 0 {
+			return summaryErr(h.windows*abi.WordBytes, "two window entries for ticket %d, opcode %#x", wins[i].Ticket, wins[i].Opcode)
+		}
+	}
+
+	// Checked: write.
+	decodeControl(&dst.Control, control)
+	dst.Occupancy = o
+	dst.Active = a
+	dst.Slots = dst.Slots[:0]
+	dst.Windows = append(dst.Windows[:0], wins...)
+	dst.WindowsDropped = h.dropped
+	m := &dst.StatusMap
+	nw := len(statusMap) / abi.WordBytes
+	m.words = slices.Grow(m.words[:0], nw)[:nw]
+	for i := range m.words {
+		m.words[i] = binary.LittleEndian.Uint32(statusMap[i*abi.WordBytes:])
+	}
+	m.slots = h.slots
+	return nil
+}
+
+// readActive reads one active table (len(dst) words, then the other
+// counter) at word at, and checks that it sums to active.
+func readActive(h *summaryHeader, at uint64, name string, dst []uint32, other *uint32, active uint64) error {
+	var sum uint64
+	for i := range dst {
+		dst[i] = h.word(at + uint64(i))
+		sum += uint64(dst[i])
+	}
+	*other = h.word(at + uint64(len(dst)))
+	if sum += uint64(*other); sum != active {
+		return summaryErr(at*abi.WordBytes, "active slots per %s sum to %d, not the %d active slots", name, sum, active)
+	}
+	return nil
+}
+
+// SummarySketchInto fills dst with the five sketches a GPU summary holds
+// (docs/SUMMARY.md §2), reusing dst's storage: the same counters, bit for
+// bit, as RingTelemetry.SketchInto of the full decode of the same ring and
+// control, with the summary's depth and width. On error dst is unchanged.
+func SummarySketchInto(dst *SketchTelemetry, summary []byte) error {
+	h, err := readSummaryHeader(summary)
+	if err != nil {
+		return err
+	}
+	d, w := int(h.depth), int(h.width)
+	for _, s := range dst.all() {
+		if err := s.reshape(d, w); err != nil {
+			return err // unreachable: the header's shape is bounded
+		}
+	}
+	all := dst.all()
+	for k, s := range all[:abi.SummarySketches] {
+		base := abi.SummarySketchWord(k, h.depth, h.width)
+		for i := range s.counters {
+			s.counters[i] = uint64(h.word(base + uint64(i)))
+		}
+	}
+	base := abi.SummarySketchWord(abi.SummarySketches, h.depth, h.width)
+	for i := range dst.DispatchMetrics.counters {
+		at := base + 2*uint64(i)
+		dst.DispatchMetrics.counters[i] = uint64(h.word(at)) | uint64(h.word(at+1))<<32
+	}
+	dst.TotalSlots, dst.SketchedSlots, dst.ActiveSlots = h.slots, h.sketched, h.active
+	return nil
+}
