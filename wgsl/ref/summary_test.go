@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -77,7 +78,9 @@ func TestReduceSmall(t *testing.T) {
 	control := make([]byte, abi.ControlMinWords*abi.WordBytes)
 	binary.LittleEndian.PutUint32(control[(abi.CtrlOpcodeMetrics+3)*abi.WordBytes:], 0xFFFFFFFF)
 	ring := make([]byte, 10*abi.SlotBytes)
-	put := func(slot, w int, v uint32) { binary.LittleEndian.PutUint32(ring[(slot*abi.SlotWords+w)*abi.WordBytes:], v) }
+	put := func(slot, w int, v uint32) {
+		binary.LittleEndian.PutUint32(ring[(slot*abi.SlotWords+w)*abi.WordBytes:], v)
+	}
 	put(0, abi.SlotStatus, abi.StatusPublished)
 	put(0, abi.SlotOpcode, 9)
 	put(0, abi.SlotTenant, 40)
@@ -89,7 +92,7 @@ func TestReduceSmall(t *testing.T) {
 	put(3, abi.SlotOpcode, 9)
 	put(3, abi.SlotTenant, 5)
 	put(3, abi.SlotArg0+1, abi.WindowClassLookahead)
-	p := SummaryParams{Depth: 2, Width: 16, WindowCapacity: 4, WindowOpcodes: []uint32{9}}
+	p := wgsl.SummaryParams{Depth: 2, Width: 16, WindowCapacity: 4, WindowOpcodes: []uint32{9}}
 	sum, smap, err := Reduce(control, ring, p)
 	require.NoError(t, err)
 	require.Len(t, sum, int(abi.SummaryWords(2, 16, 4))*abi.WordBytes)
@@ -123,10 +126,10 @@ func TestReduceSmall(t *testing.T) {
 	assert.Equal(t, uint32(0xFFFFFFFF), w(dm+2*uint64(SketchIndex(0, 16, 3))))
 	assert.Equal(t, uint32(0), w(dm+2*uint64(SketchIndex(0, 16, 3))+1))
 
-	_, _, err = Reduce(control, ring, SummaryParams{Depth: 9, Width: 16})
+	_, _, err = Reduce(control, ring, wgsl.SummaryParams{Depth: 9, Width: 16})
 	assert.ErrorContains(t, err, "depth 9")
-	_, _, err = Reduce(control, ring, SummaryParams{Depth: 1, Width: 16, WindowCapacity: 3})
+	_, _, err = Reduce(control, ring, wgsl.SummaryParams{Depth: 1, Width: 16, WindowCapacity: 3})
 	assert.ErrorContains(t, err, "power of two")
-	_, _, err = Reduce(control[:4], ring, SummaryParams{Depth: 1, Width: 16})
+	_, _, err = Reduce(control[:4], ring, wgsl.SummaryParams{Depth: 1, Width: 16})
 	assert.Error(t, err)
 }
