@@ -19,6 +19,18 @@
     statusEl.textContent = text ?? state;
   }
 
+  // unavailable makes the page's failure visible to an embedder as well:
+  // when main.wasm never ran, there is no ringscope object of its own, so
+  // define one whose ready rejects with the reason (ringscope.ready's
+  // documented contract), instead of leaving embedders a ReferenceError or
+  // a Promise that never settles.
+  function unavailable(reason) {
+    if ('ringscope' in globalThis) return;
+    const ready = Promise.reject(new Error(`ringscope: ${reason}`));
+    ready.catch(() => {}); // not an unhandled rejection if nobody awaits it
+    globalThis.ringscope = Object.freeze({ ready });
+  }
+
   function loadScript(src) {
     return new Promise((resolve, reject) => {
       const s = document.createElement('script');
@@ -42,6 +54,13 @@
     setStatus('loading');
     if (!(await hasWebGPU())) {
       setStatus('no-webgpu');
+      const note = document.querySelector('[data-testid="loader-note"]');
+      if (note) {
+        note.textContent = 'This browser offers no WebGPU adapter (navigator.gpu is missing or ' +
+          'requestAdapter() returned null), so ringscope cannot run its kernels here. Use a ' +
+          'Chromium-based browser with WebGPU enabled (headless or on Linux: --enable-unsafe-webgpu).';
+      }
+      unavailable('no-webgpu: this browser offers no WebGPU adapter');
       return;
     }
     await loadScript('wasm_exec.js');
@@ -73,5 +92,6 @@
   start().catch((err) => {
     console.error('ringscope:', err);
     setStatus('error', `error: ${err?.message ?? err}`);
+    unavailable(err?.message ?? String(err));
   });
 })();
