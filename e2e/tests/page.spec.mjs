@@ -1,0 +1,317 @@
+// The page as a person and an embedding tool use it (issue 4, part 6): real
+// Chromium on SwiftShader, the real Go server, the built static/main.wasm
+// (make build). Every test also fails on a page error or a console error
+// (fixtures.mjs).
+import { fileURLToPath } from 'node:url';
+import { test, expect, DASH, num, headerStat, readNum, gotoReady, waitFrames } from './fixtures.mjs';
+
+// PROTOCOL.md §4 opcodes and §2 control words used below.
+const OP = { NOP: 0, STORE_U32: 1, ATOMIC_ADD: 2, LOAD_U32: 3, BATCH_FENCE: 7, SPIN: 0x101, RAISE: 0xfff3, PRINTF: 0xfffe };
+const CTRL_MAGIC = 141;
+const MAGIC = 0x31435352;
+const OBS = 160; // first OBSERVABLE word
+const FAULT_USER = 0xffff0006; // log record format of a USER_FAULT
+
+// The ring statuses as the occupancy panel names them, with the API's
+// RingOccupancy field of each.
+const STATUSES = {
+  empty: 'empty', published: 'published', claimed: 'claimed', done: 'done',
+  'wait-io': 'waitIO', yield: 'yield', requeue: 'requeue', fault: 'fault', unknown: 'unknown',
+};
+
+// expectPanelsShow checks that the dashboard shows the decode `tel` (a
+// RingTelemetry from the API): done count, epoch, generation, every
+// occupancy count and the total, which the per-status counts sum to.
+async function expectPanelsShow(page, tel, slots) {
+  const c = tel.control;
+  await expect(page.getByTestId('done-count')).toHaveText(c.doneCount.toLocaleString('en-US'));
+  await expect(page.getByTestId('epoch')).toHaveText(c.epoch.toLocaleString('en-US'));
+  await expect(page.getByTestId('generation')).toHaveText(c.generation.toLocaleString('en-US'));
+  await expect(page.getByTestId('occupancy-total')).toHaveText(slots.toLocaleString('en-US'));
+  let shown = 0;
+  for (const [key, field] of Object.entries(STATUSES)) {
+    const cell = page.getByTestId(`occupancy-${key}`);
+    await expect(cell, `occupancy-${key}`).toHaveText(tel.occupancy[field].toLocaleString('en-US'));
+    shown += await readNum(cell);
+  }
+  expect(shown, 'the occupancy panel sums to the ring size').toBe(slots);
+}
+
+test('reaches ready on the SwiftShader adapter and warns that it is a CPU adapter', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const warning = page.getByTestId('adapter-cpu-warning');
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText(/CPU/);
+  await expect(warning).toContainText(/swiftshader/i);
+  // The API is there and settled.
+  await page.evaluate(() => window.ringscope.ready);
+});
+
+test('an API-driven workload: the panels show what drain() decoded', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  // Before any API call the autostart=0 page has drawn no frame.
+  await expect(page.getByTestId('done-count')).toHaveText(DASH);
+
+  const slots = 256;
+  const opened = await page.evaluate((slots) => ringscope.open({ slots, tenants: 3 }), slots);
+  expect(opened.slots).toBe(slots);
+  expect(opened.partitions).toEqual([0, 51, 102, 154, 205, 256]); // PROTOCOL §2's example
+  expect(opened.generation).toBeGreaterThanOrEqual(1);
+
+  // 37 items per priority: every simple opcode class, with results in
+  // OBSERVABLE words we can check, two faults and one fence each.
+  const items = [];
+  for (let p = 0; p < 5; p++) {
+    const it = (opcode, args = [], tenant = (items.length % 3)) => items.push({ opcode, tenant, priority: p, args });
+    for (let i = 0; i < 10; i++) it(OP.NOP);
+    for (let i = 0; i < 8; i++) it(OP.SPIN, [64 + 16 * i, 8 + i, p * 100 + i]);
+    for (let i = 0; i < 8; i++) it(OP.ATOMIC_ADD, [1, OBS + 0]);
+    for (let i = 0; i < 2; i++) it(OP.STORE_U32, [0xc0ffee, OBS + 1]);
+    for (let i = 0; i < 2; i++) it(OP.LOAD_U32, [CTRL_MAGIC, 2]);
+    for (let i = 0; i < 4; i++) it(OP.PRINTF, [1, p, i]);
+    for (let i = 0; i < 2; i++) it(OP.RAISE, [42]);
+    it(OP.BATCH_FENCE, [1, 7, 3]);
+  }
+  const faults = 10, printfs = 20, fences = 5;
+  expect(await page.evaluate((items) => ringscope.publish(items), items)).toBe(items.length);
+
+  const d = await page.evaluate(() => ringscope.drain({ maxSubmissions: 16 }));
+  const tel = d.telemetry;
+  // The GPU did the work: every item reached DONE or FAULT exactly once.
+  expect(tel.control.doneCount).toBe(items.length);
+  expect(tel.control.claims).toBe(items.length);
+  expect(tel.control.faults).toBe(faults);
+  expect(tel.control.epoch).toBe(fences);
+  expect(tel.control.generation).toBe(opened.generation);
+  expect(tel.occupancy.done).toBe(items.length - faults);
+  expect(tel.occupancy.fault).toBe(faults);
+  expect(tel.occupancy.empty).toBe(slots - items.length);
+  expect(d.observable.slice(0, 4)).toEqual([40, 0xc0ffee, MAGIC, 7]);
+  expect(d.log.records).toHaveLength(printfs + faults);
+  expect(d.log.records.filter((r) => r.format === FAULT_USER)).toHaveLength(faults);
+  expect(d.log.dropped).toBe(0);
+  expect(d.counters.totalSlots).toBe(slots);
+  // Queue depth counts every slot neither EMPTY nor DONE: the faults.
+  expect(d.counters.queueDepth).toBe(faults);
+  expect(d.report.itemsRemaining).toBe(0);
+
+  // The panels show the same decode the API returned.
+  await expectPanelsShow(page, tel, slots);
+  // snapshot() is that state too.
+  const snap = await page.evaluate(() => ringscope.snapshot());
+  expect(snap.telemetry.control.doneCount).toBe(items.length);
+  expect(snap.telemetry.occupancy).toEqual(tel.occupancy);
+  expect(snap.published).toBe(items.length);
+  expect(snap.pending).toBe(0);
+
+  // A masked tenant's work is denied and parked, not done; unmasked, it runs.
+  await page.evaluate(() => ringscope.setTenantMask(2, false));
+  const masked = Array.from({ length: 5 }, () => ({ opcode: OP.NOP, tenant: 2, priority: 4 }));
+  expect(await page.evaluate((m) => ringscope.publish(m), masked)).toBe(5);
+  const parked = await page.evaluate(() => ringscope.drain({ maxSubmissions: 3 }));
+  const pt = parked.telemetry;
+  expect(pt.control.doneCount).toBe(items.length);
+  expect(pt.control.denied).toBeGreaterThanOrEqual(5);
+  expect(pt.occupancy.yield + pt.occupancy.published, 'the masked items wait in the ring').toBe(5);
+  await expectPanelsShow(page, pt, slots);
+
+  await page.evaluate(() => ringscope.setTenantMask(2, true));
+  const after = await page.evaluate(() => ringscope.drain({ maxSubmissions: 8 }));
+  expect(after.telemetry.control.doneCount).toBe(items.length + 5);
+  await expectPanelsShow(page, after.telemetry, slots);
+});
+
+test('the API rejects invalid input with the reason and publishes nothing', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  await page.evaluate(() => ringscope.open({ slots: 64, tenants: 2 }));
+  // One valid item first, so "nothing published" is measured against a
+  // non-zero state.
+  expect(await page.evaluate(() => ringscope.publish([{ opcode: 0, tenant: 0, priority: 2 }]))).toBe(1);
+  const before = await page.evaluate(() => ringscope.snapshot());
+
+  const reject = (items) =>
+    page.evaluate(async (items) => {
+      try {
+        return { resolved: await ringscope.publish(items) };
+      } catch (e) {
+        return { error: String(e?.message ?? e), isError: e instanceof Error };
+      }
+    }, items);
+  const cases = [
+    { name: 'tenant 29', items: [{ opcode: 0, tenant: 29, priority: 0 }], reason: /tenant 29 is invalid/ },
+    { name: 'reserved opcode 0xFFF5', items: [{ opcode: 0xfff5, tenant: 0, priority: 0 }], reason: /opcode 0xfff5 is a reserved system opcode/ },
+    { name: 'not an array', items: { opcode: 0, tenant: 0, priority: 0 }, reason: /items must be an array/ },
+    { name: 'priority 5', items: [{ opcode: 0, tenant: 0, priority: 5 }], reason: /priority 5 is invalid/ },
+    // A batch is validated whole: the good first item is not published either.
+    { name: 'a bad item after a good one', items: [{ opcode: 0, tenant: 0, priority: 0 }, { opcode: 0, tenant: 29, priority: 0 }], reason: /item 1: tenant 29/ },
+    // The priority-0 partition of a 64-slot ring holds 12 slots.
+    { name: 'a full partition', items: Array.from({ length: 13 }, () => ({ opcode: 0, tenant: 0, priority: 0 })), reason: /partition is full.*nothing published/ },
+  ];
+  for (const c of cases) {
+    const r = await reject(c.items);
+    expect(r.resolved, `${c.name}: publish resolved`).toBeUndefined();
+    expect(r.isError, `${c.name}: rejects with an Error`).toBe(true);
+    expect(r.error, c.name).toMatch(/^publish: /);
+    expect(r.error, c.name).toMatch(c.reason);
+  }
+
+  const after = await page.evaluate(() => ringscope.snapshot());
+  expect(after.published, 'published count').toBe(before.published);
+  expect(after.pending, 'pending count').toBe(before.pending);
+  expect(after.telemetry.control.tails, 'partition tails').toEqual(before.telemetry.control.tails);
+  // And draining finds exactly the one valid item.
+  const d = await page.evaluate(() => ringscope.drain({}));
+  expect(d.telemetry.control.doneCount).toBe(1);
+  expect(d.telemetry.control.faults).toBe(0);
+});
+
+test('run, pause, step and reset behave as a person expects', async ({ page }) => {
+  test.setTimeout(60_000);
+  await gotoReady(page, '?slots=4096');
+  const run = page.getByTestId('run');
+  const pause = page.getByTestId('pause');
+  const frame = headerStat(page, 'frame');
+  const done = page.getByTestId('done-count');
+  const generation = page.getByTestId('generation');
+
+  // Running: frames arrive and work gets done.
+  await expect(run).toHaveClass(/\bactive\b/);
+  await waitFrames(page, 3);
+  await expect.poll(() => readNum(done)).toBeGreaterThan(0);
+
+  // Pause: once the button shows paused, nothing moves.
+  await pause.click();
+  await expect(pause).toHaveClass(/\bactive\b/);
+  await expect(run).not.toHaveClass(/\bactive\b/);
+  const f0 = await readNum(frame);
+  const d0 = await readNum(done);
+  await page.waitForTimeout(1_200); // the observation window itself
+  expect(await readNum(frame), 'frame while paused').toBe(f0);
+  expect(await readNum(done), 'done count while paused').toBe(d0);
+
+  // Step: exactly one more frame, which did some work, then it stays.
+  await page.getByTestId('step').click();
+  await expect(frame).toHaveText((f0 + 1).toLocaleString('en-US'));
+  const d1 = await readNum(done);
+  expect(d1, 'a step drains work').toBeGreaterThan(d0);
+  await page.waitForTimeout(1_200);
+  expect(await readNum(frame), 'frame after the step').toBe(f0 + 1);
+  expect(await readNum(done), 'done count after the step').toBe(d1);
+  await expect(pause).toHaveClass(/\bactive\b/);
+
+  // Reset (paused): the ring is fresh; the panels forget the old frame.
+  const g0 = await readNum(generation);
+  await page.getByTestId('reset').click();
+  await expect(done).toHaveText(DASH);
+  await expect(generation).toHaveText(DASH);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  // The first frame after it: a new generation, and only its own work done.
+  await page.getByTestId('step').click();
+  await expect(generation).toHaveText((g0 + 1).toLocaleString('en-US'));
+  const d2 = await readNum(done);
+  expect(d2, 'done count restarts with the generation').toBeLessThanOrEqual(4096 / 16); // one frame's publish
+  await expect(page.getByTestId('occupancy-total')).toHaveText('4,096');
+
+  // Run resumes.
+  const f2 = await readNum(frame);
+  await run.click();
+  await expect(run).toHaveClass(/\bactive\b/);
+  await waitFrames(page, f2 + 3);
+  await expect.poll(() => readNum(done)).toBeGreaterThan(d2);
+  await expect(generation).toHaveText((g0 + 1).toLocaleString('en-US'));
+});
+
+test('URL ?preset=stall raises the stall alert', async ({ page }) => {
+  await gotoReady(page, '?preset=stall&slots=4096');
+  await expect(page.getByTestId('preset')).toHaveValue('stall');
+  const alert = page.getByTestId('stall-alert');
+  await expect(alert).toBeVisible({ timeout: 15_000 });
+  await expect(alert).toContainText(/^STALL: .* DONE_COUNT has not moved/);
+  await expect(headerStat(page, 'health')).toHaveText(/stalled/i);
+  // The stall is masked work, not faults: nothing is done, slots are queued.
+  await expect(page.getByTestId('done-count')).toHaveText('0');
+  expect(await readNum(page.getByTestId('occupancy-yield')) + (await readNum(page.getByTestId('occupancy-published')))).toBeGreaterThan(0);
+});
+
+test('URL ?preset=nop-flood&slots=16384 selects the preset and sizes the ring', async ({ page }) => {
+  await gotoReady(page, '?preset=nop-flood&slots=16384');
+  await expect(page.getByTestId('preset')).toHaveValue('nop-flood');
+  await expect(page.getByTestId('setting-ringslots')).toHaveValue('16384');
+  await expect(headerStat(page, 'preset')).toHaveText('nop-flood');
+  await expect(page.getByTestId('occupancy-total')).toHaveText('16,384');
+  // A flood of NOPs: half the ring per frame, all of it drained.
+  await waitFrames(page, 2);
+  await expect.poll(() => readNum(page.getByTestId('done-count'))).toBeGreaterThanOrEqual(8192);
+  await expect(page.getByTestId('occupancy-fault')).toHaveText('0');
+});
+
+test('a bad URL parameter is an error naming it', async ({ page }) => {
+  await page.goto('/?slots=many');
+  await expect(page.getByTestId('status')).toHaveText('error: URL parameter slots="many": not an integer', { timeout: 30_000 });
+  await expect(page.getByTestId('status')).toHaveAttribute('data-state', 'error');
+  // ready rejects with the same reason, so an embedder learns it too.
+  const reason = await page.evaluate(() => window.ringscope.ready.then(() => 'resolved', (e) => String(e?.message ?? e)));
+  expect(reason).toMatch(/slots="many"/);
+});
+
+test('the settings form applies a new ring size and refuses an invalid one', async ({ page }) => {
+  await gotoReady(page, '?slots=4096');
+  await waitFrames(page, 1);
+  const g0 = await readNum(page.getByTestId('generation'));
+  const slotsInput = page.getByTestId('setting-ringslots');
+  const apply = page.getByTestId('apply-settings');
+
+  await slotsInput.fill('0');
+  await slotsInput.dispatchEvent('change');
+  await expect(page.getByTestId('settings-errors')).toBeVisible();
+  await expect(apply).toBeDisabled();
+
+  await slotsInput.fill('1024');
+  await slotsInput.dispatchEvent('change');
+  await expect(page.getByTestId('settings-errors')).toHaveCount(0);
+  await expect(apply).toBeEnabled();
+  await apply.click();
+  await expect(page.getByTestId('occupancy-total')).toHaveText('1,024');
+  await expect(page.getByTestId('generation')).toHaveText((g0 + 1).toLocaleString('en-US'));
+  await expect(slotsInput).toHaveValue('1024');
+});
+
+test('a screenshot of the live dashboard', async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await gotoReady(page, '');
+  // Enough frames for the plots to have some history, then hold still.
+  await waitFrames(page, 40, 45_000);
+  await page.getByTestId('pause').click();
+  await expect(page.getByTestId('pause')).toHaveClass(/\bactive\b/);
+  await expect(page.getByTestId('occupancy-total')).toHaveText('65,536');
+
+  const file = testInfo.outputPath('dashboard.png');
+  await page.screenshot({ path: file });
+  await testInfo.attach('dashboard', { path: file, contentType: 'image/png' });
+  if (process.env.UPDATE_SCREENSHOT) {
+    const readme = fileURLToPath(new URL('../../docs/screenshot.png', import.meta.url));
+    await page.screenshot({ path: readme });
+    testInfo.annotations.push({ type: 'screenshot', description: `wrote ${readme}` });
+  }
+});
+
+test('without --enable-unsafe-webgpu the page says no-webgpu plainly and stays usable', { tag: '@no-webgpu' }, async ({ page }) => {
+  await page.goto('/');
+  const status = page.getByTestId('status');
+  await expect(status).toHaveText('no-webgpu');
+  await expect(status).toBeVisible();
+  await expect(status).toHaveAttribute('data-state', 'no-webgpu');
+  // It says why, in words, where the dashboard would be.
+  const note = page.getByTestId('loader-note');
+  await expect(note).toBeVisible();
+  await expect(note).toContainText(/WebGPU/);
+  // An embedder awaiting ringscope.ready learns it too, rather than hanging
+  // or hitting a ReferenceError.
+  const reason = await page.evaluate(() => window.ringscope.ready.then(() => 'resolved', (e) => String(e?.message ?? e)));
+  expect(reason).toMatch(/no-webgpu/);
+  // The page stays responsive and its text stays put.
+  expect(await page.evaluate(() => document.title)).toBe('ringscope');
+  await page.waitForTimeout(500);
+  await expect(status).toHaveText('no-webgpu');
+});
