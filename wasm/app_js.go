@@ -82,6 +82,7 @@ type app struct {
 	lastLoss   *Loss
 	staleSet   bool
 	staleSeq   uint64
+	lossCause  lossCause
 
 	// recMu serialises recoveries; liveDev is the current device for the
 	// test hook, which must not wait for mu; hold is the test hook's
@@ -318,7 +319,7 @@ func (a *app) frameLoop() {
 			continue
 		}
 		var f *ui.Frame
-		_, err := a.runLocked(0, func() error {
+		recovered, err := a.runLocked(0, func() error {
 			if cmd != cmdStep && !a.running {
 				return nil // stopped (the API's stop) since the check above
 			}
@@ -327,8 +328,8 @@ func (a *app) frameLoop() {
 			return err
 		})
 		switch {
-		case errors.Is(err, webgpu.ErrDeviceLost):
-			continue // recovered: the next frame runs on the new device
+		case recovered:
+			continue // the next frame runs on the new device
 		case err != nil:
 			a.fail(err)
 			a.setRunning(false)

@@ -39,6 +39,8 @@ const (
 	maxRetriesAfterLoss = 2
 	// loseTimeout bounds how long the test hook waits for submissions.
 	loseTimeout = 30 * time.Second
+	// lostConfirmWait bounds the wait for device.lost after a JS error.
+	lostConfirmWait = 500 * time.Millisecond
 )
 
 // Loss is the record of one device loss and its recovery (snapshot's
@@ -107,14 +109,16 @@ func (a *app) runLocked(retries int, f func() error) (recovered bool, err error)
 	for attempt := 0; ; attempt++ {
 		a.mu.Lock()
 		err = f()
-		var lost *webgpu.Device
-		if err != nil && errors.Is(err, webgpu.ErrDeviceLost) && a.runner != nil {
-			lost = a.runner.Device()
+		var dev *webgpu.Device
+		if err != nil && a.runner != nil {
+			dev = a.runner.Device()
+			a.lossCause = lossCause{dev, err}
 		}
 		a.mu.Unlock()
-		if lost == nil {
+		if dev == nil || !lostUnder(dev, err) {
 			return recovered, err
 		}
+		lost := dev
 		if rerr := a.recoverDevice(lost, err); rerr != nil {
 			return recovered, rerr
 		}
@@ -123,6 +127,34 @@ func (a *app) runLocked(retries int, f func() error) (recovered bool, err error)
 			return recovered, err
 		}
 	}
+}
+
+// lostUnder reports whether err is the loss of dev. A WebGPU promise can
+// reject on a lost device (mapAsync: "AbortError: Buffer was unmapped
+// before mapping was resolved") before device.lost resolves, so the error
+// does not match webgpu.ErrDeviceLost yet: a JS error from the device waits
+// a moment for the loss to be confirmed.
+func lostUnder(dev *webgpu.Device, err error) bool {
+	if errors.Is(err, webgpu.ErrDeviceLost) {
+		return true
+	}
+	var jsErr *webgpu.JSError
+	if !errors.As(err, &jsErr) {
+		return false
+	}
+	select {
+	case <-dev.Lost():
+		return true
+	case <-time.After(lostConfirmWait):
+		return false
+	}
+}
+
+// lossCause is the last error an operation met, with the device it ran on:
+// a recovery started by the Lost channel records it as the loss's cause.
+type lossCause struct {
+	dev *webgpu.Device
+	err error
 }
 
 // recoverDevice replaces lost, if it is still the page's device: it marks
@@ -141,6 +173,9 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 	reason, msg := lost.LostReason()
 	loss := Loss{Reason: reason, Message: msg, Frame: a.seq,
 		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published()}
+	if cause == nil && a.lossCause.dev == lost {
+		cause = a.lossCause.err // an operation met it before the Lost channel
+	}
 	if cause != nil {
 		loss.Cause = cause.Error()
 	}
