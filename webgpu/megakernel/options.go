@@ -50,6 +50,14 @@ const (
 	// GPU finished look busy: publishing into them fails with a
 	// *host.PartitionFullError, and the decoded slots are the host's.
 	RingOnDemand
+	// RingSummary adds the GPU telemetry reduction (docs/SUMMARY.md) to
+	// every submission and reads back control, log, the summary and the
+	// packed status map instead of the ring, decoding them with
+	// decode.DecodeSummaryInto: a frame's bytes no longer grow 64 per slot
+	// but half a byte per slot. The ring comes back only when
+	// Runner.RequestRing asked for it (Drain always asks); until then the
+	// host copy's statuses are stale as under RingOnDemand.
+	RingSummary
 )
 
 // MaxWindowOpcodes is the longest Options.WindowOpcodes list.
@@ -100,6 +108,9 @@ type Options struct {
 	Data []byte
 	// RingReadback says when the ring is read back.
 	RingReadback RingReadback
+	// Summary shapes the GPU summary of RingSummary; its zero value means
+	// the defaults (SummaryShape.withDefaults). Ignored in other modes.
+	Summary SummaryShape
 }
 
 // OptionError is an Options value a runner refuses.
@@ -128,6 +139,9 @@ func (o *Options) controlConfig() host.ControlConfig {
 // layout is the byte geometry of a runner's buffers.
 type layout struct {
 	control, ring, log, data uint64
+	// The GPU summary's buffers (RingSummary only, else 0): summary,
+	// status map and the summary params.
+	summary, statusMap, sparams uint64
 }
 
 func (o *Options) layout() layout {
@@ -135,12 +149,19 @@ func (o *Options) layout() layout {
 	if data == 0 {
 		data = abi.WordBytes
 	}
-	return layout{
+	l := layout{
 		control: uint64(abi.ControlWords(o.Observable)) * abi.WordBytes,
 		ring:    uint64(o.Slots) * abi.SlotBytes,
 		log:     uint64(abi.LogWords(o.LogCapacity)) * abi.WordBytes,
 		data:    data,
 	}
+	if o.RingReadback == RingSummary {
+		sh := o.summaryShape()
+		l.summary = abi.SummaryWords(sh.Depth, sh.Width, sh.WindowCapacity) * abi.WordBytes
+		l.statusMap = abi.StatusMapWords(o.Slots) * abi.WordBytes
+		l.sparams = abi.SummaryParamsWords * abi.WordBytes
+	}
+	return l
 }
 
 // paramsBytes is the size of the params uniform.
@@ -151,20 +172,27 @@ const paramsBytes = abi.ParamsWords * abi.WordBytes
 const timestampBytes = 16
 
 // staging is the size of one MAP_READ staging buffer: timestamps, control,
-// log, then ring, back to back (all whole words), so a readback without
-// the ring maps one contiguous range.
-func (l layout) staging() uint64 { return timestampBytes + l.control + l.log + l.ring }
+// log, summary, status map (both empty unless RingSummary), then ring,
+// back to back (all whole words), so a readback without the ring maps one
+// contiguous range.
+func (l layout) staging() uint64 {
+	return timestampBytes + l.control + l.log + l.summary + l.statusMap + l.ring
+}
 
-// controlOffset, logOffset and ringOffset are offsets in a staging buffer.
-func (l layout) controlOffset() uint64 { return timestampBytes }
-func (l layout) logOffset() uint64     { return timestampBytes + l.control }
-func (l layout) ringOffset() uint64    { return timestampBytes + l.control + l.log }
+// controlOffset, logOffset, summaryOffset, statusMapOffset and ringOffset
+// are offsets in a staging buffer.
+func (l layout) controlOffset() uint64   { return timestampBytes }
+func (l layout) logOffset() uint64       { return timestampBytes + l.control }
+func (l layout) summaryOffset() uint64   { return timestampBytes + l.control + l.log }
+func (l layout) statusMapOffset() uint64 { return l.summaryOffset() + l.summary }
+func (l layout) ringOffset() uint64      { return l.statusMapOffset() + l.statusMap }
 
 // device is the device memory a runner holds: the five bindings, two
 // staging buffers (double-buffered readback) and the timestamp resolve
 // buffer.
 func (l layout) device() uint64 {
-	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + timestampBytes
+	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + timestampBytes +
+		l.summary + l.statusMap + l.sparams
 }
 
 // Validate reports the first reason o cannot run on a device with limits,
@@ -215,8 +243,16 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 		return l, &OptionError{"Grid", uint64(o.Grid), fmt.Sprintf("the device dispatches at most %d workgroups per dimension", limits.MaxComputeWorkgroupsPerDimension)}
 	case o.Mode > ModeJIT:
 		return l, &OptionError{"Mode", uint64(o.Mode), "want ModeAuto, ModeInterpreter or ModeJIT"}
-	case o.RingReadback > RingOnDemand:
-		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways or RingOnDemand"}
+	case o.RingReadback > RingSummary:
+		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways, RingOnDemand or RingSummary"}
+	}
+	if o.RingReadback == RingSummary {
+		if err := o.Summary.check(); err != nil {
+			return l, err
+		}
+		if l.summary > bindMax || l.statusMap > bindMax {
+			return l, &OptionError{"Summary", l.summary, fmt.Sprintf("the summary needs %d bytes and the status map %d; the device binds at most %d", l.summary, l.statusMap, bindMax)}
+		}
 	}
 	cfg := o.controlConfig()
 	if err := cfg.Validate(); err != nil {

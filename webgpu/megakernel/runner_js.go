@@ -66,6 +66,8 @@ type Runner struct {
 	current  [3]bool
 	wantRing bool
 
+	sum summary // RingSummary's resources
+
 	rb      []byte // readback destination, reused
 	writes  []host.ByteRange
 	scan    ringScan
@@ -284,6 +286,14 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if err != nil {
 		return err
 	}
+	var reduce *webgpu.ComputePipeline
+	if r.summaryOn() {
+		var sumHit bool
+		if reduce, sumHit, err = r.ensureSummary(ctx, width, created); err != nil {
+			return err
+		}
+		hit = hit && sumHit
+	}
 	tPrepared := time.Now()
 
 	// Upload.
@@ -296,7 +306,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	readRing := r.opts.RingReadback == RingAlways || r.wantRing
 	headsBefore := heads(control)
 	stage := r.staging[r.epochs%2]
-	if err := r.submit(drain, grid, stage, readRing); err != nil {
+	if err := r.submit(drain, grid, stage, readRing, reduce, width); err != nil {
 		return err
 	}
 	r.epochs++
@@ -340,7 +350,13 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if readRing {
 		r.wantRing = false
 	}
-	if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
+	if r.summaryOn() && !readRing {
+		sb := r.rb[r.lay.summaryOffset():r.lay.statusMapOffset()]
+		mb := r.rb[r.lay.statusMapOffset():r.lay.ringOffset()]
+		if err := decode.DecodeSummaryInto(&r.tel, &r.scratch, r.q.Control(), sb, mb, r.opts.WindowOpcodes); err != nil {
+			return r.fail("decode summary", err)
+		}
+	} else if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
 		return r.fail("decode", err)
 	}
 	if err := decode.DecodeLogInto(&r.log, r.q.Log()); err != nil {
@@ -637,12 +653,17 @@ func (r *Runner) upload() error {
 	return nil
 }
 
-// submit encodes the drain and finalize dispatches and the copies into
-// stage, in one command buffer, and submits it.
-func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgpu.Buffer, readRing bool) error {
+// submit encodes the drain and finalize dispatches, the reduce pass when
+// reduce is not nil (RingSummary), and the copies into stage, in one
+// command buffer, and submits it.
+func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgpu.Buffer, readRing bool, reduce *webgpu.ComputePipeline, width uint32) error {
 	enc, err := r.dev.CreateCommandEncoder("ringscope step")
 	if err != nil {
 		return r.fail("encode", err)
+	}
+	reducePass := func() {}
+	if reduce != nil {
+		reducePass = r.encodeSummary(enc, reduce, width)
 	}
 	desc := webgpu.ComputePassDescriptor{Label: "ringscope drain"}
 	if r.querySet != nil {
@@ -657,12 +678,18 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	pass.SetPipeline(r.finalize)
 	pass.DispatchWorkgroups(1, 1, 1)
 	pass.End()
+	// Its own pass, so the drain pass's timestamps time the drain alone.
+	reducePass()
 	if r.querySet != nil {
 		enc.ResolveQuerySet(r.querySet, 0, 2, r.resolve, 0)
 		enc.CopyBufferToBuffer(r.resolve, 0, stage, 0, timestampBytes)
 	}
 	enc.CopyBufferToBuffer(r.bufs[bufControl], 0, stage, r.lay.controlOffset(), r.lay.control)
 	enc.CopyBufferToBuffer(r.bufs[bufLog], 0, stage, r.lay.logOffset(), r.lay.log)
+	if reduce != nil {
+		enc.CopyBufferToBuffer(r.sum.buf, 0, stage, r.lay.summaryOffset(), r.lay.summary)
+		enc.CopyBufferToBuffer(r.sum.statusMap, 0, stage, r.lay.statusMapOffset(), r.lay.statusMap)
+	}
 	if readRing {
 		enc.CopyBufferToBuffer(r.bufs[bufRing], 0, stage, r.lay.ringOffset(), r.lay.ring)
 	}
@@ -772,6 +799,7 @@ func (r *Runner) Reset(opts Options) error {
 		r.fresh[bufData] = true
 	}
 	r.opts, r.lay = opts, lay
+	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
 	r.pubItems, r.pubTime, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
 	r.tel = decode.RingTelemetry{}
@@ -827,6 +855,7 @@ func (r *Runner) release() {
 	r.drainModule, r.finalizeModule = nil, nil
 	r.pipelines, r.finalize = nil, nil
 	r.fresh = [bufCount]bool{}
+	r.releaseSummary()
 }
 
 // Close destroys the runner's buffers. The device stays the caller's.

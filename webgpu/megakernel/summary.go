@@ -1,0 +1,77 @@
+package megakernel
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ringscope/ringscope/wgsl"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// SummaryShape is the shape of the GPU summary under RingSummary
+// (docs/SUMMARY.md §1): the Count-Min sketches' depth and width and the
+// window table's entries. A zero field takes its default.
+type SummaryShape struct {
+	// Depth (1 … abi.SketchMaxDepth; default DefaultSketchDepth) and Width
+	// (1 … abi.SketchMaxWidth; default DefaultSketchWidth) shape the five
+	// sketches, as decode's Sketch(depth, width).
+	Depth, Width uint32
+	// WindowCapacity is the window table's entries, a power of two ≤
+	// abi.WindowMaxCapacity; the default is DefaultWindowCapacity when
+	// Options.WindowOpcodes is not empty, else no table. Windows are exact
+	// while the ring holds at most this many (ticket, opcode) pairs; past
+	// it, decode.RingTelemetry.WindowsDropped counts the slots left out.
+	WindowCapacity uint32
+}
+
+// Defaults of SummaryShape.
+const (
+	DefaultSketchDepth    = 4
+	DefaultSketchWidth    = 128
+	DefaultWindowCapacity = 256
+)
+
+func (s SummaryShape) check() error {
+	switch {
+	case s.Depth > abi.SketchMaxDepth:
+		return &OptionError{"Summary.Depth", uint64(s.Depth), fmt.Sprintf("at most %d rows", abi.SketchMaxDepth)}
+	case s.Width > abi.SketchMaxWidth:
+		return &OptionError{"Summary.Width", uint64(s.Width), fmt.Sprintf("at most %d counters per row", abi.SketchMaxWidth)}
+	case s.WindowCapacity > abi.WindowMaxCapacity || s.WindowCapacity&(s.WindowCapacity-1) != 0:
+		return &OptionError{"Summary.WindowCapacity", uint64(s.WindowCapacity), fmt.Sprintf("want a power of two ≤ %d", abi.WindowMaxCapacity)}
+	}
+	return nil
+}
+
+// summaryShape is o.Summary with the defaults filled in.
+func (o *Options) summaryShape() SummaryShape {
+	s := o.Summary
+	if s.Depth == 0 {
+		s.Depth = DefaultSketchDepth
+	}
+	if s.Width == 0 {
+		s.Width = DefaultSketchWidth
+	}
+	if s.WindowCapacity == 0 && len(o.WindowOpcodes) > 0 {
+		s.WindowCapacity = DefaultWindowCapacity
+	}
+	return s
+}
+
+// summaryParams is the reduce pass's params for o: the shape and the
+// window opcodes, sorted and unique (the count decode checks).
+func (o *Options) summaryParams() wgsl.SummaryParams {
+	sh := o.summaryShape()
+	ops := slices.Compact(slices.Sorted(slices.Values(o.WindowOpcodes)))
+	return wgsl.SummaryParams{Depth: sh.Depth, Width: sh.Width, WindowCapacity: sh.WindowCapacity, WindowOpcodes: ops}
+}
+
+// reduceGrid is the reduce dispatch's workgroups: one chunk of width slots
+// each, capped by the device (a grid-stride loop covers the rest).
+func reduceGrid(slots, width uint32, maxPerDim uint64) uint32 {
+	g := (uint64(slots) + uint64(width) - 1) / uint64(width)
+	if maxPerDim != 0 {
+		g = min(g, maxPerDim)
+	}
+	return uint32(max(g, 1))
+}

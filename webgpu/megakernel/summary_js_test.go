@@ -1,0 +1,288 @@
+//go:build js && wasm
+
+package megakernel
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+const (
+	sumWindowOp     = 0x4000 // a window opcode the kernel does not know: it faults when claimed
+	summaryRings    = 120
+	summaryObserved = 8
+)
+
+var summaryWindowOps = []uint32{abi.OpSpin, sumWindowOp}
+
+// randomSummaryRing resets r to opts and fills it: random items in every
+// partition (some full), then random statuses poked into published slots:
+// every named status and unknown values, so the drain meets slots that are
+// not PUBLISHED (BAD_STATE) and the reduce meets every status.
+func randomSummaryRing(t *testing.T, r *Runner, rng *rand.Rand, opts Options) {
+	t.Helper()
+	require.NoError(t, r.Reset(opts))
+	off := r.q.Partitions()
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		c := off[p+1] - off[p]
+		if c == 0 {
+			continue
+		}
+		n := rng.Uint32N(c + 1)
+		if rng.IntN(4) == 0 {
+			n = c
+		}
+		items := make([]host.Item, n)
+		for i := range items {
+			it := host.Item{Priority: p, Tenant: rng.Uint32N(4)}
+			switch rng.IntN(5) {
+			case 0:
+				it.Opcode = abi.OpNop
+			case 1:
+				it.Opcode = abi.OpYield
+			case 2:
+				it.Opcode = abi.OpRequeue
+			case 3: // a window slot of SPIN: ARG0 the ticket (= rounds), ARG1 the class (= result word)
+				it.Opcode, it.Args[0], it.Args[1] = abi.OpSpin, rng.Uint32N(6), rng.Uint32N(3)
+			default:
+				it.Opcode, it.Args[0], it.Args[1] = sumWindowOp, rng.Uint32N(6), rng.Uint32N(3)
+			}
+			items[i] = it
+		}
+		_, err := r.Publish(items)
+		require.NoError(t, err)
+		for k := uint32(0); k < n; k++ {
+			if rng.IntN(5) != 0 {
+				continue
+			}
+			st := rng.Uint32N(abi.StatusCount + 1)
+			if st == abi.StatusCount {
+				st = abi.StatusCount + rng.Uint32N(1000)
+				if rng.IntN(2) == 0 {
+					st = rng.Uint32()
+				}
+			}
+			slot := slotOf(r, p, k)
+			poke(r, slot, abi.SlotStatus, st)
+			if rng.IntN(4) == 0 {
+				poke(r, slot, abi.SlotTenant, 30+rng.Uint32N(10)) // past the tables
+			}
+			if rng.IntN(4) == 0 {
+				poke(r, slot, abi.SlotPriority, rng.Uint32N(9))
+			}
+		}
+	}
+}
+
+// compareSummary checks the runner's last GPU summary against the host's
+// decode of the full ring read back by the same Step.
+func compareSummary(t *testing.T, r *Runner, label string) (dropped bool) {
+	t.Helper()
+	var gpu decode.RingTelemetry
+	require.NoError(t, decode.DecodeSummaryInto(&gpu, nil, r.Control(), r.SummaryBytes(), r.StatusMapBytes(), r.opts.WindowOpcodes), label)
+	full, err := decode.TryDecodeWithWindowOpcodes(r.Control(), r.Ring(), r.opts.WindowOpcodes)
+	require.NoError(t, err)
+
+	assert.Equal(t, full.Control, gpu.Control, label)
+	assert.Equal(t, full.Occupancy, gpu.Occupancy, label)
+	assert.Equal(t, full.Active, gpu.Active, label)
+	var want decode.StatusMap
+	want.SetSlots(full.Slots)
+	assert.Equal(t, want.Words(), gpu.StatusMap.Words(), "%s: status map", label)
+	assert.Equal(t, len(full.Slots), gpu.SlotCount(), label)
+
+	sh := r.opts.summaryShape()
+	var wantSk, gotSk decode.SketchTelemetry
+	require.NoError(t, full.SketchInto(&wantSk, int(sh.Depth), int(sh.Width)))
+	require.NoError(t, r.Sketches(&gotSk))
+	assert.Equal(t, wantSk, gotSk, "%s: sketches bit for bit", label)
+
+	if gpu.WindowsDropped == 0 {
+		assert.Equal(t, full.Windows, gpu.Windows, "%s: windows", label)
+		return false
+	}
+	// Overflow: exactly when the ring holds more windows than entries; every
+	// window kept is exact.
+	assert.Greater(t, len(full.Windows), int(sh.WindowCapacity), label)
+	assert.Len(t, gpu.Windows, int(sh.WindowCapacity), label)
+	byKey := map[[2]uint32]decode.WindowTelemetry{}
+	var slots uint32
+	for _, w := range full.Windows {
+		byKey[[2]uint32{w.Ticket, w.Opcode}] = w
+	}
+	for _, w := range gpu.Windows {
+		assert.Equal(t, byKey[[2]uint32{w.Ticket, w.Opcode}], w, label)
+	}
+	for _, s := range full.Slots {
+		if s.Opcode == abi.OpSpin || s.Opcode == sumWindowOp {
+			slots++
+		}
+	}
+	kept := uint32(0)
+	for _, w := range gpu.Windows {
+		kept += windowSlotCount(full.Slots, w)
+	}
+	assert.Equal(t, slots-kept, gpu.WindowsDropped, "%s: dropped slots", label)
+	return true
+}
+
+func windowSlotCount(slots []decode.RingSlotSnapshot, w decode.WindowTelemetry) uint32 {
+	var n uint32
+	for _, s := range slots {
+		if s.Opcode == w.Opcode && s.Args[0] == w.Ticket {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSummaryDifferential: for summaryRings random rings, the decoded GPU
+// summary equals the host's decode of the full ring, field by field.
+func TestSummaryDifferential(t *testing.T) {
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(2026, 5))
+	base := Options{Slots: 64, Tenants: 3, Observable: summaryObserved, LogCapacity: 16, Budget: 1, Grid: 1,
+		WindowOpcodes: summaryWindowOps, RingReadback: RingSummary}
+	r := openT(t, shared(t), base)
+	shapes := []SummaryShape{{}, {Depth: 3, Width: 16}, {Depth: 1, Width: 1}, {Depth: abi.SketchMaxDepth, Width: abi.SketchMaxWidth, WindowCapacity: 64},
+		{Depth: 2, Width: 1000, WindowCapacity: 4}}
+	sizes := []uint32{1, 7, 64, 200, 1000, 4096}
+	var overflowed int
+	for i := 0; i < summaryRings; i++ {
+		o := base
+		o.Slots = sizes[i%len(sizes)]
+		o.Summary = shapes[(i/len(sizes))%len(shapes)]
+		o.Budget = 1 + rng.Uint32N(3)
+		o.Grid = 1 + rng.Uint32N(2)
+		o.WorkgroupSize = []uint32{64, 128, 256}[rng.IntN(3)]
+		if i%10 == 9 {
+			o.WindowOpcodes = nil // no window table
+		}
+		randomSummaryRing(t, r, rng, o)
+		r.RequestRing()
+		_, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+		if compareSummary(t, r, o.describe(i)) {
+			overflowed++
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	// Two larger rings.
+	for i, slots := range []uint32{65536, 100000} {
+		o := base
+		o.Slots, o.Budget, o.Grid, o.WorkgroupSize = slots, 4, 8, 256
+		randomSummaryRing(t, r, rng, o)
+		r.RequestRing()
+		_, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+		compareSummary(t, r, o.describe(summaryRings+i))
+	}
+	assert.Positive(t, overflowed, "some rings overflow the 4-entry window table")
+	t.Logf("%d rings compared in %v (%d with a full window table)", summaryRings+2, time.Since(start), overflowed)
+}
+
+func (o Options) describe(i int) string {
+	sh := o.summaryShape()
+	return "ring " + itoa(i) + " slots " + itoa(int(o.Slots)) + " sketch " + itoa(int(sh.Depth)) + "×" + itoa(int(sh.Width)) +
+		" windows " + itoa(int(sh.WindowCapacity)) + " x" + itoa(int(o.WorkgroupSize))
+}
+
+func itoa(v int) string {
+	if v == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; v > 0; v /= 10 {
+		b = append([]byte{byte('0' + v%10)}, b...)
+	}
+	return string(b)
+}
+
+// TestSummaryMode: a summary Step decodes from the summary alone (no ring
+// bytes), reads back far fewer bytes than a full Step, and RequestRing
+// still brings the ring back.
+func TestSummaryMode(t *testing.T) {
+	o := Options{Slots: 4096, Tenants: 2, Observable: summaryObserved, Budget: 64, WindowOpcodes: summaryWindowOps, RingReadback: RingSummary}
+	r := openT(t, shared(t), o)
+	items := make([]host.Item, 300)
+	for i := range items {
+		items[i] = host.Item{Opcode: abi.OpSpin, Priority: uint32(i) % abi.PriorityLevels, Tenant: uint32(i) % 2}
+		items[i].Args[0], items[i].Args[1] = uint32(i%7), uint32(i%2)
+	}
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	ep, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.False(t, ep.RingRead)
+	tel := r.Telemetry()
+	assert.Empty(t, tel.Slots, "a summary decode has no slot words")
+	assert.Equal(t, 4096, tel.SlotCount())
+	assert.Equal(t, uint32(300), tel.Occupancy.Done)
+	assert.Equal(t, uint32(4096-300), tel.Occupancy.Empty)
+	assert.Len(t, tel.Windows, 7, "7 tickets of SPIN")
+	st, ok := tel.SlotStatus(0)
+	assert.True(t, ok)
+	assert.Equal(t, decode.StatusDone, st)
+	l := r.lay
+	want := l.control + l.log + l.summary + l.statusMap
+	if r.querySet != nil {
+		want += timestampBytes
+	}
+	assert.EqualValues(t, want, ep.Telemetry.BytesReadBack, "control + log + summary + status map")
+	summaryBytes := ep.Telemetry.BytesReadBack
+
+	r.RequestRing()
+	ep, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.True(t, ep.RingRead)
+	assert.Len(t, r.Telemetry().Slots, 4096)
+	assert.EqualValues(t, want+l.ring, ep.Telemetry.BytesReadBack)
+	assert.Less(t, summaryBytes*8, ep.Telemetry.BytesReadBack)
+	compareSummary(t, r, "summary mode")
+}
+
+// TestSummaryBytesPerFrame logs the bytes one frame reads back in summary
+// and in full mode at 4,096, 65,536 and 1,048,576 slots (measured from the
+// device's counters), next to what the layout says.
+func TestSummaryBytesPerFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a 64 MiB ring")
+	}
+	for _, slots := range []uint32{4096, 65536, 1 << 20} {
+		var got [2]uint64
+		var dur [2]time.Duration
+		for k, mode := range []RingReadback{RingSummary, RingAlways} {
+			o := Options{Slots: slots, Tenants: 1, Budget: 1, Grid: 1, RingReadback: mode}
+			r := openT(t, shared(t), o)
+			_, err := r.Publish([]host.Item{{Opcode: abi.OpNop, Priority: abi.PriorityNormal}})
+			require.NoError(t, err)
+			_, err = r.Step(ctxT(t)) // creates buffers and pipelines
+			require.NoError(t, err)
+			ep, err := r.Step(ctxT(t))
+			require.NoError(t, err)
+			got[k], dur[k] = ep.Telemetry.BytesReadBack, ep.Timings.Total
+			l := r.lay
+			want := l.control + l.log + l.summary + l.statusMap
+			if mode == RingAlways {
+				want += l.ring
+			}
+			if r.querySet != nil {
+				want += timestampBytes
+			}
+			assert.EqualValues(t, want, got[k], "slots %d mode %d", slots, mode)
+			r.Close()
+		}
+		t.Logf("slots %9d: summary %9d B/frame (%v), full %10d B/frame (%v): 1/%.1f of the bytes",
+			slots, got[0], dur[0], got[1], dur[1], float64(got[1])/float64(got[0]))
+	}
+}
