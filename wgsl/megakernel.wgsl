@@ -74,6 +74,10 @@
 //   OBSERVABLE[a1] = x (ref.Spin).
 // - COMPARE_SWAP retries atomicCompareExchangeWeak only while it fails
 //   spuriously (old == expected, not exchanged), at most CAS_RETRIES times.
+// - The claim of a slot is exclusive (claim_slot): STATUS goes PUBLISHED →
+//   CLAIMED by a compare-exchange, so when two tickets of one submission
+//   name the same slot one runs it and the other faults BAD_STATE; the
+//   slot ends FAULT (finish_slot never overwrites that FAULT), as in ref.
 // - BATCH_FENCE: EPOCH += 1 and OBSERVABLE[a2] = a1.
 // - The slot's PRIORITY word is not read (PRIORITY_CLAIMS counts the
 //   partition), TENANT_BASE is not followed, STARVATION is not written.
@@ -472,34 +476,70 @@ fn work_remains(slots: u32) -> bool {
     return false;
 }
 
-// run_slot takes an owned slot from PUBLISHED to its final status.
+// claim_slot takes the slot's STATUS from PUBLISHED to CLAIMED, exclusively:
+// two tickets of one submission may name the same slot (a TAIL more than
+// a lap ahead of HEAD), and only one of them may run it. It retries only
+// on a spurious weak-CAS failure (old == PUBLISHED, not exchanged), at most
+// CAS_RETRIES times; any other old value means the slot is not ours.
+fn claim_slot(status: u32) -> bool {
+    for (var i = 0u; i < CAS_RETRIES; i++) {
+        let r = atomicCompareExchangeWeak(&ring[status], STATUS_PUBLISHED, STATUS_CLAIMED);
+        if (r.exchanged) {
+            return true;
+        }
+        if (r.old_value != STATUS_PUBLISHED) {
+            return false;
+        }
+    }
+    return false;
+}
+
+// finish_slot stores the owner's final status, unless a second ticket of
+// the same slot faulted it in the meantime: the reference interpreter runs
+// that ticket after the owner, so its FAULT is the slot's final status.
+fn finish_slot(status: u32, end: u32) {
+    for (var i = 0u; i < CAS_RETRIES; i++) {
+        let r = atomicCompareExchangeWeak(&ring[status], STATUS_CLAIMED, end);
+        if (r.exchanged || r.old_value != STATUS_CLAIMED) {
+            return;
+        }
+    }
+}
+
+// run_slot takes the slot of ticket c to its final status. The claim is a
+// compare-exchange PUBLISHED → CLAIMED: a ticket that finds any other
+// status (the slot was never published, or another ticket of this
+// submission owns it) faults BAD_STATE and stores FAULT, whatever the
+// order of the two lanes, as the reference's second ticket does.
 fn run_slot(c: Claim) {
     let base = c.slot * SLOT_WORDS;
-    let status = atomicLoad(&ring[base + SLOT_STATUS]);
+    let status = base + SLOT_STATUS;
     let op = atomicLoad(&ring[base + SLOT_OPCODE]);
     let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
     var out: Outcome;
-    if (status != STATUS_PUBLISHED) {
+    if (!claim_slot(status)) {
         out = faults(FAULT_BAD_STATE);
-    } else if (tenant >= TENANT_COUNT) {
-        out = faults(FAULT_BAD_TENANT);
-    } else if (atomicLoad(&control[CTRL_TENANT_MASK + tenant]) == 0u) {
-        atomicAdd(&control[CTRL_DENIED], 1u);
-        out = ends(STATUS_YIELD);
+        atomicStore(&ring[status], STATUS_FAULT);
     } else {
-        atomicStore(&ring[base + SLOT_STATUS], STATUS_CLAIMED);
-        atomicAdd(&wg_claims, 1u);
-        atomicAdd(&wg_tenant_claims[tenant % TENANT_SLOTS], 1u);
-        atomicAdd(&wg_priority_claims[c.priority], 1u);
-        if (op < METRIC_OPCODES) {
-            atomicAdd(&wg_opcode_metrics[op], 1u);
+        if (tenant >= TENANT_COUNT) {
+            out = faults(FAULT_BAD_TENANT);
+        } else if (atomicLoad(&control[CTRL_TENANT_MASK + tenant]) == 0u) {
+            atomicAdd(&control[CTRL_DENIED], 1u);
+            out = ends(STATUS_YIELD);
+        } else {
+            atomicAdd(&wg_claims, 1u);
+            atomicAdd(&wg_tenant_claims[tenant % TENANT_SLOTS], 1u);
+            atomicAdd(&wg_priority_claims[c.priority], 1u);
+            if (op < METRIC_OPCODES) {
+                atomicAdd(&wg_opcode_metrics[op], 1u);
+            }
+            let arg = base + SLOT_ARG0;
+            let a = vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
+                              atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
+            out = execute(op, c.slot, a);
         }
-        let arg = base + SLOT_ARG0;
-        let a = vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
-                          atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
-        out = execute(op, c.slot, a);
+        finish_slot(status, out.status);
     }
-    atomicStore(&ring[base + SLOT_STATUS], out.status);
     if (out.status == STATUS_FAULT) {
         atomicAdd(&control[CTRL_FAULTS], 1u);
         log_append(LOG_FAULT_TAG | out.fault, c.slot, op, params[PARAM_EPOCH]);
