@@ -291,6 +291,10 @@ func TestOpenMetrics(t *testing.T) {
 	assert.InDelta(t, 0.0075, v["ringscope_round_trip_seconds_total"], 1e-12)
 	assert.True(t, bytes.Contains(b, []byte("# HELP ringscope_done ")))
 
+	assert.Contains(t, string(b), "\nringscope_bytes_read_back_total 12288\n")
+	assert.Equal(t, "1120832", formatValue(1120832))
+	assert.Equal(t, "0.0075", formatValue(0.0075))
+
 	empty, err := OpenMetrics(&Capture{Header: Header{Source: SourceLive}})
 	require.NoError(t, err)
 	checkOpenMetrics(t, string(empty))

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -127,7 +128,16 @@ func (w *metricsWriter) sample(name, labels string, v float64) {
 	if labels != "" {
 		w.b.WriteString("{" + labels + "}")
 	}
-	w.b.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64) + "\n")
+	w.b.WriteString(" " + formatValue(v) + "\n")
+}
+
+// formatValue writes integers in full ("1120832", not "1.120832e+06"),
+// other values in the shortest exact form.
+func formatValue(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e18 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func (w *metricsWriter) gauge(name, unit, help string, v float64) {
