@@ -4,6 +4,7 @@ package megakernel
 
 import (
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -154,7 +155,7 @@ func TestSummaryDifferential(t *testing.T) {
 	r := openT(t, shared(t), base)
 	shapes := []SummaryShape{{}, {Depth: 3, Width: 16}, {Depth: 1, Width: 1}, {Depth: abi.SketchMaxDepth, Width: abi.SketchMaxWidth, WindowCapacity: 64},
 		{Depth: 2, Width: 1000, WindowCapacity: 4}}
-	sizes := []uint32{1, 7, 64, 200, 1000, 4096}
+	sizes := []uint32{1, 7, 64, 200, 1000, 2048}
 	var overflowed int
 	for i := 0; i < summaryRings; i++ {
 		o := base
@@ -177,8 +178,8 @@ func TestSummaryDifferential(t *testing.T) {
 			return
 		}
 	}
-	// Two larger rings.
-	for i, slots := range []uint32{65536, 100000} {
+	// A larger ring, of a size no workgroup width divides.
+	for i, slots := range []uint32{65536 + 37} {
 		o := base
 		o.Slots, o.Budget, o.Grid, o.WorkgroupSize = slots, 4, 8, 256
 		randomSummaryRing(t, r, rng, o)
@@ -188,7 +189,7 @@ func TestSummaryDifferential(t *testing.T) {
 		compareSummary(t, r, o.describe(summaryRings+i))
 	}
 	assert.Positive(t, overflowed, "some rings overflow the 4-entry window table")
-	t.Logf("%d rings compared in %v (%d with a full window table)", summaryRings+2, time.Since(start), overflowed)
+	t.Logf("%d rings compared in %v (%d with a full window table)", summaryRings+1, time.Since(start), overflowed)
 }
 
 func (o Options) describe(i int) string {
@@ -251,14 +252,19 @@ func TestSummaryMode(t *testing.T) {
 	compareSummary(t, r, "summary mode")
 }
 
-// TestSummaryBytesPerFrame logs the bytes one frame reads back in summary
-// and in full mode at 4,096, 65,536 and 1,048,576 slots (measured from the
-// device's counters), next to what the layout says.
+// TestSummaryBytesPerFrame checks and logs the bytes one frame reads back
+// in summary and in full mode at 4,096 and 65,536 slots, and 1,048,576 with
+// RINGSCOPE_MEASURE_LARGE=1 (a 64 MiB ring; its reduce takes ~25 s on
+// SwiftShader), measured from the device's counters against the layout.
 func TestSummaryBytesPerFrame(t *testing.T) {
 	if testing.Short() {
-		t.Skip("allocates a 64 MiB ring")
+		t.Skip("measurements take a few seconds; -short skips them")
 	}
-	for _, slots := range []uint32{4096, 65536, 1 << 20} {
+	sizes := []uint32{4096, 65536}
+	if os.Getenv("RINGSCOPE_MEASURE_LARGE") != "" {
+		sizes = append(sizes, 1<<20)
+	}
+	for _, slots := range sizes {
 		var got [2]uint64
 		var dur [2]time.Duration
 		for k, mode := range []RingReadback{RingSummary, RingAlways} {
