@@ -205,7 +205,7 @@ func (a *app) start(cfgErr error) {
 	a.setDevice(dev)
 	if cfgErr == nil {
 		if err = a.openWorkload(a.cfg.Settings, a.cfg.Seed); err != nil {
-			cfgErr = a.urlOptionError(err)
+			cfgErr = a.urlOptionError(explainOOM(megakernel.Options{Slots: uint32(a.cfg.Settings.RingSlots)}, err))
 		}
 	}
 	if cfgErr != nil {
@@ -347,6 +347,7 @@ func (a *app) frameLoop() {
 func (a *app) apply(s ui.Settings) {
 	_, err := a.runLocked(maxRetriesAfterLoss, func() error { return a.openWorkload(s, a.cfg.Seed) })
 	if err != nil {
+		err = explainOOM(megakernel.Options{Slots: uint32(s.RingSlots)}, err)
 		a.ui(func(d *ui.Dashboard) { d.ApplyError = "not applied, the previous ring keeps running: " + err.Error() })
 		return
 	}

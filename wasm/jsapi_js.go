@@ -106,7 +106,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	}
 	a.mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("open: %w", err)
+		return nil, fmt.Errorf("open: %w", explainOOM(opts.Options, err))
 	}
 	return a.withRunner(func() (any, error) {
 		if err := a.runner.Reset(opts.Options); err != nil {
@@ -393,4 +393,15 @@ func (a *app) apiSnapshot() (any, error) {
 		snap.Watchdog = &a.frames[a.next^1].watch // the last captured frame
 	}
 	return api.Plain(snap), nil
+}
+
+// explainOOM says which options make a ring exceed its memory budget; the
+// policy's own message speaks of launch requests, not of page options.
+func explainOOM(o megakernel.Options, err error) error {
+	var oom *decode.OutOfMemoryError
+	if !errors.As(err, &oom) {
+		return err
+	}
+	return fmt.Errorf("a ring of %d slots needs %d bytes of device memory, more than the memory budget of %d bytes "+
+		"(memoryBudgetBytes): use fewer slots or a larger budget: %w", o.Slots, oom.Requested, oom.Available, err)
 }
