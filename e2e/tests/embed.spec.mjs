@@ -1,0 +1,86 @@
+// The embedding page (static/embed.html + embed.js): a third-party page
+// that imports static/ringscope.mjs, mounts a panel in its own layout and
+// reads a value through subscribe. docs/EMBEDDING.md documents the API.
+import { test, expect } from '@playwright/test';
+
+test.describe.configure({ timeout: 90_000 });
+
+function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Content Security Policy/.test(m.text())) errors.push(`console.error: ${m.text()}`);
+    if (/Content Security Policy/.test(m.text())) errors.push(`CSP: ${m.text()}`);
+  });
+  return errors;
+}
+
+test('a host page embeds ringscope with one import: a mounted panel and a subscribed value', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/embed.html?slots=4096');
+  await expect(page.getByTestId('embed-state')).toHaveText('ready', { timeout: 30_000 });
+
+  // The value read through subscribe follows the live frames.
+  const done = page.getByTestId('embed-done');
+  await expect(done).not.toHaveText('–');
+  await expect.poll(async () => Number((await page.getByTestId('embed-seq').textContent()).trim())).toBeGreaterThan(3);
+
+  // It agrees with the API's own view once the loop is stopped.
+  const snap = await page.evaluate(async () => {
+    await ringscope.stop();
+    const seen = [];
+    const unsubscribe = ringscope.subscribe((f) => seen.push(f));
+    const step = await ringscope.step();
+    const first = unsubscribe();
+    const second = unsubscribe();
+    const last = await ringscope.step();
+    return { step, seen, first, second, last };
+  });
+  expect(snap.first).toBe(true);
+  expect(snap.second).toBe(false);
+  expect(snap.seen).toHaveLength(1);
+  expect(snap.seen[0]).toMatchObject({ seq: snap.step.seq, doneCount: snap.step.doneCount, totalSlots: 4096 });
+  expect(Object.keys(snap.seen[0])).toEqual(expect.arrayContaining(['seq', 'doneCount', 'queueDepth', 'epoch', 'generation', 'atMillis']));
+  await expect(done).toHaveText(snap.last.doneCount.toLocaleString('en'));
+  await expect(page.getByTestId('embed-seq')).toHaveText(String(snap.last.seq));
+
+  // One panel mounted in the host's layout; the rest of the dashboard hidden.
+  const host = page.getByTestId('embed-panel');
+  await expect(host).toHaveAttribute('data-rs-panels', 'occupancy slotmap');
+  await expect(host.locator('.panel-slotmap')).toBeVisible();
+  await expect(host.locator('.panel-occupancy')).toBeVisible();
+  await expect(host.locator('.panel-settings')).toBeHidden();
+  await expect(host.locator('.rs-header')).toBeHidden();
+  const box = await host.boundingBox();
+  const panel = await host.locator('.panel-slotmap').boundingBox();
+  expect(panel.x).toBeGreaterThanOrEqual(box.x);
+  expect(panel.y).toBeGreaterThanOrEqual(box.y);
+
+  // decode() in the host page, no GPU involved.
+  await expect(page.getByTestId('embed-decode')).toHaveText('legacy: true\ndoneCount: 2\nslots: 1 done, 1 published');
+
+  // The module resolves to the same object the page uses.
+  const same = await page.evaluate(async () => (await import('/ringscope.mjs')).default === globalThis.ringscope);
+  expect(same).toBe(true);
+
+  // mount validates its arguments, and moves the dashboard when asked again.
+  const bad = await page.evaluate(() => ringscope.mount(document.body, { panels: ['nope'] }).then(() => 'ok', (e) => e.message));
+  expect(bad).toMatch(/^mount: options\.panels\[0\] = nope is not a panel; choose from header, capture, /);
+  const notEl = await page.evaluate(() => ringscope.mount('#x').then(() => 'ok', (e) => e.message));
+  expect(notEl).toContain('mount: element must be a DOM Element');
+  await page.screenshot({ path: test.info().outputPath('embed.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('without WebGPU the module still loads: decode and import work, ready rejects', { tag: '@no-webgpu' }, async ({ page }) => {
+  await page.goto('/embed.html');
+  await expect(page.getByTestId('embed-state')).toContainText('WebGPU is not available', { timeout: 30_000 });
+  await expect(page.getByTestId('embed-decode')).toHaveText('legacy: true\ndoneCount: 2\nslots: 1 done, 1 published');
+  const info = await page.evaluate(async () => {
+    const control = new Uint8Array(640);
+    const ring = new Uint8Array(128);
+    ring[0] = 3;
+    return ringscope.importCapture({ control, ring });
+  });
+  expect(info).toMatchObject({ replaying: true, count: 1 });
+});

@@ -1,0 +1,98 @@
+// ringscope as an ES module: one import gives a host page the ringscope
+// API object (docs/EMBEDDING.md).
+//
+//   import ringscope from './ringscope.mjs';
+//   await ringscope.ready;               // rejects without WebGPU
+//   ringscope.subscribe((f) => console.log(f.doneCount));
+//   await ringscope.mount(document.querySelector('#panel'), { panels: ['slotmap'] });
+//
+// It loads wasm_exec.js (Go's wasm support), vugu-render.js (the Vugu DOM
+// renderer, which the wasm would otherwise eval(), forbidden by the CSP) and
+// main.wasm from the module's own directory, starts the wasm and resolves to
+// the global ringscope object it installs. The wasm starts even without
+// WebGPU: decode, importCapture, the exports and mount work then, and
+// ringscope.ready rejects with the reason. No inline script or style.
+//
+// The wasm renders its dashboard into the element with id="app"; a host
+// page without one gets a hidden one, and ringscope.mount moves the
+// dashboard where the host wants it. The page's URL query configures the
+// wasm as on index.html (?preset=…, ?autostart=0, …).
+
+const base = new URL('.', import.meta.url);
+let loading = null;
+
+function loadScript(name) {
+  const src = new URL(name, base).href;
+  if ([...document.scripts].some((s) => s.src === src)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error(`ringscope: ${src}: failed to load (run make build)`));
+    document.head.append(s);
+  });
+}
+
+function ensureMountPoint() {
+  if (document.getElementById('app')) return;
+  // Vugu replaces the mount point's attributes on its first render, so the
+  // hidden attribute sits on a holder around it.
+  const holder = document.createElement('div');
+  holder.hidden = true;
+  holder.className = 'ringscope-holder';
+  const app = document.createElement('div');
+  app.id = 'app';
+  holder.append(app);
+  document.body.append(holder);
+}
+
+async function waitForAPI(timeoutMs) {
+  const t0 = performance.now();
+  while (!(globalThis.ringscope && typeof globalThis.ringscope.decode === 'function')) {
+    if (performance.now() - t0 > timeoutMs) {
+      throw new Error('ringscope: main.wasm started but did not install the ringscope object');
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return globalThis.ringscope;
+}
+
+async function start() {
+  if (globalThis.ringscope && typeof globalThis.ringscope.decode === 'function') {
+    return globalThis.ringscope; // already loaded (index.html's app.js, or an earlier import)
+  }
+  if (document.readyState === 'loading') {
+    await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+  }
+  ensureMountPoint();
+  await loadScript('wasm_exec.js');
+  await loadScript('vugu-render.js');
+  if (typeof globalThis.Go !== 'function') {
+    throw new Error('ringscope: wasm_exec.js did not define Go');
+  }
+  const go = new globalThis.Go();
+  const resp = await fetch(new URL('main.wasm', base));
+  if (!resp.ok) {
+    throw new Error(`ringscope: main.wasm: HTTP ${resp.status} (run make build)`);
+  }
+  const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
+  go.run(instance).then(
+    () => console.error('ringscope: main.wasm exited'),
+    (err) => console.error('ringscope: main.wasm:', err),
+  );
+  const api = await waitForAPI(10_000);
+  // A page that never awaits ready must not log an unhandled rejection.
+  api.ready?.catch?.(() => {});
+  return api;
+}
+
+/** load starts ringscope once and resolves to the ringscope object. */
+export function load() {
+  loading ??= start();
+  return loading;
+}
+
+/** The ringscope object (top-level await: importing waits for the wasm). */
+const ringscope = await load();
+export { ringscope };
+export default ringscope;

@@ -1,0 +1,949 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Capture and replay in the page (docs/EMBEDDING.md, docs/CAPTURE.md):
+// the flight recorder of live frames, the exports, the import of capture
+// files and vyre dumps, the replay of any frame through the dashboard's
+// panels, and the per-frame subscription.
+//
+//	decode(control, ring, options)  decodes raw buffers, no GPU
+//	exportCapture()                 → Uint8Array, a capture file
+//	importCapture(bytes | {control, ring, name})
+//	                                validates, then replays frame 0
+//	exportTrace()                   → string, Chrome trace / Perfetto JSON
+//	exportMetrics()                 → string, OpenMetrics text
+//	captureInfo()                   the recorder and replay state
+//	captureFrame(i)                 frame i of the scrubbed capture, decoded
+//	setRecording(on)                records live frames or not
+//	replay(i)                       shows frame i (of the import, or of the
+//	                                recording); the live loop pauses
+//	live()                          back to live
+//	subscribe(callback)             → unsubscribe(); callback(frameSummary)
+//	                                per live frame
+//
+// The app calls recordFrame after each captured frame.
+func init() { apiExtensions = append(apiExtensions, installCaptureAPI) }
+
+// replayReassertDelay is how long after entering a replay (or after a live
+// frame arrived during one) the replayed frame is shown again: a live frame
+// already in flight when the loop was paused is applied after the replay's
+// frame, and must not stay on screen.
+const replayReassertDelay = 120 * time.Millisecond
+
+// captureState is the page's recorder, replay and subscribers. Lock order:
+// app.mu before captureState.mu; never app.mu while holding mu.
+type captureState struct {
+	mu        sync.Mutex
+	rec       *capture.Recorder
+	recording bool
+	frame     capture.Frame // scratch of recordFrame
+	windows   []uint32
+	sketchD   int
+	sketchW   int
+	adapter   *capture.Adapter
+
+	subs    map[int]js.Value
+	nextSub int
+
+	// Replay: replay is non-nil while replaying; imported is set when it
+	// replays an imported capture (not the recording).
+	replay     *capture.Replay
+	imported   bool
+	source     string
+	index      int
+	wasRunning bool
+	decoded    [2]capture.Decoded
+	frames     [2]ui.Frame
+	sketches   [2]decode.SketchTelemetry
+	launch     decode.LaunchRecommendation
+	next       int
+	lastLive   *ui.Frame
+	lastErr    string
+	lastNote   string
+}
+
+var (
+	capOnce  sync.Once
+	capState *captureState
+)
+
+// captures returns the page's capture state.
+func (a *app) captures() *captureState {
+	capOnce.Do(func() {
+		capState = &captureState{rec: capture.NewRecorder(0, 0), recording: true, subs: map[int]js.Value{},
+			sketchD: ui.DefaultSettings().SketchDepth, sketchW: ui.DefaultSettings().SketchWidth}
+	})
+	return capState
+}
+
+func installCaptureAPI(a *app, obj js.Value) {
+	st := a.captures()
+	m := a.dash.CaptureModel()
+	m.Recording, m.MaxFrames, m.MaxBytes = st.recording, st.rec.MaxFrames(), st.rec.MaxBytes()
+	m.OnRecord = func(on bool) { go a.setRecording(on) }
+	m.OnExport = func(kind string) { go a.download(kind) }
+	m.OnScrub = func(i int) { go a.showReplay(i) }
+	m.OnLive = func() { go a.backToLive() }
+
+	method(obj, "decode", a.apiDecode)
+	rawMethod(obj, "exportCapture", func([]js.Value) (js.Value, error) {
+		b, _, err := a.exportBytes("capture")
+		if err != nil {
+			return js.Undefined(), err
+		}
+		return bytesToJS(b), nil
+	})
+	method(obj, "exportTrace", func([]js.Value) (any, error) {
+		b, _, err := a.exportBytes("trace")
+		return string(b), err
+	})
+	method(obj, "exportMetrics", func([]js.Value) (any, error) {
+		b, _, err := a.exportBytes("metrics")
+		return string(b), err
+	})
+	method(obj, "importCapture", a.apiImport)
+	method(obj, "captureInfo", func([]js.Value) (any, error) { return a.captureInfo(), nil })
+	method(obj, "captureFrame", a.apiCaptureFrame)
+	method(obj, "setRecording", func(args []js.Value) (any, error) {
+		v := arg(args, 0)
+		if v.Type() != js.TypeBoolean {
+			return nil, errors.New("setRecording: on must be a boolean")
+		}
+		a.setRecording(v.Bool())
+		return a.captureInfo(), nil
+	})
+	method(obj, "replay", func(args []js.Value) (any, error) {
+		v := arg(args, 0)
+		if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || v.Float() < 0 {
+			return nil, errors.New("replay: index must be a frame index 0, 1, …")
+		}
+		if err := a.showReplay(int(v.Float())); err != nil {
+			return nil, err
+		}
+		return a.captureInfo(), nil
+	})
+	method(obj, "live", func([]js.Value) (any, error) {
+		a.backToLive()
+		return a.captureInfo(), nil
+	})
+	obj.Set("subscribe", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		cb := arg(args, 0)
+		if cb.Type() != js.TypeFunction {
+			panic(jsError.New("ringscope.subscribe: callback must be a function"))
+		}
+		st.mu.Lock()
+		id := st.nextSub
+		st.nextSub++
+		st.subs[id] = cb
+		st.mu.Unlock()
+		// The unsubscribe function is not released: a host may call it
+		// again (it then returns false), and a released js.Func throws.
+		return js.FuncOf(func(js.Value, []js.Value) any {
+			st.mu.Lock()
+			_, ok := st.subs[id]
+			delete(st.subs, id)
+			st.mu.Unlock()
+			return ok
+		})
+	}))
+	installImportListeners(a)
+}
+
+// recordFrame records the frame the app just captured (f, from epoch ep;
+// ep is nil for a frame not produced by a Step) and tells the subscribers.
+// The app calls it at the end of capture, with mu held: the runner's host
+// copies of the buffers are the frame's.
+func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
+	if f == nil || a.runner == nil {
+		return
+	}
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.replay != nil {
+		// A live frame while replaying (one in flight when the loop paused,
+		// or the API's step): it is shown, then the replay again.
+		go a.reassertReplay(st.index)
+		return
+	}
+	st.lastLive = f
+	opts := a.runner.Options()
+	st.windows = opts.WindowOpcodes
+	if s := a.settingsNow; s.SketchDepth > 0 && s.SketchWidth > 0 {
+		st.sketchD, st.sketchW = s.SketchDepth, s.SketchWidth
+	}
+	if st.adapter == nil && a.dash.Adapter != nil {
+		ad := a.dash.Adapter
+		st.adapter = &capture.Adapter{Vendor: ad.Vendor, Architecture: ad.Architecture, Device: ad.Device,
+			Description: ad.Description, IsFallback: ad.IsFallback, IsCPU: ad.IsCPU}
+	}
+	if len(st.subs) > 0 {
+		notify(st.subs, frameSummary(f, a.runner.Published()))
+	}
+	if !st.recording {
+		return
+	}
+	fr := &st.frame
+	fr.Seq, fr.AtMillis = f.Seq, f.AtMillis
+	if f.Ring != nil {
+		fr.Generation = f.Ring.Control.Generation
+	}
+	fr.Control, fr.Ring, fr.Log = a.runner.Control(), nil, a.runner.LogBytes()
+	if ep == nil || ep.RingRead {
+		fr.Ring = a.runner.Ring()
+	}
+	// The host copy is the truth; its GENERATION is the frame's.
+	if len(fr.Control) >= capture.MinControlBytes {
+		fr.Generation = word(fr.Control, abi.CtrlGeneration)
+	}
+	t := f.Timings
+	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{
+		PublishMS: finite(t.PublishMS), DispatchMS: finite(t.DispatchMS), ReadbackMS: finite(t.ReadbackMS),
+		DecodeMS: finite(t.DecodeMS), RoundTripMS: finite(t.RoundTripMS), GPUMS: finite(t.GPUMS)}}
+	if ep != nil && ep.GPUTime > 0 && fr.Meta.Timings.GPUMS == 0 {
+		fr.Meta.Timings.GPUMS = megakernel.Ms(ep.GPUTime)
+	}
+	var d capture.Dispatch
+	if f.Dispatch != nil {
+		d = capture.DispatchOf(*f.Dispatch)
+		fr.Meta.Dispatch = &d
+	}
+	st.rec.Record(fr)
+	a.updateModelLocked(st, true)
+}
+
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// FrameSummary is what subscribe's callback gets per live frame.
+type FrameSummary struct {
+	Seq        uint64
+	AtMillis   float64
+	Generation uint32
+	Epoch      uint32
+	DoneCount  uint32
+	Claims     uint32
+	Faults     uint32
+	Dispatches uint32
+	QueueDepth uint32
+	TotalSlots uint32
+	Published  uint64
+	// Stalled is the watchdog's verdict; DonePerSecond its rate.
+	Stalled       bool
+	DonePerSecond float64
+	RoundTripMS   float64
+}
+
+func frameSummary(f *ui.Frame, published uint64) FrameSummary {
+	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: published, RoundTripMS: f.Timings.RoundTripMS}
+	if r := f.Ring; r != nil {
+		c := &r.Control
+		s.Generation, s.Epoch, s.DoneCount, s.Claims, s.Faults, s.Dispatches = c.Generation, c.Epoch, c.DoneCount, c.Claims, c.Faults, c.Dispatches
+		s.QueueDepth, s.TotalSlots = r.Occupancy.QueueDepth(), r.Occupancy.TotalSlots()
+	}
+	if w := f.Watchdog; w != nil {
+		s.Stalled, s.DonePerSecond = w.Stalled, w.DonePerSecond
+	}
+	return s
+}
+
+// notify calls every subscriber with v; a callback that throws is
+// reported on the console and stays subscribed.
+func notify(subs map[int]js.Value, v any) {
+	obj := js.ValueOf(api.Plain(v))
+	for _, cb := range subs {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", fmt.Sprint(r))
+				}
+			}()
+			cb.Invoke(obj)
+		}()
+	}
+}
+
+// updateModelLocked copies the recorder's numbers into the capture bar.
+// Called with st.mu held; render asks for a re-render (the app's own Apply
+// follows a recorded frame, so per frame it does not).
+func (a *app) updateModelLocked(st *captureState, quiet bool) {
+	frames, bytes, dropped := st.rec.Len(), st.rec.Bytes(), st.rec.Dropped()
+	rec, replaying, count, index, source := st.recording, st.replay != nil, 0, st.index, st.source
+	var seq uint64
+	if st.replay != nil {
+		count = st.replay.Len()
+		if index < count {
+			seq = st.replay.Summary(index).Seq
+		}
+	}
+	errText, note := st.lastErr, st.lastNote
+	set := func(d *ui.Dashboard) {
+		m := d.CaptureModel()
+		m.Recording, m.Frames, m.Bytes, m.Dropped = rec, frames, bytes, dropped
+		m.Replaying, m.Count, m.Index, m.Seq, m.Source = replaying, count, index, seq, source
+		m.Error, m.Notice = errText, note
+	}
+	if a.env == nil {
+		return // not mounted yet; the next update shows it
+	}
+	if quiet {
+		a.env.Lock()
+		set(a.dash)
+		a.env.UnlockOnly()
+		return
+	}
+	a.ui(set)
+}
+
+func (a *app) setRecording(on bool) {
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.recording = on
+	st.lastErr, st.lastNote = "", ""
+	a.updateModelLocked(st, false)
+}
+
+// CaptureInfo is what captureInfo resolves to.
+type CaptureInfo struct {
+	Recording bool
+	// Frames, Bytes, Dropped: the recorder's; MaxFrames, MaxBytes its bounds.
+	Frames, MaxFrames int
+	Bytes, MaxBytes   int
+	Dropped           uint64
+	// Replaying, Source ("recording" or the import's name), Count frames
+	// in it and Index the frame shown.
+	Replaying bool
+	Source    string
+	Count     int
+	Index     int
+}
+
+func (a *app) captureInfo() CaptureInfo {
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	info := CaptureInfo{Recording: st.recording, Frames: st.rec.Len(), MaxFrames: st.rec.MaxFrames(),
+		Bytes: st.rec.Bytes(), MaxBytes: st.rec.MaxBytes(), Dropped: st.rec.Dropped(),
+		Replaying: st.replay != nil, Source: st.source, Index: st.index}
+	if st.replay != nil {
+		info.Count = st.replay.Len()
+	}
+	return info
+}
+
+// ringscopeVersion is the build's version: the module version and VCS
+// revision when the build recorded them.
+var ringscopeVersion = func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
+		}
+	}
+	return v
+}()
+
+// currentCapture is what the exports and the scrubber work on: the
+// replayed import, or the recording. Called with st.mu held; the frames
+// alias storage valid until st.mu is released.
+func (st *captureState) currentCapture() *capture.Capture {
+	if st.replay != nil && st.imported {
+		return st.replay.Capture()
+	}
+	w := st.windows
+	if w == nil {
+		w = []uint32{}
+	}
+	return &capture.Capture{
+		Header: capture.Header{Ringscope: ringscopeVersion, Source: capture.SourceLive, WindowOpcodes: w,
+			Adapter: st.adapter, DroppedFrames: st.rec.Dropped(), CreatedAt: time.Now().UTC().Format(time.RFC3339)},
+		Frames: st.rec.Frames(),
+	}
+}
+
+// exportBytes renders the current capture as kind: "capture", "trace" or
+// "metrics". It returns the bytes and the download's file name.
+func (a *app) exportBytes(kind string) ([]byte, string, error) {
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.currentCapture()
+	stamp := time.Now().UTC().Format("20060102-150405")
+	switch kind {
+	case "capture":
+		b, err := capture.Encode(c)
+		return b, "ringscope-" + stamp + ".rscap", err
+	case "trace":
+		b, err := capture.Trace(c)
+		return b, "ringscope-" + stamp + ".trace.json", err
+	case "metrics":
+		b, err := capture.OpenMetrics(c)
+		return b, "ringscope-" + stamp + ".om.txt", err
+	}
+	return nil, "", fmt.Errorf("export: unknown kind %q", kind)
+}
+
+var downloadTypes = map[string]string{
+	"capture": "application/octet-stream",
+	"trace":   "application/json",
+	"metrics": "application/openmetrics-text; version=1.0.0; charset=utf-8",
+}
+
+// download exports kind and hands it to the browser as a file download
+// (Blob + object URL + a temporary <a download>).
+func (a *app) download(kind string) {
+	b, name, err := a.exportBytes(kind)
+	st := a.captures()
+	st.mu.Lock()
+	if err != nil {
+		st.lastErr, st.lastNote = "export "+kind+": "+err.Error(), ""
+	} else {
+		st.lastErr, st.lastNote = "", fmt.Sprintf("exported %s (%s)", name, ui.Bytes(uint64(len(b))))
+	}
+	a.updateModelLocked(st, false)
+	st.mu.Unlock()
+	if err != nil {
+		return
+	}
+	parts := jsGlobal.Get("Array").New(bytesToJS(b))
+	blob := jsGlobal.Get("Blob").New(parts, map[string]any{"type": downloadTypes[kind]})
+	url := jsGlobal.Get("URL").Call("createObjectURL", blob)
+	doc := jsGlobal.Get("document")
+	link := doc.Call("createElement", "a")
+	link.Set("href", url)
+	link.Set("download", name)
+	link.Get("dataset").Set("testid", "download-link")
+	doc.Get("body").Call("append", link)
+	link.Call("click")
+	link.Call("remove")
+	time.AfterFunc(time.Minute, func() { jsGlobal.Get("URL").Call("revokeObjectURL", url) })
+}
+
+// apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
+// buffers without any GPU.
+func (a *app) apiDecode(args []js.Value) (any, error) {
+	control, err := bytesArg(arg(args, 0), "decode: control")
+	if err != nil {
+		return nil, err
+	}
+	ring, err := bytesArg(arg(args, 1), "decode: ring")
+	if err != nil {
+		return nil, err
+	}
+	opts := arg(args, 2)
+	if !opts.IsUndefined() && !opts.IsNull() && opts.Type() != js.TypeObject {
+		return nil, fmt.Errorf("decode: options must be an object, got %s", opts.Type())
+	}
+	windows, err := optUint32Array(opts, "decode", "windowOpcodes")
+	if err != nil {
+		return nil, err
+	}
+	var log []byte
+	if !opts.IsUndefined() && !opts.IsNull() {
+		if l := opts.Get("log"); !l.IsUndefined() && !l.IsNull() {
+			if log, err = bytesArg(l, "decode: options.log"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var d capture.Decoded
+	if err := capture.DecodeBuffers(&d, control, ring, log, windows); err != nil {
+		return nil, fmt.Errorf("%w (control: at least 640 bytes of whole 4-byte words; ring: whole 64-byte slots)", err)
+	}
+	return decodedResult(&d, false), nil
+}
+
+// Decoded is what decode and captureFrame resolve to.
+type Decoded struct {
+	Legacy     bool
+	Telemetry  *decode.RingTelemetry
+	Counters   *decode.RuntimeCounters
+	Observable []uint32
+	Log        *decode.Log
+	Seq        uint64
+	AtMillis   float64
+	Dispatch   *decode.MegakernelTelemetry
+	Watchdog   *decode.WatchdogState
+}
+
+func decodedResult(d *capture.Decoded, framed bool) Decoded {
+	r := Decoded{Legacy: d.Ring.Control.Legacy, Telemetry: &d.Ring, Counters: &d.Counters, Observable: d.Ring.Control.Observable}
+	if d.HasLog {
+		r.Log = &d.Log
+	}
+	if framed {
+		r.Watchdog = &d.Watchdog
+		if d.HasDispatch {
+			r.Dispatch = &d.Dispatch
+		}
+	}
+	return r
+}
+
+// apiCaptureFrame: captureFrame(i) decodes frame i of the current capture.
+func (a *app) apiCaptureFrame(args []js.Value) (any, error) {
+	v := arg(args, 0)
+	if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || v.Float() < 0 {
+		return nil, errors.New("captureFrame: index must be a frame index 0, 1, …")
+	}
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.replay
+	if r == nil {
+		var err error
+		if r, err = capture.NewReplay(st.currentCapture()); err != nil {
+			return nil, err
+		}
+	}
+	var d capture.Decoded
+	if err := r.Decode(int(v.Float()), &d); err != nil {
+		return nil, fmt.Errorf("captureFrame: %w", err)
+	}
+	res := decodedResult(&d, true)
+	s := r.Summary(int(v.Float()))
+	res.Seq, res.AtMillis = s.Seq, s.AtMillis
+	return res, nil
+}
+
+// apiImport: importCapture(bytes | {control, ring, name}) validates the
+// capture file (or the vyre dump pair) and replays its first frame.
+func (a *app) apiImport(args []js.Value) (any, error) {
+	v := arg(args, 0)
+	var c *capture.Capture
+	var err error
+	name := "import"
+	if v.Type() == js.TypeObject && !isBytes(v) {
+		if n := v.Get("name"); n.Type() == js.TypeString {
+			name = n.String()
+		}
+		if b := v.Get("bytes"); !b.IsUndefined() {
+			v = b
+		}
+	}
+	if isBytes(v) {
+		b, _ := bytesArg(v, "importCapture")
+		c, err = capture.Decode(b)
+	} else if v.Type() == js.TypeObject && !v.Get("control").IsUndefined() {
+		var control, ring []byte
+		if control, err = bytesArg(v.Get("control"), "importCapture: control"); err == nil {
+			if ring, err = bytesArg(v.Get("ring"), "importCapture: ring"); err == nil {
+				c, err = capture.FromDump(control, ring, nil)
+				if name == "import" {
+					name = "vyre dump"
+				}
+			}
+		}
+	} else {
+		err = fmt.Errorf("importCapture: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", v.Type())
+	}
+	if err == nil {
+		err = a.startReplay(c, name)
+	}
+	if err != nil {
+		a.importFailed(name, err)
+		return nil, err
+	}
+	return a.captureInfo(), nil
+}
+
+func (a *app) importFailed(name string, err error) {
+	st := a.captures()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.lastErr, st.lastNote = "import "+name+" refused: "+err.Error(), ""
+	a.updateModelLocked(st, false)
+}
+
+// pauseLive stops the live loop (remembering whether it ran) so that a
+// replayed frame stays on screen.
+func (a *app) pauseLive() bool {
+	a.mu.Lock()
+	was := a.running
+	a.running = false
+	a.mu.Unlock()
+	if was {
+		a.ui(func(d *ui.Dashboard) { d.Running = false })
+	}
+	return was
+}
+
+// startReplay replays c (an import) from frame 0.
+func (a *app) startReplay(c *capture.Capture, name string) error {
+	r, err := capture.NewReplay(c)
+	if err != nil {
+		return err
+	}
+	if r.Len() == 0 {
+		return errors.New("capture: the file holds no frames")
+	}
+	was := a.pauseLive()
+	st := a.captures()
+	st.mu.Lock()
+	if st.replay == nil {
+		st.wasRunning = was
+	}
+	st.replay, st.imported, st.source, st.index = r, true, name, 0
+	st.lastErr = ""
+	st.lastNote = fmt.Sprintf("imported %s: %d frames (%s)", name, r.Len(), c.Header.Source)
+	if r.Summary(0).Legacy {
+		st.lastNote += ", legacy vyre layout"
+	}
+	st.mu.Unlock()
+	return a.applyReplay(0, true)
+}
+
+// showReplay shows frame i: of the replay in progress, or of the recording
+// (entering a replay of it).
+func (a *app) showReplay(i int) error {
+	st := a.captures()
+	st.mu.Lock()
+	replaying := st.replay != nil
+	st.mu.Unlock()
+	if !replaying {
+		was := a.pauseLive()
+		st.mu.Lock()
+		if st.replay == nil {
+			r, err := capture.NewReplay(st.currentCapture())
+			if err == nil && r.Len() == 0 {
+				err = errors.New("replay: nothing recorded yet")
+			}
+			if err != nil {
+				st.mu.Unlock()
+				return err
+			}
+			st.replay, st.imported, st.source, st.wasRunning = r, false, "recording", was
+		}
+		st.mu.Unlock()
+	}
+	return a.applyReplay(i, true)
+}
+
+// applyReplay decodes frame i of the replay and shows it through the
+// panels, with the time series of the frames before it.
+func (a *app) applyReplay(i int, reassert bool) error {
+	st := a.captures()
+	st.mu.Lock()
+	r := st.replay
+	if r == nil {
+		st.mu.Unlock()
+		return errors.New("replay: not replaying")
+	}
+	if i >= r.Len() {
+		st.mu.Unlock()
+		return fmt.Errorf("replay: frame %d is out of range: the capture holds %d frames (0…%d)", i, r.Len(), r.Len()-1)
+	}
+	d := &st.decoded[st.next]
+	if err := r.Decode(i, d); err != nil {
+		st.mu.Unlock()
+		return err
+	}
+	f := &st.frames[st.next]
+	sk := &st.sketches[st.next]
+	st.next ^= 1
+	s := r.Summary(i)
+	*f = ui.Frame{Seq: s.Seq, AtMillis: s.AtMillis, Ring: &d.Ring, Counters: &d.Counters, Watchdog: &d.Watchdog,
+		Priority: &d.Priority, Report: &d.Report, Timings: uiTimings(d.Timings)}
+	if d.HasLog {
+		f.Log = &d.Log
+	}
+	if d.HasDispatch {
+		f.Dispatch = &d.Dispatch
+	}
+	if err := d.Ring.SketchInto(sk, st.sketchD, st.sketchW); err == nil {
+		f.Sketch = sk
+	}
+	st.index = i
+	// Light frames for the time series of the frames before i.
+	lo := max(0, i-ui.HistoryLen+1)
+	hist := make([]ui.Frame, 0, i-lo)
+	rings := make([]decode.RingTelemetry, i-lo)
+	tels := make([]decode.MegakernelTelemetry, i-lo)
+	for j := lo; j < i; j++ {
+		sj := r.Summary(j)
+		k := j - lo
+		rings[k].Occupancy = sj.Occupancy
+		hf := ui.Frame{Seq: sj.Seq, AtMillis: sj.AtMillis, Ring: &rings[k], Watchdog: &sj.Watchdog, Timings: uiTimings(sj.Timings)}
+		if sj.Dispatch != nil {
+			tels[k] = sj.Dispatch.Telemetry()
+			hf.Dispatch = &tels[k]
+		}
+		hist = append(hist, hf)
+	}
+	a.updateModelLocked(st, true)
+	st.mu.Unlock()
+	a.ui(func(dash *ui.Dashboard) {
+		dash.ClearHistory()
+		for k := range hist {
+			dash.History().Push(&hist[k])
+		}
+		dash.Apply(f)
+	})
+	setScrubber(i)
+	if reassert {
+		go a.reassertReplay(i)
+	}
+	return nil
+}
+
+// reassertReplay shows replay frame i again after a live frame in flight
+// may have replaced it.
+func (a *app) reassertReplay(i int) {
+	time.Sleep(replayReassertDelay)
+	st := a.captures()
+	st.mu.Lock()
+	still := st.replay != nil && st.index == i
+	st.mu.Unlock()
+	if still {
+		a.applyReplay(i, false)
+	}
+}
+
+// setScrubber moves the range input to i (the attribute alone does not move
+// a slider the person has dragged).
+func setScrubber(i int) {
+	el := jsGlobal.Get("document").Call("querySelector", `[data-testid="capture-scrubber"]`)
+	if el.Truthy() {
+		el.Set("value", i)
+	}
+}
+
+func uiTimings(t capture.Timings) ui.Timings {
+	return ui.Timings{PublishMS: t.PublishMS, DispatchMS: t.DispatchMS, ReadbackMS: t.ReadbackMS,
+		DecodeMS: t.DecodeMS, RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}
+}
+
+// backToLive leaves the replay: the history is rebuilt from the recording,
+// the last live frame is shown, and the live loop resumes if it ran.
+func (a *app) backToLive() {
+	st := a.captures()
+	st.mu.Lock()
+	if st.replay == nil {
+		st.mu.Unlock()
+		return
+	}
+	was, last := st.wasRunning, st.lastLive
+	st.replay, st.imported, st.source, st.index, st.wasRunning = nil, false, "", 0, false
+	st.lastErr, st.lastNote = "", ""
+	a.updateModelLocked(st, true)
+	st.mu.Unlock()
+	a.ui(func(d *ui.Dashboard) {
+		d.ClearHistory()
+		if last != nil {
+			d.Apply(last)
+		}
+	})
+	setScrubber(1 << 30)
+	if was {
+		a.commands <- cmdRun
+	}
+}
+
+// installImportListeners accepts files from the capture bar's file input
+// (a delegated change listener) and dropped anywhere on the page.
+func installImportListeners(a *app) {
+	doc := jsGlobal.Get("document")
+	body := func() js.Value { return doc.Get("body") }
+	doc.Call("addEventListener", "change", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		t := args[0].Get("target")
+		if !t.Truthy() || t.Get("dataset").Get("testid").String() != "capture-file" {
+			return nil
+		}
+		files := t.Get("files")
+		list := make([]js.Value, files.Length())
+		for i := range list {
+			list[i] = files.Index(i)
+		}
+		t.Set("value", "") // the same file can be chosen again
+		go a.importFiles(list)
+		return nil
+	}))
+	hasFiles := func(ev js.Value) bool {
+		dt := ev.Get("dataTransfer")
+		if !dt.Truthy() {
+			return false
+		}
+		types := dt.Get("types")
+		for i := range types.Length() {
+			if types.Index(i).String() == "Files" {
+				return true
+			}
+		}
+		return false
+	}
+	doc.Call("addEventListener", "dragover", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if hasFiles(args[0]) {
+			args[0].Call("preventDefault")
+			body().Get("classList").Call("add", "rs-drop-target")
+		}
+		return nil
+	}))
+	doc.Call("addEventListener", "dragleave", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		body().Get("classList").Call("remove", "rs-drop-target")
+		return nil
+	}))
+	doc.Call("addEventListener", "drop", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		body().Get("classList").Call("remove", "rs-drop-target")
+		ev := args[0]
+		if !hasFiles(ev) {
+			return nil
+		}
+		ev.Call("preventDefault")
+		files := ev.Get("dataTransfer").Get("files")
+		list := make([]js.Value, files.Length())
+		for i := range list {
+			list[i] = files.Index(i)
+		}
+		go a.importFiles(list)
+		return nil
+	}))
+}
+
+// importFiles imports one capture file, or two files as a vyre control +
+// ring dump pair: the file whose name contains "ring" (or the other one's
+// "control") is the ring, else the first is the control.
+func (a *app) importFiles(files []js.Value) {
+	var err error
+	name := ""
+	switch len(files) {
+	case 1:
+		name = files[0].Get("name").String()
+		var b []byte
+		if b, err = readFile(files[0]); err == nil {
+			var c *capture.Capture
+			if c, err = capture.Decode(b); err == nil {
+				err = a.startReplay(c, name)
+			}
+		}
+	case 2:
+		ci, ri := 0, 1
+		n0, n1 := strings.ToLower(files[0].Get("name").String()), strings.ToLower(files[1].Get("name").String())
+		c0, c1 := strings.Contains(n0, "control"), strings.Contains(n1, "control")
+		if (c1 && !c0) || (c0 == c1 && strings.Contains(n0, "ring") && !strings.Contains(n1, "ring")) {
+			ci, ri = 1, 0
+		}
+		name = files[ci].Get("name").String() + " + " + files[ri].Get("name").String()
+		var control, ring []byte
+		if control, err = readFile(files[ci]); err == nil {
+			if ring, err = readFile(files[ri]); err == nil {
+				var c *capture.Capture
+				if c, err = capture.FromDump(control, ring, nil); err == nil {
+					err = a.startReplay(c, name)
+				}
+			}
+		}
+	default:
+		name = fmt.Sprintf("%d files", len(files))
+		err = errors.New("choose one capture file, or two files: a vyre control.bin and ring.bin")
+	}
+	if err != nil {
+		a.importFailed(name, err)
+	}
+}
+
+// readFile reads a File's bytes (File.arrayBuffer()).
+func readFile(f js.Value) ([]byte, error) {
+	ch := make(chan js.Value, 1)
+	errc := make(chan string, 1)
+	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- args[0]; return nil })
+	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- args[0].Call("toString").String(); return nil })
+	defer ok.Release()
+	defer fail.Release()
+	f.Call("arrayBuffer").Call("then", ok, fail)
+	select {
+	case buf := <-ch:
+		u := jsGlobal.Get("Uint8Array").New(buf)
+		b := make([]byte, u.Length())
+		js.CopyBytesToGo(b, u)
+		return b, nil
+	case msg := <-errc:
+		return nil, fmt.Errorf("read %s: %s", f.Get("name").String(), msg)
+	}
+}
+
+// isBytes reports an ArrayBuffer or a view of one (Uint8Array, DataView…).
+func isBytes(v js.Value) bool {
+	if v.Type() != js.TypeObject {
+		return false
+	}
+	return v.InstanceOf(jsGlobal.Get("ArrayBuffer")) || jsGlobal.Get("ArrayBuffer").Call("isView", v).Bool()
+}
+
+// bytesArg copies an ArrayBuffer or an ArrayBuffer view into Go.
+func bytesArg(v js.Value, what string) ([]byte, error) {
+	if !isBytes(v) {
+		t := v.Type().String()
+		if v.Type() == js.TypeObject {
+			t = v.Get("constructor").Get("name").String()
+		}
+		return nil, fmt.Errorf("%s must be an ArrayBuffer or a Uint8Array, got %s", what, t)
+	}
+	var u js.Value
+	if v.InstanceOf(jsGlobal.Get("ArrayBuffer")) {
+		u = jsGlobal.Get("Uint8Array").New(v)
+	} else {
+		u = jsGlobal.Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
+	}
+	b := make([]byte, u.Length())
+	js.CopyBytesToGo(b, u)
+	return b, nil
+}
+
+func bytesToJS(b []byte) js.Value {
+	u := jsGlobal.Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u, b)
+	return u
+}
+
+// rawMethod is method for results that are already JS values (a
+// Uint8Array), which api.Plain would flatten.
+func rawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, error)) {
+	obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var executor js.Func
+		executor = js.FuncOf(func(_ js.Value, pa []js.Value) any {
+			resolve, reject := pa[0], pa[1]
+			executor.Release()
+			go func() {
+				v, err := work(args)
+				if err != nil {
+					reject.Invoke(jsError.New(err.Error()))
+					return
+				}
+				resolve.Invoke(v)
+			}()
+			return nil
+		})
+		return jsPromise.New(executor)
+	}))
+}
