@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall/js"
+	"time"
 )
 
 // DeviceDescriptor is GPUDeviceDescriptor. The zero value asks for a device
@@ -181,8 +182,23 @@ func (d *Device) fail(op string, err error) error {
 	if lost := d.check(op); lost != nil {
 		return lost
 	}
+	// A device destroyed from JavaScript (not through Destroy) rejects a
+	// pending mapAsync with an AbortError before device.lost resolves:
+	// give the loss a moment to arrive, so the caller sees ErrDeviceLost
+	// and can recover instead of failing on a bare AbortError.
+	var jsErr *JSError
+	if errors.As(err, &jsErr) && jsErr.Name == "AbortError" {
+		select {
+		case <-d.lost:
+			return d.check(op)
+		case <-time.After(abortLossGrace):
+		}
+	}
 	return fmt.Errorf("webgpu: %s: %w", op, err)
 }
+
+// abortLossGrace is how long fail waits for device.lost after an AbortError.
+const abortLossGrace = 500 * time.Millisecond
 
 // await is the package await, counted in the device's Stats.
 func (d *Device) await(ctx context.Context, p js.Value) (js.Value, error) {

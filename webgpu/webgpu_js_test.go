@@ -539,6 +539,34 @@ func TestDestroyDuringMap(t *testing.T) {
 	}
 }
 
+// A device destroyed from JavaScript, not through Destroy, rejects the
+// pending map with an AbortError before device.lost resolves; the map still
+// reports the loss.
+func TestJSDestroyDuringMapIsALoss(t *testing.T) {
+	d := testDevice(t, DeviceDescriptor{})
+	rb, err := d.CreateBuffer(BufferDescriptor{Size: 1 << 20, Usage: BufferUsageMapRead | BufferUsageCopyDst})
+	require.NoError(t, err)
+	errc := make(chan error, 1)
+	go func() { errc <- rb.MapReadInto(context.Background(), make([]byte, 1<<20), 0) }()
+	time.Sleep(0) // let the map start
+	d.v.Call("destroy")
+	select {
+	case err := <-errc:
+		if err != nil {
+			assert.ErrorIs(t, err, ErrDeviceLost)
+		}
+		t.Logf("map racing a JS destroy: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("map never settled after destroy()")
+	}
+	select {
+	case <-d.Lost():
+	case <-time.After(5 * time.Second):
+		t.Fatal("device.lost never resolved")
+	}
+	assert.ErrorIs(t, d.Err(), ErrDeviceLost)
+}
+
 func TestMapReadIntoDoesNotAllocatePerByte(t *testing.T) {
 	d := testDevice(t, DeviceDescriptor{})
 	ctx := ctxT(t)
