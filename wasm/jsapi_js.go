@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
@@ -122,9 +123,29 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		for p := range res.Partitions {
 			res.Partitions[p] = word(q, abi.CtrlPriorityOffsets+p)
 		}
+		// The form and header show the API's ring, not the last preset.
+		s := a.settingsNow
+		s.Preset, s.RingSlots, s.Budget = "custom", int(opts.Slots), int(opts.Budget)
+		s.WorkgroupSizeX, s.WorkerCap = int(opts.WorkgroupSize), int(opts.WorkerGroups)
+		s.Tenants = int(opts.Tenants)
+		if opts.Masks != nil {
+			s.Tenants = len(opts.Masks)
+		}
+		s.WindowOpcodes = opcodeList(opts.WindowOpcodes)
+		a.settingsNow = s
+		a.ui(func(d *ui.Dashboard) { d.Settings = s })
 		a.uiReset()
 		return res, nil
 	})
+}
+
+// opcodeList formats opcodes the way the settings form writes them.
+func opcodeList(ops []uint32) string {
+	parts := make([]string, len(ops))
+	for i, op := range ops {
+		parts[i] = fmt.Sprintf("%#x", op)
+	}
+	return strings.Join(parts, ",")
 }
 
 func word(b []byte, w int) uint32 {
@@ -319,7 +340,12 @@ func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
 		return nil, err
 	}
 	on := arg(args, 1).Truthy()
-	return a.withRunnerLive(false, func() (any, error) { return nil, a.runner.SetTenantMask(tenant, on) })
+	return a.withRunnerLive(false, func() (any, error) {
+		if err := a.runner.SetTenantMask(tenant, on); err != nil {
+			return nil, fmt.Errorf("setTenantMask: %w", err)
+		}
+		return nil, nil
+	})
 }
 
 // DrainResult is what drain resolves to.

@@ -112,7 +112,15 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 	if err := r.compileModules(ctx); err != nil {
 		return nil, err
 	}
+	r.decodeHostCopy()
 	return r, nil
+}
+
+// decodeHostCopy decodes the fresh host copy, so Telemetry describes the
+// new ring (every slot EMPTY) before the first Step rather than nothing.
+func (r *Runner) decodeHostCopy() {
+	r.tel = decode.RingTelemetry{}
+	_ = decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes)
 }
 
 func cloneOptions(o Options) Options {
@@ -802,7 +810,7 @@ func (r *Runner) Reset(opts Options) error {
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
 	r.pubItems, r.pubTime, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
-	r.tel = decode.RingTelemetry{}
+	r.decodeHostCopy()
 	return nil
 }
 
