@@ -16,7 +16,7 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg \
 	GOOS=js GOARCH=wasm
 
-.PHONY: run build setup setup-chromium setup-node test test-native test-wasm test-e2e fuzz bench vet generate clean
+.PHONY: run build setup setup-chromium setup-node test test-native test-wasm test-e2e fuzz bench bench-node vet generate clean
 
 run: setup build
 	$(GO) run . -addr $(ADDR)
@@ -69,8 +69,17 @@ test-e2e: setup build
 fuzz:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./decode/...
+# The benchmark rows of issue 5 (bench/doc.go): native Go, the Go wasm test
+# binary of ./bench in headless Chromium, and the page through Playwright;
+# writes bench/results.md (raw output in bench/.out). BENCH_FLAGS=--quick
+# checks the harness with few repetitions.
+bench: setup build
+	node bench/run.mjs $(BENCH_FLAGS)
+
+# The GPU rows under Node + Dawn, as bench/device.sh runs them elsewhere:
+# make bench-node [NODE=node WEBGPU_DIR=e2e/node_modules/webgpu].
+bench-node: setup
+	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg ./bench/device.sh $(BENCH_FLAGS)
 
 clean:
 	rm -rf static/main.wasm static/wasm_exec.js .cache e2e/test-results e2e/playwright-report

@@ -6,6 +6,8 @@
 //   cd e2e && npx playwright test --grep @bench --workers=1
 //
 // Run alone (as above) for numbers not shared with a parallel test worker.
+// make bench runs these through bench/run.mjs, with RINGSCOPE_BENCH_OUT
+// naming the folder the JSON results go to (default e2e/test-results).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +16,7 @@ import { test, expect, headerStat, gotoReady, num } from './fixtures.mjs';
 const SLOTS = 65_536;
 const WARMUP_MS = 2_000;
 const WINDOW_MS = 5_000;
+const FLOOR_TRIPS = 40;
 
 test('live page: frames per second and time to the first telemetry frame', { tag: '@bench' }, async ({ page }, testInfo) => {
   test.setTimeout(90_000);
@@ -95,13 +98,164 @@ test('live page: frames per second and time to the first telemetry frame', { tag
     at: new Date().toISOString(),
   };
   console.log(`ringscope bench: ${JSON.stringify(result)}`);
-  // e2e/test-results/bench.json, wherever --output points the artifacts.
-  const out = fileURLToPath(new URL('../test-results/bench.json', import.meta.url));
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-  await testInfo.attach('bench.json', { path: out, contentType: 'application/json' });
+  await writeResult(testInfo, 'bench.json', result);
 
   // It measured something; how fast is reported above, not judged.
   expect(fb).toBeGreaterThan(fa);
   expect(result.navigationToFirstFrameMs).toBeGreaterThan(0);
+});
+
+// writeResult writes a result as JSON into RINGSCOPE_BENCH_OUT (bench/run.mjs
+// sets it) or e2e/test-results, and attaches it to the report.
+async function writeResult(testInfo, name, result) {
+  const dir = process.env.RINGSCOPE_BENCH_OUT || fileURLToPath(new URL('../test-results/', import.meta.url));
+  const out = path.join(dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  await testInfo.attach(name, { path: out, contentType: 'application/json' });
+}
+
+// Notes, in the page, when the dashboard first shows a decoded frame and
+// every change of the header's frame counter (time, frame number).
+function observeFrames() {
+  const b = (window.__bench = { firstFrameMs: null, readyMs: null, frameText: null, renders: [] });
+  const frameEl = () => {
+    for (const s of document.querySelectorAll('.hstat')) {
+      if (s.querySelector('.hstat-label')?.textContent.trim().toLowerCase() === 'frame') return s.lastElementChild;
+    }
+    return null;
+  };
+  new MutationObserver(() => {
+    const now = performance.now();
+    if (b.readyMs === null && document.querySelector('[data-testid="status"]')?.textContent === 'ready') b.readyMs = now;
+    const done = document.querySelector('[data-testid="done-count"]')?.textContent;
+    if (b.firstFrameMs === null && done && done !== '–') b.firstFrameMs = now;
+    const f = frameEl()?.textContent;
+    if (f && f !== b.frameText) {
+      b.frameText = f;
+      b.renders.push([now, Number(f.replace(/,/g, ''))]);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+}
+
+const STARTUP_LOADS = Number(process.env.RINGSCOPE_BENCH_LOADS || 5);
+
+// Startup, cold: each load in a fresh browser context (empty HTTP cache, no
+// compiled-wasm cache), navigation start to the first decoded frame shown.
+test('startup: navigation to the first telemetry frame, cold loads', { tag: '@bench' }, async ({ browser }, testInfo) => {
+  test.setTimeout(30_000 + STARTUP_LOADS * 30_000);
+  const loads = [];
+  for (let i = 0; i < STARTUP_LOADS; i++) {
+    const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+    const page = await context.newPage();
+    await page.addInitScript(observeFrames);
+    await page.goto(`/?slots=${SLOTS}`);
+    await expect.poll(() => page.evaluate(() => window.__bench.firstFrameMs), { timeout: 30_000 }).not.toBeNull();
+    loads.push(
+      await page.evaluate(() => {
+        const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/main.wasm'));
+        return {
+          firstFrameMs: window.__bench.firstFrameMs,
+          readyMs: window.__bench.readyMs,
+          wasmFetchedMs: wasm?.responseEnd ?? null,
+          wasmTransferBytes: wasm?.transferSize ?? null,
+          crossOriginIsolated: self.crossOriginIsolated,
+        };
+      }),
+    );
+    await context.close();
+  }
+  console.log(`ringscope bench startup: ${JSON.stringify(loads)}`);
+  await writeResult(testInfo, 'startup.json', { slots: SLOTS, loads, at: new Date().toISOString() });
+  expect(loads.every((l) => l.firstFrameMs > 0)).toBe(true);
+});
+
+// The page's whole frame (publish + dispatch + readback + decode + render:
+// the live loop, measured from the header's frame counter) against the
+// bare platform floor: in the same page, on its own device, one trivial
+// dispatch that writes the buffer, a copy of as many bytes as the page
+// reads back per frame, mapAsync and a copy into a reused array. The loop
+// runs, then stops for the floor, then runs again; samples of both windows
+// are pooled.
+test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(observeFrames);
+  await gotoReady(page, `?slots=${SLOTS}`);
+  await expect.poll(() => page.evaluate(() => window.__bench.firstFrameMs), { timeout: 30_000 }).not.toBeNull();
+  await page.waitForTimeout(WARMUP_MS);
+
+  // One window of the live loop: ms per decoded frame between consecutive
+  // changes of the frame counter (a render may show several frames), and
+  // the bytes read back per frame from the page's own report.
+  const window_ = async () => {
+    const before = await page.evaluate(async () => {
+      const s = await window.ringscope.snapshot();
+      return { i: window.__bench.renders.length, bytes: s.Report.BytesReadBack, n: s.Report.DispatchCount };
+    });
+    await page.waitForTimeout(WINDOW_MS);
+    return page.evaluate(async (b) => {
+      const s = await window.ringscope.snapshot();
+      const r = window.__bench.renders.slice(Math.max(b.i - 1, 0));
+      const perFrame = [];
+      for (let k = 1; k < r.length; k++) {
+        const df = r[k][1] - r[k - 1][1];
+        if (df > 0) perFrame.push((r[k][0] - r[k - 1][0]) / df);
+      }
+      const frames = r.length > 1 ? r[r.length - 1][1] - r[0][1] : 0;
+      const span = r.length > 1 ? r[r.length - 1][0] - r[0][0] : 0;
+      return { perFrame, frames, span, bytesPerFrame: (s.Report.BytesReadBack - b.bytes) / Math.max(s.Report.DispatchCount - b.n, 1) };
+    }, before);
+  };
+  const w1 = await window_();
+  await page.evaluate(() => window.ringscope.stop());
+  const bytes = Math.ceil(w1.bytesPerFrame / 4) * 4;
+  const floor = await page.evaluate(async ({ bytes, trips }) => {
+    const adapter = await navigator.gpu.requestAdapter();
+    const device = await adapter.requestDevice({
+      requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, maxBufferSize: adapter.limits.maxBufferSize },
+    });
+    const module = device.createShaderModule({
+      code: '@group(0) @binding(0) var<storage, read_write> b: array<u32>;\n@compute @workgroup_size(1) fn main() { b[0] = b[0] + 1u; }',
+    });
+    const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    const src = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    const stage = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const bind = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: src } }] });
+    const dst = new Uint8Array(bytes);
+    const ms = [];
+    for (let i = 0; i < trips + 3; i++) {
+      const t0 = performance.now();
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      enc.copyBufferToBuffer(src, 0, stage, 0, bytes);
+      device.queue.submit([enc.finish()]);
+      await stage.mapAsync(GPUMapMode.READ);
+      dst.set(new Uint8Array(stage.getMappedRange()));
+      stage.unmap();
+      if (i >= 3) ms.push(performance.now() - t0);
+    }
+    device.destroy();
+    return { ms, crossOriginIsolated: self.crossOriginIsolated };
+  }, { bytes, trips: FLOOR_TRIPS });
+  await page.evaluate(() => window.ringscope.start());
+  await page.waitForTimeout(1_000);
+  const w2 = await window_();
+  const result = {
+    slots: SLOTS,
+    preset: await headerStat(page, 'preset').textContent(),
+    pageFrameMs: [...w1.perFrame, ...w2.perFrame],
+    pageFramesPerSecond: (w1.frames + w2.frames) / ((w1.span + w2.span) / 1000),
+    bytesPerFrame: bytes,
+    floorMs: floor.ms,
+    crossOriginIsolated: floor.crossOriginIsolated,
+    at: new Date().toISOString(),
+  };
+  console.log(`ringscope bench frame: ${JSON.stringify({ ...result, pageFrameMs: result.pageFrameMs.length, floorMs: result.floorMs.length })}`);
+  await writeResult(testInfo, 'frame.json', result);
+  expect(result.pageFrameMs.length).toBeGreaterThan(0);
+  expect(result.floorMs.length).toBe(FLOOR_TRIPS);
 });

@@ -1,0 +1,360 @@
+//go:build js && wasm
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
+)
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// device requests an adapter and a device with the adapter's storage
+// limits (a 1,048,576-slot ring is 64 MiB, its staging more) and prints the
+// adapter row.
+func device(t *testing.T) *webgpu.Device {
+	t.Helper()
+	ctx := ctxT(t)
+	a, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{PowerPreference: "high-performance"})
+	if err != nil {
+		t.Fatalf("this row needs a WebGPU adapter: %v", err)
+	}
+	lim := a.Limits()
+	d, err := a.RequestDevice(ctx, webgpu.DeviceDescriptor{Label: t.Name(), RequiredLimits: webgpu.Limits{
+		MaxStorageBufferBindingSize: lim.MaxStorageBufferBindingSize, MaxBufferSize: lim.MaxBufferSize,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Destroy)
+	info := a.Info()
+	emit("adapter", t.Name(), map[string]any{"vendor": info.Vendor, "architecture": info.Architecture,
+		"device": info.Device, "description": info.Description, "fallback": info.IsFallbackAdapter})
+	return d
+}
+
+// oneLaneDrain is the per-item side of the dispatch row: the megakernel's
+// own drain program (wgsl.Drain, the same WGSL and claim loop) compiled with
+// WORKGROUP_SIZE_X = 1 and run with budget 1, so one dispatch of one
+// workgroup claims and runs exactly one item; N items are N dispatches in
+// one compute pass, one command buffer, one submit (the cheapest honest way
+// to issue one dispatch per item: separate submits cost more), then the
+// finalize dispatch, a copy of control to a staging buffer and one mapAsync.
+// Uploads are the whole control, ring and log, as a fresh runner's first
+// submission makes them.
+type oneLaneDrain struct {
+	dev                 *webgpu.Device
+	drain, finalize     *webgpu.ComputePipeline
+	bgl                 *webgpu.BindGroupLayout
+	bufs                [5]*webgpu.Buffer
+	stage               *webgpu.Buffer
+	bind                *webgpu.BindGroup
+	control, ring, logB int
+	dst                 []byte
+}
+
+func newOneLaneDrain(ctx context.Context, t *testing.T, dev *webgpu.Device, q *host.Queue) *oneLaneDrain {
+	t.Helper()
+	o := &oneLaneDrain{dev: dev, control: len(q.Control()), ring: len(q.Ring()), logB: len(q.Log())}
+	storage := webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}
+	bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "bench one-lane", Entries: []webgpu.BindGroupLayoutEntry{
+		{Binding: abi.BindingControl, Buffer: storage},
+		{Binding: abi.BindingRing, Buffer: storage},
+		{Binding: abi.BindingLog, Buffer: storage},
+		{Binding: abi.BindingParams, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingUniform}},
+		{Binding: abi.BindingData, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingReadOnlyStorage}},
+	}})
+	must(t, err)
+	pl, err := dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "bench one-lane", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
+	must(t, err)
+	pipe := func(p wgsl.Program) *webgpu.ComputePipeline {
+		m, err := dev.CreateShaderModule(ctx, p.Label, p.Source)
+		must(t, err)
+		cp, err := dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{Label: p.Label, Layout: pl, Module: m, EntryPoint: p.EntryPoint, Constants: p.Constants})
+		must(t, err)
+		return cp
+	}
+	o.drain, o.finalize = pipe(wgsl.Drain(1)), pipe(wgsl.Finalize())
+	sizes := [5]int{o.control, o.ring, o.logB, abi.ParamsWords * abi.WordBytes, abi.WordBytes}
+	for i, n := range sizes {
+		u := webgpu.BufferUsageStorage | webgpu.BufferUsageCopyDst | webgpu.BufferUsageCopySrc
+		if i == abi.BindingParams {
+			u = webgpu.BufferUsageUniform | webgpu.BufferUsageCopyDst
+		}
+		o.bufs[i], err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: fmt.Sprint("bench binding ", i), Size: uint64(n), Usage: u})
+		must(t, err)
+	}
+	o.stage, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "bench stage", Size: uint64(o.control), Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
+	must(t, err)
+	entries := make([]webgpu.BindGroupEntry, 5)
+	for i, b := range o.bufs {
+		entries[i] = webgpu.BindGroupEntry{Binding: uint32(i), Buffer: b}
+	}
+	o.bind, err = dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "bench one-lane", Layout: bgl, Entries: entries})
+	must(t, err)
+	o.dst = make([]byte, o.control)
+	t.Cleanup(func() {
+		for _, b := range o.bufs {
+			b.Destroy()
+		}
+		o.stage.Destroy()
+	})
+	return o
+}
+
+// run drains q's n published items, one dispatch each, and returns the
+// control buffer read back.
+func (o *oneLaneDrain) run(ctx context.Context, q *host.Queue, n int) ([]byte, error) {
+	wq := o.dev.Queue()
+	p := q.Params(1).Bytes()
+	for i, b := range [][]byte{q.Control(), q.Ring(), q.Log(), p[:]} {
+		if err := wq.WriteBuffer(o.bufs[i], 0, b); err != nil {
+			return nil, err
+		}
+	}
+	enc, err := o.dev.CreateCommandEncoder("bench one-lane")
+	if err != nil {
+		return nil, err
+	}
+	pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "bench one dispatch per item"})
+	pass.SetPipeline(o.drain)
+	pass.SetBindGroup(abi.BindGroup, o.bind)
+	for range n {
+		pass.DispatchWorkgroups(1, 1, 1)
+	}
+	pass.SetPipeline(o.finalize)
+	pass.DispatchWorkgroups(1, 1, 1)
+	pass.End()
+	enc.CopyBufferToBuffer(o.bufs[abi.BindingControl], 0, o.stage, 0, uint64(o.control))
+	cmd, err := enc.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := wq.Submit(cmd); err != nil {
+		return nil, err
+	}
+	if err := o.stage.MapReadInto(ctx, o.dst, 0); err != nil {
+		return nil, err
+	}
+	return o.dst, nil
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func word(b []byte, w int) uint32 {
+	i := w * abi.WordBytes
+	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
+}
+
+// spinRounds is SPIN's work per item (as webgpu/megakernel's TestMeasure).
+const spinRounds = 256
+
+func dispatchItems(n int, op uint32) []host.Item {
+	items := make([]host.Item, n)
+	for i := range items {
+		items[i] = host.Item{Opcode: op, Priority: abi.PriorityNormal}
+		if op == abi.OpSpin {
+			items[i].Args[0], items[i].Args[1], items[i].Args[2] = spinRounds, 0, uint32(i)
+		}
+	}
+	return items
+}
+
+// TestDispatchRow: the megakernel's drain (megakernel.Runner: the launch
+// policy's grid, budget 64, interpreter program, control + log readback)
+// against one dispatch per item (oneLaneDrain), on the same device, the
+// same items, runs interleaved. Each side's time is from the upload of the
+// published ring to the readback of its control buffer showing every item
+// done; items per second is items over that time.
+func TestDispatchRow(t *testing.T) {
+	needRows(t)
+	ctx := ctxT(t)
+	dev := device(t)
+	for _, n := range []int{4096, 65536} {
+		for _, op := range []uint32{abi.OpNop, abi.OpSpin} {
+			slots := uint32(n)
+			parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
+			o := megakernel.Options{Slots: slots, Tenants: 1, Observable: 1, Budget: pageBudget, Mode: megakernel.ModeInterpreter,
+				Partitions: parts, RingReadback: megakernel.RingOnDemand}
+			r, err := megakernel.Open(ctx, dev, o)
+			must(t, err)
+			cfg := host.ControlConfig{Slots: slots, Observable: 1, Tenants: 1, Partitions: parts}
+			q0, err := host.NewQueue(cfg, 0)
+			must(t, err)
+			one := newOneLaneDrain(ctx, t, dev, q0)
+			items := dispatchItems(n, op)
+			// One dispatch per item costs seconds at 65,536 on a CPU
+			// adapter: fewer runs there, and its warm-up run is skipped
+			// (the 4,096 case compiled the same pipelines on this device).
+			runs := reps(map[int]int{4096: 9, 65536: 4}[n])
+			var mega, per []float64
+			var grid, width uint32
+			var steps int
+			for k := range runs + 1 { // run 0 warms pipelines and buffers
+				// Megakernel.
+				must(t, r.Reset(o))
+				_, err := r.Publish(items)
+				must(t, err)
+				t0 := time.Now()
+				steps = 0
+				for r.Pending() > 0 {
+					ep, err := r.Step(ctx)
+					must(t, err)
+					grid, width = ep.Grid, ep.Width
+					steps++
+				}
+				dm := time.Since(t0)
+				if got := word(r.Control(), abi.CtrlDoneCount); got != uint32(n) {
+					t.Fatalf("megakernel: DONE_COUNT %d, want %d", got, n)
+				}
+				if k == 0 && n > 4096 {
+					continue
+				}
+				// One dispatch per item.
+				q, err := host.NewQueue(cfg, 0)
+				must(t, err)
+				_, err = q.Publish(items)
+				must(t, err)
+				t0 = time.Now()
+				control, err := one.run(ctx, q, n)
+				must(t, err)
+				dp := time.Since(t0)
+				if got := word(control, abi.CtrlDoneCount); got != uint32(n) {
+					t.Fatalf("one dispatch per item: DONE_COUNT %d, want %d", got, n)
+				}
+				if k > 0 {
+					mega = append(mega, float64(n)/dm.Seconds())
+					per = append(per, float64(n)/dp.Seconds())
+				}
+			}
+			r.Close()
+			name := map[uint32]string{abi.OpNop: "NOP", abi.OpSpin: fmt.Sprintf("SPIN(%d rounds)", spinRounds)}[op]
+			emit("dispatch", fmt.Sprintf("%d %s", n, name), map[string]any{
+				"items": n, "op": name,
+				"megakernel": dist(mega), "perItem": dist(per),
+				"megakernelShape": fmt.Sprintf("grid %d×%d, budget %d, %d submission(s)", grid, width, pageBudget, steps),
+				"perItemShape":    fmt.Sprintf("%d dispatches of 1×1 lane, budget 1, one pass, one submit", n),
+			})
+		}
+	}
+}
+
+// TestReadbackRow: the page's frame (default-mix workload, its settings:
+// 8 tenants, budget 64, window opcode 0x100, log of 1,024 records, slots/16
+// items published per frame with back-pressure, one Step, Requeue,
+// ReclaimFaults) on two runners on one device, frames interleaved: one
+// reads back the whole ring (megakernel.RingAlways, what the page does
+// today), the other the GPU summary (megakernel.RingSummary: control + log
+// + summary + status map). Each run starts from Reset; its first frame
+// (which uploads the whole ring and creates buffers) is not counted. Both
+// run the interpreter program (the page's ModeAuto may compile a JIT
+// pipeline mid-run, which is not what this row compares). A side
+// whose Step takes longer than stepLimit stops there and reports it.
+func TestReadbackRow(t *testing.T) {
+	needRows(t)
+	ctx := ctxT(t)
+	dev := device(t)
+	const stepLimit = 60 * time.Second
+	for _, c := range []struct {
+		slots        uint32
+		runs, frames int
+	}{{4096, reps(5), 6}, {65536, reps(3), 6}, {1 << 20, 1, 4}} {
+		slots := c.slots
+		var gens [2]*workload.Generator
+		var opts [2]megakernel.Options
+		var runners [2]*megakernel.Runner
+		newGen := func() *workload.Generator {
+			g, err := workload.New(workload.Spec{Preset: workload.DefaultMix, Slots: slots, Tenants: pageTenants, WindowOpcodes: pageWindowOpcodes, Seed: 1})
+			must(t, err)
+			return g
+		}
+		for i, mode := range []megakernel.RingReadback{megakernel.RingAlways, megakernel.RingSummary} {
+			g := newGen()
+			opts[i] = megakernel.Options{Slots: slots, Masks: g.Masks(), Observable: workload.ObservableWords, LogCapacity: pageLogCapacity,
+				Budget: pageBudget, WorkgroupSize: 64, WindowOpcodes: pageWindowOpcodes, Data: g.Data(), RingReadback: mode,
+				Mode: megakernel.ModeInterpreter}
+			var err error
+			runners[i], err = megakernel.Open(ctx, dev, opts[i])
+			must(t, err)
+		}
+		type side struct {
+			frame, readDecode, published []float64
+			bytes                        uint64
+			stopped                      string
+		}
+		var sides [2]side
+		var items []host.Item
+		warm := 1
+		if slots >= 1<<20 {
+			warm = 0 // pipelines are warm from the smaller rings
+		}
+		for k := range c.runs + warm {
+			for i, r := range runners {
+				if sides[i].stopped == "" {
+					must(t, r.Reset(opts[i]))
+				}
+				gens[i] = newGen()
+			}
+			for f := range c.frames {
+				for j := range runners {
+					i := (j + f) % 2 // alternate which side goes first
+					r, s := runners[i], &sides[i]
+					if s.stopped != "" {
+						continue
+					}
+					t0 := time.Now()
+					items = gens[i].Next(items[:0], gens[i].PerFrame())
+					n := publishDropping(r, items)
+					sctx, cancel := context.WithTimeout(ctx, stepLimit)
+					ep, err := r.Step(sctx)
+					cancel()
+					if err != nil && sctx.Err() != nil {
+						s.stopped = fmt.Sprintf("a Step (frame %d of run %d) did not finish within %v", f, k, stepLimit)
+						continue
+					}
+					must(t, err)
+					_, err = r.Requeue()
+					must(t, err)
+					r.ReclaimFaults()
+					d := time.Since(t0)
+					if k < warm || f == 0 {
+						continue
+					}
+					s.frame = append(s.frame, ms(d))
+					s.readDecode = append(s.readDecode, ms(ep.Timings.Readback+ep.Timings.Decode))
+					s.published = append(s.published, float64(n))
+					s.bytes = ep.Telemetry.BytesReadBack
+				}
+			}
+		}
+		for _, r := range runners {
+			r.Close()
+		}
+		out := func(s side) map[string]any {
+			return map[string]any{"bytesPerFrame": s.bytes, "frameMs": dist(s.frame), "readbackDecodeMs": dist(s.readDecode),
+				"publishedPerFrame": dist(s.published), "stopped": s.stopped}
+		}
+		emit("readback", fmt.Sprint(slots), map[string]any{
+			"slots": slots, "full": out(sides[0]), "summary": out(sides[1]),
+			"framesPerRun": c.frames - 1, "runs": c.runs,
+		})
+	}
+}
