@@ -79,6 +79,12 @@ type captureState struct {
 	lastLive   *ui.Frame
 	lastErr    string
 	lastNote   string
+
+	// recReplay caches recordingReplay for a recording of recReplayLen
+	// frames ending at seq recReplaySeq.
+	recReplay    *capture.Replay
+	recReplayLen int
+	recReplaySeq uint64
 }
 
 var (
@@ -392,6 +398,26 @@ func (st *captureState) currentCapture() *capture.Capture {
 	}
 }
 
+// recordingReplay is a replay of the recording, kept until the next
+// recorded frame (one pass over every frame per call would make a loop over
+// captureFrame quadratic). Called with st.mu held.
+func (st *captureState) recordingReplay() (*capture.Replay, error) {
+	n := st.rec.Len()
+	var last uint64
+	if n > 0 {
+		last = st.rec.At(n - 1).Seq
+	}
+	if st.recReplay != nil && st.recReplayLen == n && st.recReplaySeq == last {
+		return st.recReplay, nil
+	}
+	r, err := capture.NewReplay(st.currentCapture())
+	if err != nil {
+		return nil, err
+	}
+	st.recReplay, st.recReplayLen, st.recReplaySeq = r, n, last
+	return r, nil
+}
+
 // exportBytes renders the current capture as kind: "capture", "trace" or
 // "metrics". It returns the bytes and the download's file name.
 func (a *app) exportBytes(kind string) ([]byte, string, error) {
@@ -523,7 +549,7 @@ func (a *app) apiCaptureFrame(args []js.Value) (any, error) {
 	r := st.replay
 	if r == nil {
 		var err error
-		if r, err = capture.NewReplay(st.currentCapture()); err != nil {
+		if r, err = st.recordingReplay(); err != nil {
 			return nil, err
 		}
 	}
@@ -635,7 +661,7 @@ func (a *app) showReplay(i int) error {
 		was := a.pauseLive()
 		st.mu.Lock()
 		if st.replay == nil {
-			r, err := capture.NewReplay(st.currentCapture())
+			r, err := st.recordingReplay()
 			if err == nil && r.Len() == 0 {
 				err = errors.New("replay: nothing recorded yet")
 			}
