@@ -467,6 +467,9 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	if ep != nil {
 		f.Timings.DecodeMS += megakernel.Ms(ep.Timings.Decode)
 	}
+	// The flight recorder copies the runner's buffers of this moment, before
+	// the caller reclaims faults (capture_js.go).
+	a.recordFrame(f, ep)
 	return f
 }
 
