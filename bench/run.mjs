@@ -218,7 +218,8 @@ async function main() {
   if (quick) argv.push('-quick');
   const chromiumLog = path.join(out, 'chromium.log');
   const cr = await runWasmInChromium(wasm, argv, chromiumLog);
-  const cmdGPU = `GOOS=js GOARCH=wasm go test -c -o bench/.out/bench.wasm ./bench; bench.wasm ${argv.join(' ').replace('^(TestDecodeRow|TestDispatchRow|TestReadbackRow)$', "'^(TestDecodeRow|TestDispatchRow|TestReadbackRow)$'")} in headless Chromium (bench/run.mjs)`;
+  const quoteArg = (a) => (/[\^$|()]/.test(a) ? `'${a}'` : a);
+  const cmdGPU = '`GOOS=js GOARCH=wasm go test -c -o bench/.out/bench.wasm ./bench`, then `bench.wasm ' + argv.map(quoteArg).join(' ') + '` in headless Chromium, served cross-origin isolated by bench/run.mjs';
   const rows = [...parseRows(nativeLog), ...parseRows(fs.readFileSync(chromiumLog, 'utf8'))];
 
   // 3. The page: @bench specs on the Go server.
@@ -246,18 +247,18 @@ async function main() {
 
   // The table.
   const ad = rows.find((r) => r.row === 'adapter' && r.env.includes('Chromium'))?.data;
-  const lines = [...tableHead, ...goRowsTable(rows, { gpu: `\`${cmdGPU}\``, native: `\`${cmdNative}\`` })];
+  const lines = [...tableHead, ...goRowsTable(rows, { gpu: '[G]', native: '[N]' })];
   if (frame) {
     const p = distOf(frame.pageFrameMs), fl = distOf(frame.floorMs);
-    lines.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; page ${f(frame.pageFramesPerSecond, 1)} frames/s; crossOriginIsolated ${frame.crossOriginIsolated} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | \`${cmdPage}\` (test "whole frame vs platform floor") |`);
-  } else lines.push(`| 4 | the page's whole frame vs platform floor | – | – | – | not measured: ${pageErr ?? 'no frame.json'} | | \`${cmdPage}\` |`);
+    lines.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; ${live ? `the live test measured ${f(live.framesPerSecond, 1)} frames/s;` : ''} crossOriginIsolated ${frame.crossOriginIsolated} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | [P] test "whole frame vs platform floor" |`);
+  } else lines.push(`| 4 | the page's whole frame vs platform floor | – | – | – | not measured: ${pageErr ?? 'no frame.json'} | | [P] |`);
   if (startup) {
     const ff = distOf(startup.loads.map((l) => l.firstFrameMs));
     const rd = distOf(startup.loads.map((l) => l.readyMs).filter((x) => x != null));
     const wf = distOf(startup.loads.map((l) => l.wasmFetchedMs).filter((x) => x != null));
-    lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start; of which wasm fetched ${dist(wf, (x) => f(x, 0))}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | \`${cmdPage}\` (test "startup") |`);
+    lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start; of which wasm fetched ${dist(wf, (x) => f(x, 0))}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
   }
-  lines.push(`| 5 | wasm size, gzipped (static/main.wasm, gzip -9) | ${bytes(gz)} (${gz.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(gz, 1.5e6)}** | bytes; raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B` : ''} | ${target('≤ 1.5 MB', gz <= 1.5e6)} | \`make build; gzip -9 < static/main.wasm \| wc -c\` (bench/run.mjs) |`);
+  lines.push(`| 5 | wasm size, gzipped (static/main.wasm, gzip -9) | ${bytes(gz)} (${gz.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(gz, 1.5e6)}** | bytes; raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B` : ''} | ${target('≤ 1.5 MB', gz <= 1.5e6)} | [S] |`);
 
   const md = `# ringscope benchmark results
 
@@ -275,13 +276,20 @@ fails on a wall-clock time; the target column only says what issue 5 asks for.
 | machine | |
 |---|---|
 | CPU | ${env.cpu}, ${env.cores} cores, ${env.memGiB} GiB |
-| adapter (Chromium) | ${ad ? `${ad.vendor} / ${ad.architecture} (${ad.description}${ad.fallback ? ', fallback adapter' : ''})` : 'not found'} |
+| adapter (Chromium) | ${ad ? `${ad.vendor} / ${ad.architecture}${[ad.description, ad.fallback ? 'fallback adapter' : ''].filter(Boolean).map((x) => ` (${x})`).join('')}` : 'not found'} |
 | Go | ${env.go} |
 | Chromium | ${env.chromium} (headless, --enable-unsafe-webgpu)${cr ? `; the bench page was cross-origin isolated: ${cr.isolated}` : ''} |
 | Node | ${env.node} |
 | date | ${env.date} |
 
 ${lines.join('\n')}
+
+Commands (run from the repository root; make bench runs them all):
+
+- [N] \`${cmdNative}\`
+- [G] ${cmdGPU}
+- [P] \`${cmdPage}\`
+- [S] \`make build\`, then bench/run.mjs gzips static/main.wasm (zlib level 9)
 
 How the rows are made (bench/doc.go, bench/*_test.go, e2e/tests/bench.spec.mjs):
 

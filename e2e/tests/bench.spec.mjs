@@ -190,7 +190,7 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
   const window_ = async () => {
     const before = await page.evaluate(async () => {
       const s = await window.ringscope.snapshot();
-      return { i: window.__bench.renders.length, bytes: s.Report.BytesReadBack, n: s.Report.DispatchCount };
+      return { i: window.__bench.renders.length, bytes: s.report.bytesReadBack, n: s.report.dispatchCount };
     });
     await page.waitForTimeout(WINDOW_MS);
     return page.evaluate(async (b) => {
@@ -203,7 +203,7 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
       }
       const frames = r.length > 1 ? r[r.length - 1][1] - r[0][1] : 0;
       const span = r.length > 1 ? r[r.length - 1][0] - r[0][0] : 0;
-      return { perFrame, frames, span, bytesPerFrame: (s.Report.BytesReadBack - b.bytes) / Math.max(s.Report.DispatchCount - b.n, 1) };
+      return { perFrame, frames, span, bytesPerFrame: (s.report.bytesReadBack - b.bytes) / Math.max(s.report.dispatchCount - b.n, 1) };
     }, before);
   };
   const w1 = await window_();
