@@ -21,26 +21,42 @@
 //
 // Overrides (pipeline constants):
 //
-//   WORKGROUP_SIZE_X  the workgroup width: 64, 128 or 256 (at most WG_MAX).
+//   WORKGROUP_SIZE_X  the workgroup width: 64, 128 or 256 (any width works).
 //
 // Invariants:
 //
-// - Bounded: a workgroup reduces chunks of WORKGROUP_SIZE_X consecutive
-//   slots, chunk = workgroup + round × workgroups, for a uniform number of
-//   rounds; every probe loop is bounded by its table's size (plus
-//   CAS_RETRIES for spurious weak-CAS failures). No lane waits on another.
+// - Bounded: each lane owns a contiguous block of whole status-map words
+//   (STATUS_MAP_PER_WORD consecutive slots each), ceil(words / lanes) of
+//   them, so any grid covers the ring; size the grid to what the device
+//   holds resident, not to the ring. Every probe loop is bounded by its table's
+//   size (plus CAS_RETRIES for spurious weak-CAS failures). No lane waits
+//   on another.
+// - One barrier (besides the zero-initialisation of workgroup memory):
+//   after the grid-stride loop, before the workgroup's flush, in uniform
+//   control flow. Barriers are what a CPU adapter (SwiftShader) pays most
+//   for, so the loop has none.
 // - Checked: the whole grid returns before any barrier when the params are
 //   out of the ABI's bounds (depth ≤ SKETCH_MAX_DEPTH, width ≤
 //   SKETCH_MAX_WIDTH, capacity a power of two ≤ WINDOW_MAX_CAPACITY, opcode
 //   count ≤ SUMMARY_MAX_WINDOW_OPCODES) or a binding is too short; the
 //   header then keeps SUM_MAGIC = 0 and the decoder refuses the summary.
-// - Per-workgroup aggregation (shared/docs/STYLE.md): occupancy and the
-//   active tables are summed in workgroup memory and added to the summary
-//   once per workgroup. Sketch keys are deduplicated per chunk in a
-//   workgroup hash table (one owner lane per distinct key counts its key's
-//   slots), so a sketch row gets one global atomic per distinct key per
-//   chunk, not one per slot. The status map's word is assembled in
-//   workgroup memory and stored once, by one lane, with a plain store.
+// - Per-lane runs, per-workgroup aggregation (shared/docs/STYLE.md): a lane
+//   counts consecutive slots with the same key (status, opcode, tenant,
+//   priority; ticket and class for a window opcode) in a private run and
+//   updates the tables only when the run ends, so a stretch of equal slots
+//   costs one compare per slot and no atomic. The hot loop holds nothing
+//   else: SwiftShader executes every instruction of a loop body under lane
+//   masks, taken or not, so atomics and hashes inside it cost on every
+//   slot. The workgroup's tables are added to the summary once per
+//   workgroup (one atomic per non-zero word).
+// - Sketches are functions of key histograms: a key below its table's
+//   size (opcode < METRIC_OPCODES, tenant < TENANT_SLOTS, status <
+//   STATUS_COUNT) is counted in a workgroup histogram and hashed once per
+//   workgroup at the flush, one global atomic per (row, key); a larger key
+//   (rare: unknown statuses, high opcodes and tenants) is hashed when its
+//   run ends and added to its rows with global atomics directly.
+// - The status map: a lane assembles its word privately and stores it with
+//   a plain store; no other lane writes that word.
 // - Window slots go to the global window table directly: each window has
 //   its own entry, so there is no shared hot address. An entry is claimed
 //   by a compare-exchange of WIN_OWNER from 0 to 1 + slot; its key (ARG0,
@@ -50,7 +66,8 @@
 // - Exactness: every counter is exact. Sketch counters equal decode's
 //   SketchInto bit for bit: the same slots (non-EMPTY; active for the
 //   active-opcode sketch), the same keys and the same splitmix64 row index,
-//   computed in u32 pairs (ref.SketchIndex is the Go twin).
+//   computed in u32 pairs (ref.SketchIndex is the Go twin); additions
+//   commute, so how counts are grouped before the atomics does not matter.
 // - Workgroup 0 also writes the header words and the dispatch-metrics
 //   sketch (u64 counters as lo, hi word pairs, carries from the atomics'
 //   old values). Window tenants are filled by window_tenants.wgsl, the
@@ -58,11 +75,6 @@
 
 override WORKGROUP_SIZE_X: u32 = 64u;
 
-// WG_MAX bounds WORKGROUP_SIZE_X; the workgroup tables are sized for it.
-const WG_MAX: u32 = 256u;
-// WG_TABLE is the workgroup dedup table: twice the lanes, so a probe
-// sequence always meets a free entry or its key.
-const WG_TABLE: u32 = WG_MAX * 2u;
 const WORD_BITS: u32 = WORD_BYTES * 8u;
 const HALF_BITS: u32 = 16u;
 const HALF_MASK: u32 = (1u << HALF_BITS) - 1u;
@@ -76,9 +88,21 @@ const MIX_MUL_B: vec2<u32> = vec2<u32>(0x133111EBu, 0x94D049BBu);
 const MIX_SHIFT_A: u32 = 30u;
 const MIX_SHIFT_B: u32 = 27u;
 const MIX_SHIFT_C: u32 = 31u;
-// Multipliers of the workgroup and window tables' hashes (any odd constants).
+// Multipliers of the window table's hash (any odd constants).
 const TABLE_MUL_A: u32 = 0x9E3779B1u;
 const TABLE_MUL_B: u32 = 0x85EBCA6Bu;
+
+// The u32 sketches, in summary order (SUMMARY_HEADER_WORDS + s × cells).
+const SK_RING_OPCODE: u32 = 0u;
+const SK_TENANT: u32 = 1u;
+const SK_STATUS: u32 = 2u;
+const SK_ACTIVE_OPCODE: u32 = 3u;
+// The small keys hashed at the flush: ring opcodes, tenants, statuses,
+// active opcodes, one after the other.
+const SMALL_TENANT: u32 = METRIC_OPCODES;
+const SMALL_STATUS: u32 = SMALL_TENANT + TENANT_SLOTS;
+const SMALL_ACTIVE_OPCODE: u32 = SMALL_STATUS + STATUS_COUNT;
+const SMALL_KEYS: u32 = SMALL_ACTIVE_OPCODE + METRIC_OPCODES;
 
 @group(BIND_GROUP) @binding(BINDING_CONTROL) var<storage, read> control: array<u32>;
 @group(BIND_GROUP) @binding(BINDING_RING) var<storage, read> ring: array<u32>;
@@ -86,18 +110,18 @@ const TABLE_MUL_B: u32 = 0x85EBCA6Bu;
 @group(BIND_GROUP) @binding(BINDING_STATUS_MAP) var<storage, read_write> status_map: array<u32>;
 @group(BIND_GROUP) @binding(BINDING_SUMMARY_PARAMS) var<storage, read> sparams: array<u32>;
 
+// Slots per status code (the last: unknown), over every slot.
 var<workgroup> wg_occupancy: array<atomic<u32>, STATUS_COUNT + 1u>;
+// Active slots per tenant, priority and opcode (the last word of each:
+// every larger value); wg_opcode's first METRIC_OPCODES words are also the
+// active-opcode sketch's small keys.
 var<workgroup> wg_tenant: array<atomic<u32>, TENANT_SLOTS + 1u>;
 var<workgroup> wg_priority: array<atomic<u32>, PRIORITY_LEVELS + 1u>;
 var<workgroup> wg_opcode: array<atomic<u32>, METRIC_OPCODES + 1u>;
-var<workgroup> wg_sketched: atomic<u32>;
-var<workgroup> wg_active: atomic<u32>;
-var<workgroup> wg_map: array<atomic<u32>, WG_MAX / STATUS_MAP_PER_WORD>;
-// The dedup table: 1 + the owner lane, 0 = free; each lane's key; each
-// owner's count.
-var<workgroup> wg_owner: array<atomic<u32>, WG_TABLE>;
-var<workgroup> wg_key: array<u32, WG_MAX>;
-var<workgroup> wg_count: array<atomic<u32>, WG_MAX>;
+// Non-EMPTY slots per small opcode and tenant: the ring-opcode and tenant
+// sketches' small keys.
+var<workgroup> wg_ring_opcode: array<atomic<u32>, METRIC_OPCODES>;
+var<workgroup> wg_ring_tenant: array<atomic<u32>, TENANT_SLOTS>;
 
 // Shape is the validated params.
 struct Shape {
@@ -113,8 +137,7 @@ struct Shape {
 fn shape() -> Shape {
     var s: Shape;
     s.ok = false;
-    if (arrayLength(&sparams) < SUMMARY_PARAMS_WORDS || arrayLength(&control) < CONTROL_MIN_WORDS ||
-        WORKGROUP_SIZE_X > WG_MAX || WORKGROUP_SIZE_X % STATUS_MAP_PER_WORD != 0u) {
+    if (arrayLength(&sparams) < SUMMARY_PARAMS_WORDS || arrayLength(&control) < CONTROL_MIN_WORDS) {
         return s;
     }
     s.slots = arrayLength(&ring) / SLOT_WORDS;
@@ -199,60 +222,11 @@ fn is_window_opcode(op: u32, n: u32) -> bool {
     return false;
 }
 
-// sketch_phase adds the keys of the lanes with has set to the u32 sketch
-// that starts at word base: duplicates are counted by one owner lane, which
-// then adds its count to each row. Call it in uniform control flow.
-fn sketch_phase(lane: u32, has: bool, key: u32, base: u32, s: Shape) {
-    wg_key[lane] = key;
-    workgroupBarrier();
-    if (has) {
-        var placed = false;
-        var h = (key * TABLE_MUL_A) % WG_TABLE;
-        var probes = 0u;
-        for (var it = 0u; it < WG_TABLE + CAS_RETRIES && probes < WG_TABLE; it++) {
-            let r = atomicCompareExchangeWeak(&wg_owner[h], 0u, lane + 1u);
-            if (r.exchanged) {
-                atomicAdd(&wg_count[lane], 1u);
-                placed = true;
-                break;
-            }
-            if (r.old_value == 0u) {
-                continue; // spurious failure: retry the same entry
-            }
-            if (wg_key[r.old_value - 1u] == key) {
-                atomicAdd(&wg_count[r.old_value - 1u], 1u);
-                placed = true;
-                break;
-            }
-            h = (h + 1u) % WG_TABLE;
-            probes++;
-        }
-        if (!placed) {
-            // Never for want of room (the table has twice the lanes); only
-            // after CAS_RETRIES spurious failures. Count straight to the sketch.
-            for (var row = 0u; row < s.depth; row++) {
-                atomicAdd(&summary[base + sketch_index(row, s.width, key)], 1u);
-            }
-        }
-    }
-    workgroupBarrier();
-    let n = atomicLoad(&wg_count[lane]);
-    if (n != 0u) {
-        for (var row = 0u; row < s.depth; row++) {
-            atomicAdd(&summary[base + sketch_index(row, s.width, key)], n);
-        }
-        atomicStore(&wg_count[lane], 0u);
-    }
-    for (var i = lane; i < WG_TABLE; i += WORKGROUP_SIZE_X) {
-        atomicStore(&wg_owner[i], 0u);
-    }
-    workgroupBarrier();
-}
-
-// window_slot adds one slot of a window opcode to its entry of the table.
-fn window_slot(slot: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
+// window_run adds n slots of a window opcode, the lowest first, all with
+// the same ticket, class and status, to their entry of the table.
+fn window_run(slot: u32, n: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
     if (s.capacity == 0u) {
-        atomicAdd(&summary[SUM_WINDOW_DROPPED], 1u);
+        atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
         return;
     }
     var h = ((ticket * TABLE_MUL_A) ^ (op * TABLE_MUL_B)) & (s.capacity - 1u);
@@ -284,17 +258,17 @@ fn window_slot(slot: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
         probes++;
     }
     if (!found) {
-        atomicAdd(&summary[SUM_WINDOW_DROPPED], 1u);
+        atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
         return;
     }
     atomicMax(&summary[entry + WIN_FIRST_INV], ~slot);
     if (kind == WINDOW_CLASS_REQUIRED) {
-        atomicAdd(&summary[entry + WIN_REQUIRED], 1u);
+        atomicAdd(&summary[entry + WIN_REQUIRED], n);
     } else if (kind == WINDOW_CLASS_LOOKAHEAD) {
-        atomicAdd(&summary[entry + WIN_LOOKAHEAD], 1u);
+        atomicAdd(&summary[entry + WIN_LOOKAHEAD], n);
     }
     if (st >= STATUS_PUBLISHED && st <= STATUS_FAULT) {
-        atomicAdd(&summary[entry + WIN_STATUS + st - STATUS_PUBLISHED], 1u);
+        atomicAdd(&summary[entry + WIN_STATUS + st - STATUS_PUBLISHED], n);
     }
 }
 
@@ -309,11 +283,10 @@ fn header(lane: u32, s: Shape) {
         atomicStore(&summary[SUM_MAGIC], SUMMARY_MAGIC);
     }
     let base = SUMMARY_HEADER_WORDS + SUMMARY_SKETCHES * s.depth * s.width;
-    for (var i = lane; i < METRIC_OPCODES * s.depth; i += WORKGROUP_SIZE_X) {
-        let op = i / s.depth;
-        let row = i % s.depth;
+    for (var op = lane; op < METRIC_OPCODES; op += WORKGROUP_SIZE_X) {
         let n = control[CTRL_OPCODE_METRICS + op];
-        if (n != 0u) {
+        // No trips (and no hashes) for an opcode that did not run.
+        for (var row = 0u; row < select(0u, s.depth, n != 0u); row++) {
             let w = base + 2u * sketch_index(row, s.width, op);
             let old = atomicAdd(&summary[w], n);
             if (old + n < old) {
@@ -323,14 +296,105 @@ fn header(lane: u32, s: Shape) {
     }
 }
 
-// flush adds the workgroup's tables to the summary, one atomic per non-zero word.
-fn flush(lane: u32) {
+// sketch_add adds n to key's counter in every row of the u32 sketch s.
+fn sketch_add(sk: u32, key: u32, n: u32, s: Shape) {
+    let base = SUMMARY_HEADER_WORDS + sk * s.depth * s.width;
+    for (var row = 0u; row < s.depth; row++) {
+        atomicAdd(&summary[base + sketch_index(row, s.width, key)], n);
+    }
+}
+
+// Run is a lane's current run: consecutive slots (in the lane's order, so
+// ascending) with the same key, the fields every table reads: status,
+// opcode, tenant, priority and, for a window opcode, ticket and class.
+// Counting a run costs one compare per slot; its tables are updated once,
+// when it ends.
+struct Run {
+    status: u32,
+    opcode: u32,
+    tenant: u32,
+    priority: u32,
+    ticket: u32,
+    kind: u32,
+    window: bool, // opcode is a window opcode
+    first: u32,   // the run's first (lowest) slot
+    n: u32,       // its slots; 0: no run yet
+}
+
+// slot_run is the run of one slot.
+fn slot_run(slot: u32) -> Run {
+    let base = slot * SLOT_WORDS;
+    var r: Run;
+    r.status = ring[base + SLOT_STATUS];
+    r.opcode = ring[base + SLOT_OPCODE];
+    r.tenant = ring[base + SLOT_TENANT];
+    r.priority = ring[base + SLOT_PRIORITY];
+    r.ticket = ring[base + SLOT_ARG0];
+    r.kind = ring[base + SLOT_ARG0 + 1u];
+    r.first = slot;
+    r.n = 1u;
+    return r;
+}
+
+// same_run says whether slot x continues run r (r.window is r.opcode's);
+// no slot continues the empty run.
+fn same_run(x: Run, r: Run) -> bool {
+    return r.n != 0u && x.status == r.status && x.opcode == r.opcode && x.tenant == r.tenant && x.priority == r.priority &&
+           (!r.window || (x.ticket == r.ticket && x.kind == r.kind));
+}
+
+// end_run adds a finished run to the workgroup's tables; keys without a
+// table word go to their sketches' rows directly, window slots to their
+// entry.
+fn end_run(r: Run, s: Shape) {
+    if (r.n == 0u) {
+        return;
+    }
+    atomicAdd(&wg_occupancy[min(r.status, STATUS_COUNT)], r.n);
+    if (r.status >= STATUS_COUNT) {
+        sketch_add(SK_STATUS, r.status, r.n, s);
+    }
+    if (r.status != STATUS_EMPTY) {
+        if (r.opcode < METRIC_OPCODES) {
+            atomicAdd(&wg_ring_opcode[r.opcode], r.n);
+        } else {
+            sketch_add(SK_RING_OPCODE, r.opcode, r.n, s);
+        }
+        if (r.tenant < TENANT_SLOTS) {
+            atomicAdd(&wg_ring_tenant[r.tenant], r.n);
+        } else {
+            sketch_add(SK_TENANT, r.tenant, r.n, s);
+        }
+    }
+    if (is_active(r.status)) {
+        atomicAdd(&wg_tenant[min(r.tenant, TENANT_SLOTS)], r.n);
+        atomicAdd(&wg_priority[min(r.priority, PRIORITY_LEVELS)], r.n);
+        atomicAdd(&wg_opcode[min(r.opcode, METRIC_OPCODES)], r.n);
+        if (r.opcode >= METRIC_OPCODES) {
+            sketch_add(SK_ACTIVE_OPCODE, r.opcode, r.n, s);
+        }
+    }
+    if (r.window) {
+        window_run(r.first, r.n, r.opcode, r.ticket, r.kind, r.status, s);
+    }
+}
+
+// flush adds the workgroup's tables to the summary, one atomic per
+// non-zero word, and hashes the small keys into the sketches: one global
+// atomic per (row, key) with a non-zero count.
+fn flush(lane: u32, s: Shape) {
     if (lane == 0u) {
-        let sketched = atomicLoad(&wg_sketched);
+        var sketched = 0u;
+        for (var c = STATUS_EMPTY + 1u; c <= STATUS_COUNT; c++) {
+            sketched += atomicLoad(&wg_occupancy[c]);
+        }
         if (sketched != 0u) {
             atomicAdd(&summary[SUM_SKETCHED], sketched);
         }
-        let act = atomicLoad(&wg_active);
+        var act = 0u;
+        for (var p = 0u; p <= PRIORITY_LEVELS; p++) {
+            act += atomicLoad(&wg_priority[p]);
+        }
         if (act != 0u) {
             atomicAdd(&summary[SUM_ACTIVE], act);
         }
@@ -359,6 +423,37 @@ fn flush(lane: u32) {
             atomicAdd(&summary[SUM_ACTIVE_OPCODE + i], v);
         }
     }
+    // Lane i counts small key i's rows: a row loop of 0 trips when the key
+    // has no slots, so a CPU adapter skips its hashes too (it runs an
+    // if's body under a mask, but leaves a loop when no lane is in it).
+    let cells = s.depth * s.width;
+    for (var k = lane; k < SMALL_KEYS; k += WORKGROUP_SIZE_X) {
+        var n = 0u;
+        var key = 0u;
+        var sk = SK_RING_OPCODE;
+        if (k < SMALL_TENANT) {
+            key = k;
+            n = atomicLoad(&wg_ring_opcode[key]);
+        } else if (k < SMALL_STATUS) {
+            key = k - SMALL_TENANT;
+            sk = SK_TENANT;
+            n = atomicLoad(&wg_ring_tenant[key]);
+        } else if (k < SMALL_ACTIVE_OPCODE) {
+            key = k - SMALL_STATUS;
+            sk = SK_STATUS;
+            if (key != STATUS_EMPTY) { // EMPTY slots are not sketched
+                n = atomicLoad(&wg_occupancy[key]);
+            }
+        } else {
+            key = k - SMALL_ACTIVE_OPCODE;
+            sk = SK_ACTIVE_OPCODE;
+            n = atomicLoad(&wg_opcode[key]);
+        }
+        let base = SUMMARY_HEADER_WORDS + sk * cells;
+        for (var row = 0u; row < select(0u, s.depth, n != 0u); row++) {
+            atomicAdd(&summary[base + sketch_index(row, s.width, key)], n);
+        }
+    }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE_X)
@@ -366,7 +461,7 @@ fn reduce(@builtin(workgroup_id) wid: vec3<u32>,
           @builtin(num_workgroups) groups: vec3<u32>,
           @builtin(local_invocation_index) lane: u32) {
     // Every value below is uniform: a bad shape returns the whole grid
-    // before any barrier.
+    // before the barrier.
     let s = shape();
     if (!s.ok) {
         return;
@@ -374,53 +469,50 @@ fn reduce(@builtin(workgroup_id) wid: vec3<u32>,
     if (wid.x == 0u) {
         header(lane, s);
     }
-    let cells = s.depth * s.width;
-    let chunks = s.slots / WORKGROUP_SIZE_X + select(0u, 1u, s.slots % WORKGROUP_SIZE_X != 0u);
-    let rounds = chunks / groups.x + select(0u, 1u, chunks % groups.x != 0u);
-    let map_words = WORKGROUP_SIZE_X / STATUS_MAP_PER_WORD;
-    for (var round = 0u; round < rounds; round++) {
-        let chunk = wid.x + round * groups.x;
-        let slot = chunk * WORKGROUP_SIZE_X + lane;
-        let valid = chunk < chunks && slot < s.slots;
-        var st = STATUS_EMPTY;
-        var op = 0u;
-        var tenant = 0u;
-        if (valid) {
-            let base = slot * SLOT_WORDS;
-            st = ring[base + SLOT_STATUS];
-            op = ring[base + SLOT_OPCODE];
-            tenant = ring[base + SLOT_TENANT];
-            let code = min(st, STATUS_COUNT);
-            atomicAdd(&wg_occupancy[code], 1u);
-            atomicOr(&wg_map[lane / STATUS_MAP_PER_WORD],
-                     code << (STATUS_MAP_BITS * (lane % STATUS_MAP_PER_WORD)));
-            if (st != STATUS_EMPTY) {
-                atomicAdd(&wg_sketched, 1u);
+    let words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
+    var run: Run; // n = 0: no run yet
+    // Each lane owns a contiguous block of per words: a CPU adapter runs a
+    // lane's loop as one stream, which its caches and prefetchers follow
+    // (a grid-stride order over words ran 2-3× slower on SwiftShader).
+    // Below 2^25 words and 2^24 lanes (maxComputeWorkgroupsPerDimension ×
+    // the width), (g + 1) × per < words + lanes never wraps.
+    let lanes = groups.x * WORKGROUP_SIZE_X;
+    let per = words / lanes + select(0u, 1u, words % lanes != 0u);
+    let g = wid.x * WORKGROUP_SIZE_X + lane;
+    let end = min(words, (g + 1u) * per);
+    for (var w = g * per; w < end; w++) {
+        let first = w * STATUS_MAP_PER_WORD;
+        let n = min(STATUS_MAP_PER_WORD, s.slots - first);
+        var word = 0u;
+        var j = 0u;
+        // Each pass consumes at least one slot. The inner loop, the hot
+        // one, only compares and counts: a CPU adapter runs every
+        // instruction of a loop body whatever the branches, so the run's
+        // end (atomics, hashes, the window table) stays out of it.
+        while (j < n) {
+            var x: Run;
+            while (j < n) {
+                x = slot_run(first + j);
+                if (!same_run(x, run)) {
+                    break;
+                }
+                word |= min(x.status, STATUS_COUNT) << (STATUS_MAP_BITS * j);
+                run.n++;
+                j++;
             }
-            if (is_active(st)) {
-                atomicAdd(&wg_active, 1u);
-                atomicAdd(&wg_tenant[min(tenant, TENANT_SLOTS)], 1u);
-                atomicAdd(&wg_priority[min(ring[base + SLOT_PRIORITY], PRIORITY_LEVELS)], 1u);
-                atomicAdd(&wg_opcode[min(op, METRIC_OPCODES)], 1u);
+            if (j == n) {
+                break;
             }
-            if (is_window_opcode(op, s.opcodes)) {
-                window_slot(slot, op, ring[base + SLOT_ARG0], ring[base + SLOT_ARG0 + 1u], st, s);
-            }
+            // Slot first + j starts a new run.
+            end_run(run, s);
+            x.window = is_window_opcode(x.opcode, s.opcodes);
+            run = x;
+            word |= min(x.status, STATUS_COUNT) << (STATUS_MAP_BITS * j);
+            j++;
         }
-        let sketched = valid && st != STATUS_EMPTY;
-        sketch_phase(lane, sketched, op, SUMMARY_HEADER_WORDS, s);
-        sketch_phase(lane, sketched, tenant, SUMMARY_HEADER_WORDS + cells, s);
-        sketch_phase(lane, sketched, st, SUMMARY_HEADER_WORDS + 2u * cells, s);
-        sketch_phase(lane, valid && is_active(st), op, SUMMARY_HEADER_WORDS + 3u * cells, s);
-        // sketch_phase ended on a barrier: the chunk's map words are complete.
-        if (lane < map_words) {
-            let w = chunk * map_words + lane;
-            if (chunk < chunks && w < arrayLength(&status_map)) {
-                status_map[w] = atomicLoad(&wg_map[lane]);
-            }
-            atomicStore(&wg_map[lane], 0u);
-        }
-        workgroupBarrier();
+        status_map[w] = word;
     }
-    flush(lane);
+    end_run(run, s);
+    workgroupBarrier();
+    flush(lane, s);
 }

@@ -127,9 +127,8 @@ func Finalize() Program {
 // Reduce is the telemetry reduction of docs/SUMMARY.md at workgroup width
 // workgroupSizeX (64, 128 or 256): dispatch it after the drain and
 // finalize of a submission, over a summary buffer cleared in the same
-// command encoder, with any grid (a grid-stride loop covers the ring;
-// ceil(slots / workgroupSizeX) workgroups, capped by the device, is one
-// chunk per workgroup). Sketch shape and window table come from the
+// command encoder, with any grid (each lane takes a contiguous block of
+// status-map words; size the grid to what the device holds resident). Sketch shape and window table come from the
 // summary params (binding BindingSummaryParams), not from the program, so
 // one pipeline serves every shape.
 func Reduce(workgroupSizeX uint32) Program {

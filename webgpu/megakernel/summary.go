@@ -66,10 +66,36 @@ func (o *Options) summaryParams() wgsl.SummaryParams {
 	return wgsl.SummaryParams{Depth: sh.Depth, Width: sh.Width, WindowCapacity: sh.WindowCapacity, WindowOpcodes: ops}
 }
 
-// reduceGrid is the reduce dispatch's workgroups: one chunk of width slots
-// each, capped by the device (a grid-stride loop covers the rest).
+// reduceWordsPerLane is how many status-map words (abi.StatusMapPerWord
+// slots each) one reduce lane covers before the grid grows: the reduce pass
+// pays a fixed cost per workgroup (zeroing and flushing its tables, one
+// barrier, the small keys' hashes), large on a CPU adapter, so a lane
+// should stream a good stretch of the ring.
+const reduceWordsPerLane = 16
+
+// reduceMaxWorkgroups caps the reduce grid at what a large GPU holds
+// resident at the narrowest width (a few hundred thousand lanes); a
+// lane takes a larger block of the ring beyond it.
+const reduceMaxWorkgroups = 4096
+
+// reduceGrid is the reduce dispatch's workgroups: enough lanes of width
+// for reduceWordsPerLane status-map words each, capped by
+// reduceMaxWorkgroups and the device (each lane takes a contiguous block
+// of words, so any grid covers the ring).
 func reduceGrid(slots, width uint32, maxPerDim uint64) uint32 {
-	g := (uint64(slots) + uint64(width) - 1) / uint64(width)
+	words := (uint64(slots) + abi.StatusMapPerWord - 1) / abi.StatusMapPerWord
+	lanes := uint64(width) * reduceWordsPerLane
+	g := min((words+lanes-1)/lanes, reduceMaxWorkgroups)
+	if maxPerDim != 0 {
+		g = min(g, maxPerDim)
+	}
+	return uint32(max(g, 1))
+}
+
+// tenantsGrid is the window-tenants dispatch's workgroups: one lane per
+// entry, capped by the device (a grid-stride loop covers the rest).
+func tenantsGrid(capacity uint32, maxPerDim uint64) uint32 {
+	g := (uint64(capacity) + wgsl.WindowTenantsWidth - 1) / wgsl.WindowTenantsWidth
 	if maxPerDim != 0 {
 		g = min(g, maxPerDim)
 	}

@@ -155,7 +155,7 @@ func (r *Runner) encodeSummary(enc *webgpu.CommandEncoder, reduce *webgpu.Comput
 			// A dispatch boundary is a global barrier: every window's
 			// lowest slot is final.
 			pass.SetPipeline(s.tenants)
-			pass.DispatchWorkgroups(reduceGrid(sh.WindowCapacity, wgsl.WindowTenantsWidth, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
+			pass.DispatchWorkgroups(tenantsGrid(sh.WindowCapacity, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
 		}
 		pass.End()
 	}

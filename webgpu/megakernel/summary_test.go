@@ -1,0 +1,29 @@
+package megakernel
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestReduceGrid(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		slots, width uint32
+		maxPerDim    uint64
+		want         uint32
+	}{
+		{"one slot", 1, 64, 65535, 1},
+		{"one workgroup's words", 64 * 8 * reduceWordsPerLane, 64, 65535, 1},
+		{"one word more", 64*8*reduceWordsPerLane + 1, 64, 65535, 2},
+		{"1M slots at 64", 1 << 20, 64, 65535, 128},
+		{"1M slots at 256", 1 << 20, 256, 65535, 32},
+		{"capped", 1 << 28, 64, 65535, reduceMaxWorkgroups},
+		{"device cap", 1 << 28, 64, 100, 100},
+		{"no device cap", 1 << 20, 64, 0, 128},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, reduceGrid(tc.slots, tc.width, tc.maxPerDim)) })
+	}
+	assert.Equal(t, uint32(1), tenantsGrid(0, 65535))
+	assert.Equal(t, uint32(4), tenantsGrid(256, 65535))
+}
