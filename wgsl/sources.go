@@ -128,8 +128,8 @@ func Finalize() Program {
 // workgroupSizeX (64, 128 or 256): dispatch it after the drain and
 // finalize of a submission, over a summary buffer cleared in the same
 // command encoder, with any grid (each lane takes a contiguous block of
-// status-map words; size the grid to what the device holds resident). Sketch shape and window table come from the
-// summary params (binding BindingSummaryParams), not from the program, so
+// status-map words; size the grid to what the device holds resident).
+// Sketch shape and window table come from the summary params (binding BindingSummaryParams), not from the program, so
 // one pipeline serves every shape.
 func Reduce(workgroupSizeX uint32) Program {
 	return Program{
