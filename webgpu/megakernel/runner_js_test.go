@@ -617,7 +617,13 @@ func TestTimestamps(t *testing.T) {
 	require.True(t, ok)
 	assert.EqualValues(t, 8, rep.Dispatches[0].ResidentAllocations, "the bindings, two staging buffers and the resolve buffer")
 	assert.EqualValues(t, o.layout().staging(), last.BytesReadBack, "timestamps, control, log and ring")
-	assert.Positive(t, rep.GPUTime)
+	assert.LessOrEqual(t, rep.GPUTime, rep.WallTime, "device time inside the host's wall time")
+	if a.IsCPU() {
+		// A CPU adapter takes milliseconds here. A real GPU finishes this in
+		// microseconds, below the timestamp quantisation (measured 0 on an
+		// H200 under Dawn), so only the bound above holds there.
+		assert.Positive(t, rep.GPUTime)
+	}
 	t.Logf("GPU time of %d submissions: %v (wall %v)", rep.DispatchCount, rep.GPUTime, rep.WallTime)
 }
 
