@@ -389,29 +389,47 @@ func word(b []byte, w int) uint32 {
 	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
 }
 
-// ringScan is what one pass over the host ring finds: the active slots and
-// the sorted, distinct opcodes of the PUBLISHED ones (the JIT set).
+// ringScan is what the next submission will claim: the sorted, distinct
+// opcodes of the pending items (the JIT set), and the ring's active slots.
 type ringScan struct {
 	active  uint32
 	opcodes []uint32
 }
 
-// scan fills s from ring, reusing s.opcodes.
-func (s *ringScan) scan(ring []byte) {
+// scan fills s, reusing s.opcodes. Only the pending positions [HEAD, TAIL)
+// of each partition are read: those are the only slots a drain can claim,
+// and reading them costs O(pending), not O(ring), so a large mostly idle
+// ring does not slow every Step. active is the pending items plus the
+// slots the last readback saw parked or running (CLAIMED, WAIT_IO, YIELD,
+// REQUEUE); a slot republished since counts once, as pending.
+func (s *ringScan) scan(control, ring []byte, last *decode.RingOccupancy) {
 	s.active, s.opcodes = 0, s.opcodes[:0]
-	for at := 0; at+abi.SlotBytes <= len(ring); at += abi.SlotBytes {
-		st := decode.Status(word(ring[at:], abi.SlotStatus))
-		if !st.Active() {
-			continue
+	slots := uint32(len(ring) / abi.SlotBytes)
+	for p := 0; p < abi.PriorityLevels; p++ {
+		off, end := word(control, abi.CtrlPriorityOffsets+p), word(control, abi.CtrlPriorityOffsets+p+1)
+		if off >= end || end > slots {
+			continue // a malformed or empty partition is never claimed
 		}
-		s.active++
-		if st != decode.StatusPublished {
-			continue
+		c := end - off
+		h, t := word(control, abi.CtrlHead+p), word(control, abi.CtrlTail+p)
+		n := min(t-h, c) // pending items, at most the partition's slots
+		if t-h >= 1<<31 {
+			n = 0
 		}
-		op := word(ring[at:], abi.SlotOpcode)
-		if !containsU32(s.opcodes, op) {
-			s.opcodes = insertSorted(s.opcodes, op)
+		s.active += n
+		for k := range n {
+			at := int(off+(h+k)%c) * abi.SlotBytes
+			if decode.Status(word(ring[at:], abi.SlotStatus)) != decode.StatusPublished {
+				continue
+			}
+			op := word(ring[at:], abi.SlotOpcode)
+			if !containsU32(s.opcodes, op) {
+				s.opcodes = insertSorted(s.opcodes, op)
+			}
 		}
+	}
+	if last != nil {
+		s.active += last.Claimed + last.WaitIO + last.Yield + last.Requeue
 	}
 }
 

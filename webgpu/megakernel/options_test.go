@@ -186,17 +186,35 @@ func TestRingScan(t *testing.T) {
 		putWord(ring[slot*abi.SlotBytes:], abi.SlotStatus, status)
 		putWord(ring[slot*abi.SlotBytes:], abi.SlotOpcode, op)
 	}
-	set(0, abi.StatusPublished, abi.OpSpin)
-	set(1, abi.StatusPublished, abi.OpNop)
-	set(2, abi.StatusDone, abi.OpHash)
-	set(3, abi.StatusYield, abi.OpYield)
+	// One partition of 6 slots (all priorities but NORMAL empty): HEAD 1,
+	// TAIL 5, so slots 1–4 are pending; slot 0 is PUBLISHED but already
+	// claimed (before HEAD) and must not count.
+	control := make([]byte, abi.ControlMinWords*abi.WordBytes)
+	offsets := []uint32{0, 0, 0, 6, 6, 6}
+	for i, o := range offsets {
+		putWord(control, abi.CtrlPriorityOffsets+i, o)
+	}
+	putWord(control, abi.CtrlHead+abi.PriorityNormal, 1)
+	putWord(control, abi.CtrlTail+abi.PriorityNormal, 5)
+	set(0, abi.StatusPublished, abi.OpMemcpy)
+	set(1, abi.StatusPublished, abi.OpSpin)
+	set(2, abi.StatusPublished, abi.OpNop)
+	set(3, abi.StatusDone, abi.OpHash) // not PUBLISHED: not in the JIT set
 	set(4, abi.StatusPublished, abi.OpSpin)
 	set(5, 99, abi.OpMemcpy)
 	var s ringScan
-	s.scan(ring)
-	assert.EqualValues(t, 4, s.active)
+	last := decode.RingOccupancy{Claimed: 1, Yield: 2, Published: 9}
+	s.scan(control, ring, &last)
+	assert.EqualValues(t, 4+3, s.active, "4 pending + 3 claimed or parked")
 	assert.Equal(t, []uint32{abi.OpNop, abi.OpSpin}, s.opcodes)
-	allocs := testing.AllocsPerRun(100, func() { s.scan(ring) })
+
+	putWord(control, abi.CtrlHead+abi.PriorityNormal, 5+(1<<31)) // HEAD past TAIL: nothing pending
+	s.scan(control, ring, nil)
+	assert.Zero(t, s.active)
+	assert.Empty(t, s.opcodes)
+
+	putWord(control, abi.CtrlHead+abi.PriorityNormal, 1)
+	allocs := testing.AllocsPerRun(100, func() { s.scan(control, ring, &last) })
 	assert.Zero(t, allocs)
 }
 

@@ -273,7 +273,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	// Plan.
 	control := r.q.Control()
 	queued := pendingItems(control)
-	r.scan.scan(r.q.Ring())
+	r.scan.scan(control, r.q.Ring(), &r.tel.Occupancy)
 	rec, err := r.opts.recommend(limits, queued, r.lay, &r.tel)
 	if err != nil {
 		var oom *decode.OutOfMemoryError
