@@ -16,6 +16,9 @@
 #   WASM_EXEC_DIR where wasm_exec_node.js and wasm_exec.js are (default: the
 #                 Go root's lib/wasm, or the BENCH_WASM's folder/wasm)
 #
+# On a machine without a GPU, Dawn needs VK_ICD_FILENAMES pointing at
+# Chromium's SwiftShader (make bench-node sets it); on a GPU machine, nothing.
+#
 # Prints the BENCHROW lines, then the same markdown rows as bench/results.md
 # (bench/run.mjs --format). Raw log: bench/.out/device.log.
 set -euo pipefail
