@@ -328,6 +328,11 @@ func (a *app) setRecording(on bool) {
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if on && !st.recording {
+		// Under summary readback the recording's first frame carries the
+		// ring, so its replay and exports show slots (readback_js.go).
+		a.askRing(api.RingCapture)
+	}
 	st.recording = on
 	st.lastErr, st.lastNote = "", ""
 	a.updateModelLocked(st, false)
@@ -900,6 +905,9 @@ func (a *app) importFiles(files []js.Value) {
 
 // readFile reads a File's bytes (File.arrayBuffer()).
 func readFile(f js.Value) ([]byte, error) {
+	if size := f.Get("size").Float(); size > capture.MaxFileBytes {
+		return nil, fmt.Errorf("%s: %.0f bytes exceeds the %d-byte import limit; nothing was read", f.Get("name").String(), size, capture.MaxFileBytes)
+	}
 	ch := make(chan js.Value, 1)
 	errc := make(chan string, 1)
 	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- args[0]; return nil })

@@ -199,6 +199,26 @@ test('a malformed file is refused with a clear message; the page keeps working',
   expect(errors).toEqual([]);
 });
 
+test('an oversized file is refused before it is read; the page keeps working', async ({ page }) => {
+  const errors = watchErrors(page);
+  await ready(page);
+  await steps(page, 1);
+  // A dropped file that claims 2 TiB: the page must refuse it on its size,
+  // without calling arrayBuffer() (which would throw here).
+  await page.evaluate(() => {
+    const big = { name: 'huge.rscap', size: 2 ** 41, arrayBuffer: () => { throw new Error('read an oversized file'); } };
+    const ev = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(ev, 'dataTransfer', { value: { types: ['Files'], files: [big] } });
+    document.dispatchEvent(ev);
+  });
+  await expect(page.getByTestId('capture-error')).toContainText('huge.rscap: 2199023255552 bytes exceeds the 536870912-byte import limit; nothing was read');
+  await expect(page.getByTestId('replaying')).toHaveCount(0);
+  const info = await steps(page, 1);
+  expect(info.replaying).toBe(false);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  expect(errors).toEqual([]);
+});
+
 test('the trace JSON has the trace-event format\'s required fields; metrics are OpenMetrics', async ({ page }) => {
   const errors = watchErrors(page);
   await ready(page, '/?autostart=0&slots=1024&preset=fault-storm&seed=3');

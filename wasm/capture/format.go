@@ -31,6 +31,10 @@ const (
 	MaxHeaderBytes = 1 << 20
 	// MaxMetaBytes bounds a frame's JSON metadata.
 	MaxMetaBytes = 1 << 16
+	// MaxFileBytes bounds what an import reads: a page that is handed a
+	// file larger than this refuses it before reading it (the recorder
+	// itself holds at most 96 MiB).
+	MaxFileBytes = 512 << 20
 	// MaxWindowOpcodes bounds Header.WindowOpcodes.
 	MaxWindowOpcodes = 64
 	// MinControlBytes is the smallest control buffer: 160 words.
@@ -238,6 +242,9 @@ func Encode(c *Capture) ([]byte, error) {
 // as a *FormatError. The frames' byte slices alias data.
 func Decode(data []byte) (*Capture, error) {
 	n := int64(len(data))
+	if n > MaxFileBytes {
+		return nil, fail(0, -1, "size", "%d bytes exceeds the %d-byte import limit", n, int64(MaxFileBytes))
+	}
 	if n < int64(len(Magic)) || string(data[:len(Magic)]) != Magic {
 		if looksLikeJSON(data) {
 			return nil, fail(0, -1, "magic", "not a capture file: it starts like JSON; a capture file starts with the bytes 89 52 53 43 41 50 0D 0A (\\x89RSCAP\\r\\n)")

@@ -139,3 +139,11 @@ func TestDecodeHeaderLies(t *testing.T) {
 	assert.Contains(t, err.Error(), "hold at most 1")
 	assert.Equal(t, int64(16+len(h)), fe.Offset)
 }
+
+// An import larger than MaxFileBytes is refused before anything is parsed.
+// The slice is never written, so the OS hands out zero pages lazily.
+func TestDecodeOversized(t *testing.T) {
+	_, err := Decode(make([]byte, MaxFileBytes+1))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exceeds the 536870912-byte import limit")
+}
