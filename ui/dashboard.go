@@ -29,7 +29,15 @@ type Dashboard struct {
 	// ring keeps running); "" after a successful Apply.
 	ApplyError string
 
+	// Readback is the mode the ring runs in (ReadbackSummary or
+	// ReadbackFull, as ResolveReadback picked it), ReadbackWhy the reason;
+	// "" until the page knows.
+	Readback, ReadbackWhy string
+
 	OnRun, OnPause, OnStep, OnReset func()
+	// OnRequestRing asks for the full ring with the next frame (the slot
+	// inspector under summary readback); nil: ignored.
+	OnRequestRing func()
 	// OnApplySettings receives a validated Settings from the form.
 	OnApplySettings func(Settings)
 
@@ -130,6 +138,7 @@ func (c *Dashboard) HeaderStats() []KV {
 		{Label: "round trip", Value: dash, Title: "last submit → readback round trip, ms"},
 		{Label: "done", Value: dash, Title: "DONE_COUNT of the current generation"},
 		{Label: "health", Value: dash, Title: "the watchdog's verdict"},
+		c.ReadbackStat(),
 	}
 	if f == nil {
 		return stats
@@ -155,6 +164,18 @@ func (c *Dashboard) HeaderStats() []KV {
 		}
 	}
 	return stats
+}
+
+// ReadbackStat is the header's readback mode, with why it was picked.
+func (c *Dashboard) ReadbackStat() KV {
+	kv := KV{Label: "readback", Value: dash, Title: ReadbackTitle}
+	if c.Readback != "" {
+		kv.Value = c.Readback
+		if c.ReadbackWhy != "" {
+			kv.Title = c.ReadbackWhy + " · " + ReadbackTitle
+		}
+	}
+	return kv
 }
 
 // StaleText is the stale banner: which snapshot is shown, and why.

@@ -14,8 +14,8 @@ import (
 // pointer may be nil (that part was not produced this frame; its panel
 // keeps showing "–"). The frame and what it points to must stay unchanged
 // until the next Apply (double-buffer the decode destinations): panels read
-// it while rendering, and the slot-map hover reads Ring.Slots between
-// renders.
+// it while rendering, and the slot-map hover reads Ring.Slots (or
+// StatusMap) between renders.
 type Frame struct {
 	// Seq numbers frames from 1; AtMillis is the page time
 	// (performance.now()) of the readback it decodes.
@@ -45,7 +45,58 @@ type Frame struct {
 
 	Log *decode.Log
 
+	// StatusMap is the packed status of every slot (docs/SUMMARY.md §4: 4
+	// bits per slot, 8 slots per word) of a frame read back as a GPU
+	// summary, whose Ring.Slots is empty; StatusSlots is its slot count.
+	// Both are zero after a full-ring read. The composition root copies
+	// the words into the frame's own storage (the frame must not change
+	// until the next Apply).
+	StatusMap   []uint32
+	StatusSlots int
+
 	Timings Timings
+}
+
+// SlotCount is the number of slots the frame shows: its slot snapshots
+// after a full read, else its status map's (or Ring's status map's).
+func (f *Frame) SlotCount() int {
+	switch {
+	case f == nil || f.Ring == nil:
+		return 0
+	case len(f.Ring.Slots) > 0:
+		return len(f.Ring.Slots)
+	case f.StatusSlots > 0:
+		return min(f.StatusSlots, len(f.StatusMap)*8)
+	}
+	return f.Ring.SlotCount()
+}
+
+// HasSlots reports whether the frame carries full slot snapshots (a ring
+// read), not only statuses.
+func (f *Frame) HasSlots() bool { return f != nil && f.Ring != nil && len(f.Ring.Slots) > 0 }
+
+// SlotStatus is slot i's status from whichever view the frame holds (a
+// status-map code for a summary frame: unknown raw values read as
+// Status(8)); ok is false past the slots.
+func (f *Frame) SlotStatus(i int) (decode.Status, bool) {
+	switch {
+	case i < 0 || i >= f.SlotCount():
+		return 0, false
+	case len(f.Ring.Slots) > 0:
+		return f.Ring.Slots[i].Status, true
+	case f.StatusSlots > 0:
+		return decode.Status(f.StatusMap[i/8] >> (4 * (i % 8)) & 0xf), true
+	}
+	return f.Ring.SlotStatus(i)
+}
+
+// statusWords is the packed status map the frame's slot map draws from:
+// its own copy, else Ring's.
+func (f *Frame) statusWords() []uint32 {
+	if f.StatusSlots > 0 {
+		return f.StatusMap
+	}
+	return f.Ring.StatusMap.Words()
 }
 
 // Timings are the host-side costs of the frame, in milliseconds (0 means
@@ -125,6 +176,59 @@ type Settings struct {
 	// SketchDepth × SketchWidth is the shape of each Count-Min sketch.
 	SketchDepth int
 	SketchWidth int
+	// Readback is how frames are read back: ReadbackAuto (also ""),
+	// ReadbackSummary or ReadbackFull (ResolveReadback).
+	Readback string
+}
+
+// Readback modes of Settings.Readback.
+const (
+	// ReadbackAuto picks full on a CPU or fallback adapter and summary on
+	// a GPU (ResolveReadback says why).
+	ReadbackAuto = "auto"
+	// ReadbackSummary reads control, log, the GPU summary and the 4-bit
+	// status map each frame, and the ring only on demand.
+	ReadbackSummary = "summary"
+	// ReadbackFull reads the whole ring (64 bytes per slot) each frame.
+	ReadbackFull = "full"
+)
+
+// ReadbackModes lists the modes in menu order.
+var ReadbackModes = []string{ReadbackAuto, ReadbackSummary, ReadbackFull}
+
+// Bounds of the GPU summary's sketches (docs/SUMMARY.md §1: SKETCH_MAX_DEPTH,
+// SKETCH_MAX_WIDTH): a summary-mode ring needs its sketch shape within them.
+const (
+	SummaryMaxSketchDepth = abi.SketchMaxDepth
+	SummaryMaxSketchWidth = abi.SketchMaxWidth
+)
+
+// ReadbackTitle explains the readback modes (the form's and the header's
+// tooltip).
+const ReadbackTitle = "readback: auto picks full on a CPU or fallback adapter (SwiftShader: the reduce pass reads " +
+	"the whole ring on the CPU, so summary frames measured slower there, ~10 ms vs ~4 ms at 65,536 slots) and " +
+	"summary on a real GPU; summary reads control + log + GPU summary + 4-bit status map each frame " +
+	"(≥ 32× fewer bytes at 65,536 slots) and the full ring only on demand (slot inspector, recording, " +
+	"back-pressure, parked work); full reads every slot (64 B) each frame"
+
+// ResolveReadback is the mode a ring of s runs in on an adapter that is
+// software (CPU or fallback) or not: summary or full, with the reason.
+// Auto picks full where the summary cannot hold the sketch shape.
+func ResolveReadback(s Settings, software bool) (mode, why string) {
+	fits := s.SketchDepth <= SummaryMaxSketchDepth && s.SketchWidth <= SummaryMaxSketchWidth
+	switch s.Readback {
+	case ReadbackSummary:
+		return ReadbackSummary, "readback=summary"
+	case ReadbackFull:
+		return ReadbackFull, "readback=full"
+	}
+	switch {
+	case software:
+		return ReadbackFull, "auto: CPU/fallback adapter, full is faster there"
+	case !fits:
+		return ReadbackFull, "auto: the sketch shape exceeds the GPU summary's " + strconv.Itoa(SummaryMaxSketchDepth) + " × " + Thousands(SummaryMaxSketchWidth)
+	}
+	return ReadbackSummary, "auto: GPU adapter, summary reads back fewer bytes"
 }
 
 // Preset is a named workload with its settings.
@@ -145,7 +249,7 @@ const (
 // DefaultSettings is the "default-mix" preset's settings.
 func DefaultSettings() Settings {
 	return Settings{Preset: "default-mix", RingSlots: 65536, Tenants: 8, Budget: 64,
-		WorkgroupSizeX: 64, WorkerCap: 0, WindowOpcodes: "0x100", SketchDepth: 4, SketchWidth: 128}
+		WorkgroupSizeX: 64, WorkerCap: 0, WindowOpcodes: "0x100", SketchDepth: 4, SketchWidth: 128, Readback: ReadbackAuto}
 }
 
 // Presets are the workloads the page offers, in menu order.
@@ -225,6 +329,15 @@ func (s Settings) Validate() []FieldError {
 	}
 	if s.SketchWidth < 1 || s.SketchWidth > MaxSketchWidth {
 		add("SketchWidth", "sketch width must be 1…%s counters", Thousands(MaxSketchWidth))
+	}
+	switch s.Readback {
+	case "", ReadbackAuto, ReadbackFull:
+	case ReadbackSummary:
+		if s.SketchDepth > SummaryMaxSketchDepth || s.SketchWidth > SummaryMaxSketchWidth {
+			add("Readback", "summary readback sketches on the GPU: at most %d × %s counters (sketch depth × width)", SummaryMaxSketchDepth, Thousands(SummaryMaxSketchWidth))
+		}
+	default:
+		add("Readback", "readback must be auto, summary or full")
 	}
 	return errs
 }

@@ -76,6 +76,39 @@ func (c *SettingsForm) LoadPreset(name string) {
 	}
 }
 
+// ReadbackOption is one entry of the readback menu.
+type ReadbackOption struct {
+	Name, Title string
+	Selected    bool
+}
+
+// ReadbackOptions lists the readback modes, the draft's selected ("" is
+// auto).
+func (c *SettingsForm) ReadbackOptions() []ReadbackOption {
+	cur := c.draft.Readback
+	if cur == "" {
+		cur = ReadbackAuto
+	}
+	titles := map[string]string{
+		ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
+		ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
+		ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
+	}
+	opts := make([]ReadbackOption, len(ReadbackModes))
+	for i, m := range ReadbackModes {
+		opts[i] = ReadbackOption{Name: m, Title: titles[m], Selected: m == cur}
+	}
+	return opts
+}
+
+// ReadbackTitle is the readback menu's tooltip.
+func (c *SettingsForm) ReadbackTitle() string { return ReadbackTitle }
+
+// SelectReadback stores the readback menu's choice.
+func (c *SettingsForm) SelectReadback(ev vugu.DOMEvent) {
+	c.SetValue("Readback", ev.PropString("target", "value"))
+}
+
 // FormField is one input of the form.
 type FormField struct {
 	Name, Label, Title, Type, Value, Min, Max, TestID, Class string
@@ -144,6 +177,8 @@ func (c *SettingsForm) SetValue(name, text string) {
 		d.SketchDepth = n
 	case "SketchWidth":
 		d.SketchWidth = n
+	case "Readback":
+		d.Readback = strings.TrimSpace(text)
 	}
 }
 

@@ -16,8 +16,18 @@ import (
 // re-render (a native listener updates a tooltip element); clicking opens
 // the slot inspector (data-testid slot-inspector), which follows the slot
 // live.
+//
+// A frame read back as a GPU summary has no slot snapshots, only the 4-bit
+// status map: the map is drawn from it, the tooltip says what it knows
+// (index, status, partition), and a click asks the page for the full ring
+// (OnRequestRing); the inspector says "loading slot…" until a frame with
+// slots arrives, then keeps that snapshot of the slot (with its live status
+// from the map) until the person refreshes it.
 type SlotMap struct {
 	Frame *Frame
+	// OnRequestRing asks the page to read the full ring back with the next
+	// frame (summary readback); nil when the page cannot.
+	OnRequestRing func()
 
 	canvas  Canvas
 	raster  Raster
@@ -32,6 +42,11 @@ type SlotMap struct {
 
 	selected int
 	hasSel   bool
+	// snap is the selected slot as the last frame with slots showed it
+	// (snapSeq), kept for the summary frames that follow.
+	snap    decode.RingSlotSnapshot
+	snapSeq uint64
+	snapOK  bool
 }
 
 // MaxSlotMapHeight is the tallest the slot map is shown, in CSS pixels.
@@ -42,6 +57,15 @@ func (c *SlotMap) slots() []decode.RingSlotSnapshot {
 		return nil
 	}
 	return c.Frame.Ring.Slots
+}
+
+// Compute keeps the inspector's snapshot of the selected slot from the
+// last frame that carried slots.
+func (c *SlotMap) Compute() {
+	slots := c.slots()
+	if c.hasSel && c.selected < len(slots) {
+		c.snap, c.snapSeq, c.snapOK = slots[c.selected], c.Frame.Seq, true
+	}
 }
 
 // mount is the host's vg-js-create: it ensures the canvas and the tooltip
@@ -82,17 +106,54 @@ func (c *SlotMap) onHover(ev js.Value) {
 	el := c.canvas.Element()
 	w, h := el.Get("clientWidth").Float(), el.Get("clientHeight").Float()
 	slot, ok := c.layout.SlotAt(x, y, w, h)
-	slots := c.slots()
 	st := c.tip.Get("style")
-	if !ok || slot >= len(slots) {
+	text, ok := c.tooltip(slot, ok)
+	if !ok {
 		st.Set("display", "none")
 		return
 	}
-	c.tip.Set("textContent", SlotTooltip(&slots[slot]))
+	c.tip.Set("textContent", text)
 	left, top := TooltipPos(x, y, w, h)
 	st.Set("left", strconv.Itoa(int(left))+"px")
 	st.Set("top", strconv.Itoa(int(top))+"px")
 	st.Set("display", "block")
+}
+
+// tooltip is the hover text of slot i: every field from a slot snapshot,
+// or what the status map knows.
+func (c *SlotMap) tooltip(i int, inside bool) (string, bool) {
+	if !inside {
+		return "", false
+	}
+	if slots := c.slots(); i < len(slots) {
+		return SlotTooltip(&slots[i]), true
+	}
+	st, ok := c.Frame.SlotStatus(i)
+	if !ok {
+		return "", false
+	}
+	return StatusTooltip(i, st, &c.Frame.Ring.Control), true
+}
+
+// StatusTooltip is the hover text of a slot known only from the status map
+// (a summary frame): index, status and priority partition, and how to see
+// the rest.
+func StatusTooltip(i int, st decode.Status, ctl *decode.ControlSnapshot) string {
+	var b strings.Builder
+	b.WriteString("slot ")
+	b.WriteString(Thousands(uint64(i)))
+	b.WriteString(" · ")
+	b.WriteString(st.String())
+	b.WriteString("\npartition ")
+	if p, ok := PartitionOf(ctl, uint32(i)); ok {
+		b.WriteString(strconv.Itoa(p))
+		b.WriteString(" ")
+		b.WriteString(PriorityName(uint32(p)))
+	} else {
+		b.WriteString("outside the partitions")
+	}
+	b.WriteString("\nstatus map only (summary readback): click to load the slot")
+	return b.String()
 }
 
 // TooltipPos places the tooltip beside the pointer, flipped to the other
@@ -127,10 +188,13 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 	if !c.canvas.Attached() {
 		return
 	}
-	slots := c.slots()
-	if c.Frame != nil && c.Frame.Seq != c.painted && len(slots) > 0 {
-		c.layout = LayoutSlots(len(slots))
-		c.layout.Paint(&c.raster, slots)
+	if n := c.Frame.SlotCount(); n > 0 && c.Frame.Seq != c.painted {
+		c.layout = LayoutSlots(n)
+		if slots := c.slots(); len(slots) > 0 {
+			c.layout.Paint(&c.raster, slots)
+		} else {
+			c.layout.PaintStatusMap(&c.raster, c.Frame.statusWords())
+		}
 		c.canvas.Draw(&c.raster)
 		c.painted = c.Frame.Seq
 	}
@@ -157,23 +221,62 @@ func (c *SlotMap) Click(ev vugu.DOMEvent) {
 	}
 }
 
-// Select opens the inspector on slot i.
-func (c *SlotMap) Select(i int) { c.selected, c.hasSel = i, true }
+// Select opens the inspector on slot i. On a frame without slot snapshots
+// (summary readback) it asks the page for the ring: the inspector shows
+// "loading slot…" until a frame with slots arrives.
+func (c *SlotMap) Select(i int) {
+	c.selected, c.hasSel = i, true
+	if c.snapOK && int(c.snap.Index) != i {
+		c.snapOK = false
+	}
+	if !c.Frame.HasSlots() {
+		c.RefreshSlot()
+	}
+}
+
+// RefreshSlot asks the page for a fresh ring read for the inspector.
+func (c *SlotMap) RefreshSlot() { call(c.OnRequestRing) }
 
 // CloseInspector closes the inspector.
 func (c *SlotMap) CloseInspector() { c.hasSel = false }
 
 // HasSelection reports whether the inspector is open on a slot of the ring.
-func (c *SlotMap) HasSelection() bool { return c.hasSel && c.selected < len(c.slots()) }
+func (c *SlotMap) HasSelection() bool { return c.hasSel && c.selected < c.Frame.SlotCount() }
+
+// Loading reports whether the inspector waits for a ring read: the frame
+// has only the status map and no earlier frame showed the selected slot.
+func (c *SlotMap) Loading() bool {
+	return c.HasSelection() && !c.Frame.HasSlots() && !c.snapOK
+}
+
+// Summarised reports whether the inspector shows a kept snapshot: the
+// frame has only the status map (the person may refresh it).
+func (c *SlotMap) Summarised() bool { return c.HasSelection() && !c.Frame.HasSlots() && c.snapOK }
+
+// InspectorNote says where the inspector's data comes from on a summary
+// frame: still loading, or the frame of the ring read it shows.
+func (c *SlotMap) InspectorNote() string {
+	switch {
+	case c.Loading():
+		return "loading slot… (the full ring is read back with the next frame)"
+	case c.Summarised():
+		return "slot as of frame " + Thousands(c.snapSeq) + " (the last ring read); status from the live status map"
+	}
+	return ""
+}
 
 // Sub describes the geometry.
 func (c *SlotMap) Sub() string {
-	n := len(c.slots())
+	n := c.Frame.SlotCount()
 	if n == 0 {
 		return "no frame yet"
 	}
 	l := LayoutSlots(n)
-	return Thousands(uint64(n)) + " slots · " + strconv.Itoa(l.Cols) + " per row · " + strconv.Itoa(l.Cell) + " px cells"
+	sub := Thousands(uint64(n)) + " slots · " + strconv.Itoa(l.Cols) + " per row · " + strconv.Itoa(l.Cell) + " px cells"
+	if !c.Frame.HasSlots() {
+		sub += " · from the status map"
+	}
+	return sub
 }
 
 // LegendItem is one status of the slot-map legend.
@@ -194,13 +297,25 @@ func (c *SlotMap) InspectorTitle() string {
 	return "slot " + Thousands(uint64(c.selected))
 }
 
-// InspectorItems describes the selected slot.
+// InspectorItems describes the selected slot: live from a frame with
+// slots, else the kept snapshot with the status map's live status first
+// (nil while loading).
 func (c *SlotMap) InspectorItems() []KV {
-	slots := c.slots()
 	if !c.HasSelection() {
 		return nil
 	}
-	return SlotDetails(&slots[c.selected], &c.Frame.Ring.Control)
+	if slots := c.slots(); len(slots) > 0 {
+		return SlotDetails(&slots[c.selected], &c.Frame.Ring.Control)
+	}
+	if !c.snapOK {
+		return nil
+	}
+	items := SlotDetails(&c.snap, &c.Frame.Ring.Control)
+	if st, ok := c.Frame.SlotStatus(c.selected); ok {
+		now := KV{Label: "status now", Value: st.String(), Title: "the slot's status in this frame's status map (the other fields are from frame " + Thousands(c.snapSeq) + ")"}
+		items = append([]KV{now}, items...)
+	}
+	return items
 }
 
 // SlotDetails lists every field of a slot; ctl (may be nil) adds the slot's

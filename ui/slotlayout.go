@@ -91,8 +91,48 @@ func (l SlotLayout) Paint(r *Raster, slots []decode.RingSlotSnapshot) {
 		}
 		return
 	}
-	// Bigger cells: paint one pixel row per row of cells, then copy it down
-	// the cell's other rows (memmove), leaving the gap rows background.
+	l.paintCells(r, n, func(i int) RGBA { return StatusColor(slots[i].Status) })
+}
+
+// statusMapPalette is the colour of each 4-bit status-map code
+// (docs/SUMMARY.md §4): the statuses 0–7, then unknown (8, and the codes
+// 9–15 a valid map never holds).
+var statusMapPalette = func() (p [16]RGBA) {
+	for k := range p {
+		p[k] = StatusColor(decode.Status(k))
+	}
+	return p
+}()
+
+// PaintStatusMap draws the slots of a packed status map (4 bits per slot,
+// 8 slots per word, slot i at bits 4·(i mod 8) of word i/8) into r, as
+// Paint does from slot snapshots: a summary frame carries no slots. One
+// word is decoded into 8 pixels at a time; with r's buffer already large
+// enough it allocates nothing.
+func (l SlotLayout) PaintStatusMap(r *Raster, words []uint32) {
+	r.Resize(l.Width(), l.Height())
+	r.Fill(ColBackground)
+	n := min(len(words)*8, l.Slots)
+	if l.Cell != 1 {
+		l.paintCells(r, n, func(i int) RGBA { return statusMapPalette[words[i/8]>>(4*(i%8))&0xf] })
+		return
+	}
+	pix := r.Pix[:n*4]
+	for w := 0; w*8 < n; w++ {
+		v := words[w]
+		seg := pix[w*32 : min(w*32+32, len(pix))]
+		for j := 0; j < len(seg); j += 4 {
+			c := &statusMapPalette[v&0xf]
+			seg[j], seg[j+1], seg[j+2], seg[j+3] = c[0], c[1], c[2], c[3]
+			v >>= 4
+		}
+	}
+}
+
+// paintCells paints n slots of colour color(i) as cells of more than one
+// pixel: one pixel row per row of cells, copied down the cell's other rows
+// (memmove), leaving the gap rows background.
+func (l SlotLayout) paintCells(r *Raster, n int, color func(i int) RGBA) {
 	inner := l.Cell - l.Gap
 	stride := r.W * 4
 	for row := 0; row*l.Cols < n; row++ {
@@ -102,7 +142,7 @@ func (l SlotLayout) Paint(r *Raster, slots []decode.RingSlotSnapshot) {
 			if i >= n {
 				break
 			}
-			c := StatusColor(slots[i].Status)
+			c := color(i)
 			px := line[col*l.Cell*4 : (col*l.Cell+inner)*4]
 			for j := 0; j < len(px); j += 4 {
 				px[j], px[j+1], px[j+2], px[j+3] = c[0], c[1], c[2], c[3]

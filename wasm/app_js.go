@@ -76,6 +76,21 @@ type app struct {
 	// watchN is the watchdog's N for rings the API opens (0: default).
 	watchN int
 
+	// Readback (readback.go): software says the adapter is a CPU or
+	// fallback one (auto picks full there); readback is the mode the ring
+	// runs in (ui.ReadbackSummary or ui.ReadbackFull) and readbackWhy the
+	// reason; ringPolicy decides the ring reads of summary mode, and
+	// ringAsk carries reasons from the UI and the recorder (which must not
+	// wait for mu) to the loop. ringReads counts the frames that read the
+	// ring; lastReadBack is the last frame's bytes read back.
+	software     bool
+	readback     string
+	readbackWhy  string
+	ringPolicy   api.RingPolicy
+	ringAsk      atomic.Uint32
+	ringReads    uint64
+	lastReadBack uint64
+
 	// Device loss (recover_js.go): recoveries so far, the last loss, and
 	// whether the shown frame (seq staleSeq) predates a loss.
 	recoveries int
@@ -108,6 +123,8 @@ type frameBuf struct {
 	report   decode.MegakernelReport
 	log      decode.Log
 	priority decode.PriorityRequeueAccounting
+	// statusMap is the frame's copy of a summary's packed status map.
+	statusMap []uint32
 }
 
 func newApp(cfg api.PageConfig) *app {
@@ -129,6 +146,7 @@ func newApp(cfg api.PageConfig) *app {
 		}
 	}
 	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
+	a.dash.OnRequestRing = func() { a.askRing(api.RingInspect) }
 	a.dash.OnApplySettings = func(s ui.Settings) {
 		select {
 		case a.settings <- s:
@@ -202,6 +220,7 @@ func (a *app) start(cfgErr error) {
 	}
 	info := api.Adapter(adapter.Info(), adapter.IsFallback(), adapter.IsCPU(), dev.Limits(), dev.Features())
 	a.mu.Lock()
+	a.software = info.Software()
 	a.setDevice(dev)
 	if cfgErr == nil {
 		if err = a.openWorkload(a.cfg.Settings, a.cfg.Seed); err != nil {
@@ -262,6 +281,13 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 		WorkerGroups: uint32(s.WorkerCap), WindowOpcodes: s.WindowOpcodeList(),
 		MemoryBudgetBytes: memoryBudget, Data: gen.Data(),
 	}
+	mode, why := ui.ResolveReadback(s, a.software)
+	if mode == ui.ReadbackSummary {
+		// The GPU sketches in the shape the settings ask (the form checks
+		// it fits the summary's bounds).
+		opts.RingReadback = megakernel.RingSummary
+		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+	}
 	if a.runner == nil {
 		a.runner, err = megakernel.Open(a.ctx, a.dev, opts)
 	} else {
@@ -273,6 +299,7 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 	a.gen, a.settingsNow = gen, s
 	a.watchdog = decode.NewWatchdog(0)
 	a.report = decode.MegakernelReport{}
+	a.setReadback(mode, why)
 	return nil
 }
 
@@ -384,15 +411,25 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 	t0 := time.Now()
 	if a.gen != nil { // nil after the API's open: the embedder publishes
 		a.items = a.gen.Next(a.items[:0], a.gen.PerFrame())
-		if err := a.publishWithBackPressure(); err != nil {
+		full, err := a.publishWithBackPressure()
+		if err != nil {
 			return nil, err
+		}
+		if full {
+			a.ringPolicy.Ask(api.RingBackPressure)
 		}
 	}
 	publish := time.Since(t0)
+	a.planRingRead()
 	ep, err := a.runner.Step(a.ctx)
 	if err != nil {
 		return nil, err
 	}
+	a.ringPolicy.Stepped(ep.RingRead)
+	if ep.RingRead {
+		a.ringReads++
+	}
+	a.lastReadBack = ep.Telemetry.BytesReadBack
 	if _, err := a.runner.Requeue(); err != nil {
 		return nil, err
 	}
@@ -404,18 +441,21 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 
 // publishWithBackPressure publishes a.items; when a priority partition is
 // full its items wait for a later frame (they are dropped from this batch:
-// the generator makes more), the way a producer sheds load.
-func (a *app) publishWithBackPressure() error {
+// the generator makes more), the way a producer sheds load. It reports
+// whether a partition was full.
+func (a *app) publishWithBackPressure() (bool, error) {
 	items := a.items
+	hit := false
 	for range maxPublishRetries + 1 {
 		if len(items) == 0 {
-			return nil
+			return hit, nil
 		}
 		_, err := a.runner.Publish(items)
 		var full *host.PartitionFullError
 		if !errors.As(err, &full) {
-			return err
+			return hit, err
 		}
+		hit = true
 		kept := items[:0]
 		for _, it := range items {
 			if it.Priority != full.Priority {
@@ -424,7 +464,7 @@ func (a *app) publishWithBackPressure() error {
 		}
 		items = kept
 	}
-	return nil
+	return hit, nil
 }
 
 // capture copies the runner's state after a submission into the next frame
@@ -439,12 +479,23 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	now := performanceNow()
 	fb.watch = a.watchdog.Observe(now, &fb.ring)
 	s := a.settingsNow
-	sketchErr := fb.ring.SketchInto(&fb.sketch, s.SketchDepth, s.SketchWidth)
+	var sketchErr error
+	if a.summaryMode() {
+		// A summary frame has no slots to sketch: the GPU sketched them
+		// (the same counters, bit for bit).
+		sketchErr = a.runner.Sketches(&fb.sketch)
+	} else {
+		sketchErr = fb.ring.SketchInto(&fb.sketch, s.SketchDepth, s.SketchWidth)
+	}
 	copyLog(&fb.log, a.runner.Log())
 	fb.priority = a.runner.Accounting()
 	f := &fb.ui
 	*f = ui.Frame{Seq: a.seq, AtMillis: now, Ring: &fb.ring, Counters: &fb.counters, Watchdog: &fb.watch,
 		Priority: &fb.priority, Log: &fb.log}
+	if src := &a.runner.Telemetry().StatusMap; src.Len() > 0 {
+		fb.statusMap = append(fb.statusMap[:0], src.Words()...)
+		f.StatusMap, f.StatusSlots = fb.statusMap, src.Len()
+	}
 	if sketchErr == nil {
 		f.Sketch = &fb.sketch
 	}
@@ -475,10 +526,13 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 
 func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").Float() }
 
-// copyTelemetry copies src into dst reusing dst's slices.
+// copyTelemetry copies src into dst reusing dst's slices. The status map
+// is left empty (its words would alias src's storage): capture copies it
+// into the frame (ui.Frame.StatusMap).
 func copyTelemetry(dst, src *decode.RingTelemetry) {
 	metrics, observable, slots, windows := dst.Control.Metrics, dst.Control.Observable, dst.Slots, dst.Windows
 	*dst = *src
+	dst.StatusMap = decode.StatusMap{}
 	dst.Control.Metrics = append(metrics[:0], src.Control.Metrics...)
 	dst.Control.Observable = append(observable[:0], src.Control.Observable...)
 	dst.Slots = append(slots[:0], src.Slots...)

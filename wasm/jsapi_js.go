@@ -117,6 +117,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		a.watchN = opts.watchdogIntervals
 		a.watchdog = decode.NewWatchdog(a.watchN)
 		a.gen = nil // the embedder publishes; the live loop only drains
+		a.setReadback(ui.ReadbackFull, "the embedding API's open runs full readback")
 		q := a.runner.Control()
 		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots,
 			WatchdogIntervals: a.watchdog.StallIntervals()}
@@ -132,6 +133,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 			s.Tenants = len(opts.Masks)
 		}
 		s.WindowOpcodes = opcodeList(opts.WindowOpcodes)
+		s.Readback = ui.ReadbackFull
 		a.settingsNow = s
 		a.ui(func(d *ui.Dashboard) { d.Settings = s })
 		a.uiReset()
@@ -402,6 +404,13 @@ type Snapshot struct {
 	Stale      bool
 	Recoveries int
 	LastLoss   *Loss
+	// Readback is the mode the ring runs in ("summary" or "full");
+	// RingReads the frames of this ring that read the whole ring back
+	// (every one in full mode); LastBytesReadBack the last frame's bytes
+	// read back (its dispatch's BytesReadBack).
+	Readback          string
+	RingReads         uint64
+	LastBytesReadBack uint64
 }
 
 func (a *app) apiSnapshot() (any, error) {
@@ -414,7 +423,8 @@ func (a *app) apiSnapshot() (any, error) {
 	counters, _ := tel.RuntimeCounters()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
 		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),
-		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss}
+		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
+		Readback: a.readback, RingReads: a.ringReads, LastBytesReadBack: a.lastReadBack}
 	if a.seq > 0 {
 		snap.Watchdog = &a.frames[a.next^1].watch // the last captured frame
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,7 @@ const (
 	ParamSketch    = "sketch"    // sketch shape, DEPTHxWIDTH
 	ParamAutostart = "autostart" // 0: load without running the default workload
 	ParamSeed      = "seed"      // workload seed
+	ParamReadback  = "readback"  // auto, summary or full (ui.ReadbackModes)
 )
 
 // PageConfig is what the URL asks of the page.
@@ -71,6 +73,12 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 		}
 		s.SketchDepth, s.SketchWidth = depth, width
 	}
+	if v, ok := q[ParamReadback]; ok {
+		s.Readback = strings.ToLower(strings.TrimSpace(strings.Join(v, ",")))
+		if !slices.Contains(ui.ReadbackModes, s.Readback) {
+			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), strings.Join(ui.ReadbackModes, ", "))
+		}
+	}
 	if v := q.Get(ParamSeed); v != "" {
 		n, err := strconv.ParseUint(v, 0, 64)
 		if err != nil {
@@ -95,6 +103,7 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 var settingParams = map[string]string{
 	"RingSlots": ParamSlots, "Tenants": ParamTenants, "Budget": ParamBudget, "WorkgroupSizeX": ParamWorkgroup,
 	"WorkerCap": ParamWorkers, "WindowOpcodes": ParamWindows, "SketchDepth": ParamSketch, "SketchWidth": ParamSketch,
+	"Readback": ParamReadback,
 }
 
 // optionParams maps a megakernel.Options field (OptionError.Field) to the
@@ -102,6 +111,7 @@ var settingParams = map[string]string{
 var optionParams = map[string]string{
 	"Slots": ParamSlots, "Tenants": ParamTenants, "Masks": ParamTenants, "Budget": ParamBudget,
 	"WorkgroupSize": ParamWorkgroup, "WorkerGroups": ParamWorkers, "WindowOpcodes": ParamWindows,
+	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "RingReadback": ParamReadback,
 }
 
 // paramError names the URL parameter behind a refused setting, with the
@@ -142,6 +152,9 @@ func Query(cfg PageConfig) url.Values {
 	q.Set(ParamWindows, s.WindowOpcodes)
 	q.Set(ParamSketch, fmt.Sprintf("%dx%d", s.SketchDepth, s.SketchWidth))
 	q.Set(ParamSeed, strconv.FormatUint(cfg.Seed, 10))
+	if s.Readback != "" {
+		q.Set(ParamReadback, s.Readback)
+	}
 	if !cfg.Autostart {
 		q.Set(ParamAutostart, "0")
 	}

@@ -1,0 +1,91 @@
+package api_test
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+)
+
+func TestParseQueryReadback(t *testing.T) {
+	for q, want := range map[string]string{"": ui.ReadbackAuto, "readback=summary": ui.ReadbackSummary,
+		"readback=FULL": ui.ReadbackFull, "readback=auto&preset=stall": ui.ReadbackAuto} {
+		v, _ := url.ParseQuery(q)
+		cfg, err := api.ParseQuery(v)
+		require.NoError(t, err, q)
+		assert.Equal(t, want, cfg.Settings.Readback, q)
+		back, err := api.ParseQuery(api.Query(cfg))
+		require.NoError(t, err)
+		assert.Equal(t, cfg, back, "a link reproduces the view: %s", q)
+	}
+	for q, want := range map[string]string{
+		"readback=fast":                   `URL parameter readback="fast": want one of auto, summary, full`,
+		"readback=summary&sketch=4x8192":  `URL parameter readback="summary": summary readback sketches on the GPU: at most 8 × 4,096`,
+		"readback=summary&sketch=16x4096": "at most 8 × 4,096",
+	} {
+		v, _ := url.ParseQuery(q)
+		_, err := api.ParseQuery(v)
+		assert.ErrorContains(t, err, want, q)
+	}
+	v, _ := url.ParseQuery("sketch=16x128")
+	_, err := api.ParseQuery(v)
+	assert.NoError(t, err, "auto runs full where the summary cannot sketch")
+}
+
+func TestOptionParamErrorSummary(t *testing.T) {
+	q, _ := url.ParseQuery("sketch=4x8192&readback=summary")
+	err := api.OptionParamError(q, "Summary.Width", assert.AnError)
+	assert.ErrorContains(t, err, `URL parameter sketch="4x8192"`)
+}
+
+func TestRingPolicy(t *testing.T) {
+	var p api.RingPolicy
+	quiet := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Empty: 10, Done: 5, Published: 3}}
+	parked := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Empty: 10, Yield: 1}}
+
+	read, _ := p.Next(nil)
+	assert.False(t, read, "nothing asked, nothing known")
+	for i := 0; i < 3*api.DefaultRingEvery; i++ {
+		read, _ = p.Next(quiet)
+		require.False(t, read, "no host work: summary frames only (frame %d)", i)
+		p.Stepped(false)
+	}
+	read, why := p.Next(parked)
+	assert.True(t, read, "parked work waited long enough")
+	assert.Equal(t, api.RingHostWork, why)
+	p.Stepped(true)
+	for i := 1; i < api.DefaultRingEvery; i++ {
+		read, _ = p.Next(parked)
+		require.False(t, read, "parked work waits %d frames at most (frame %d)", api.DefaultRingEvery, i)
+		p.Stepped(false)
+	}
+	read, _ = p.Next(parked)
+	assert.True(t, read)
+	p.Stepped(true)
+
+	p.Ask(api.RingInspect)
+	p.Ask(api.RingBackPressure)
+	read, why = p.Next(quiet)
+	assert.True(t, read)
+	assert.Equal(t, api.RingInspect|api.RingBackPressure, why)
+	p.Stepped(false) // the Step did not read it (it failed): still asked
+	read, _ = p.Next(quiet)
+	assert.True(t, read)
+	p.Stepped(true)
+	read, _ = p.Next(quiet)
+	assert.False(t, read, "a ring read answers every reason")
+
+	p = api.RingPolicy{Every: 2}
+	p.Stepped(false)
+	read, _ = p.Next(&decode.RingTelemetry{Occupancy: decode.RingOccupancy{Fault: 1}})
+	assert.True(t, read, "faults wait for a ring read to be reclaimed")
+	p.Ask(api.RingCapture)
+	p.Reset()
+	read, _ = p.Next(quiet)
+	assert.False(t, read, "a new ring forgets")
+}

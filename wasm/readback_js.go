@@ -1,0 +1,60 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+)
+
+// Readback modes of the page (URL parameter readback, the settings form).
+//
+// Full readback (megakernel.RingAlways) reads the whole ring back every
+// frame, 64 bytes per slot. Summary readback (megakernel.RingSummary) runs
+// the GPU's reduce pass and reads back only control, log, the summary and
+// the 4-bit status map; the panels draw from the summary's fields
+// (occupancy, active counts, windows, the GPU's sketches, the slot map from
+// the status map). The host copy of the ring, though, is updated only by a
+// ring read: until then slots the GPU finished still look busy to the host
+// publisher, and parked slots (YIELD, REQUEUE, WAIT_IO) and faults are
+// neither republished nor reclaimed. api.RingPolicy therefore reads the
+// ring with a frame when the slot inspector or a new recording needs it,
+// after back-pressure, and every api.DefaultRingEvery frames while the
+// summary shows parked or faulted slots. Auto picks full on a CPU or
+// fallback adapter, where the reduce pass reads the whole ring on the CPU
+// and summary frames were measured slower (SwiftShader, 65,536 slots:
+// ~10 ms vs ~4 ms), and summary on a GPU (ui.ResolveReadback).
+//
+// Rings the embedding API opens (open) run full readback: the embedder
+// publishes, and a stale host copy would refuse its publishes.
+
+// summaryMode reports whether the ring runs summary readback. Called with
+// mu held.
+func (a *app) summaryMode() bool { return a.readback == ui.ReadbackSummary }
+
+// setReadback records the ring's readback mode and shows it in the header.
+// Called with mu held.
+func (a *app) setReadback(mode, why string) {
+	a.readback, a.readbackWhy = mode, why
+	a.ringPolicy.Reset()
+	a.ringAsk.Store(0)
+	a.ringReads = 0
+	a.ui(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = mode, why })
+}
+
+// askRing asks for the full ring with the next frame, for reason r. It
+// never blocks: the UI's handlers and the recorder call it.
+func (a *app) askRing(r api.RingReason) { a.ringAsk.Or(uint32(r)) }
+
+// planRingRead decides, before a Step, whether it reads the ring back
+// (summary mode; full mode always does). Called with mu held.
+func (a *app) planRingRead() {
+	if !a.summaryMode() {
+		a.ringAsk.Store(0)
+		return
+	}
+	a.ringPolicy.Ask(api.RingReason(a.ringAsk.Swap(0)))
+	if read, _ := a.ringPolicy.Next(a.runner.Telemetry()); read {
+		a.runner.RequestRing()
+	}
+}
