@@ -411,12 +411,8 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 	t0 := time.Now()
 	if a.gen != nil { // nil after the API's open: the embedder publishes
 		a.items = a.gen.Next(a.items[:0], a.gen.PerFrame())
-		full, err := a.publishWithBackPressure()
-		if err != nil {
+		if err := a.publishWithBackPressure(); err != nil {
 			return nil, err
-		}
-		if full {
-			a.ringPolicy.Ask(api.RingBackPressure)
 		}
 	}
 	publish := time.Since(t0)
@@ -441,21 +437,23 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 
 // publishWithBackPressure publishes a.items; when a priority partition is
 // full its items wait for a later frame (they are dropped from this batch:
-// the generator makes more), the way a producer sheds load. It reports
-// whether a partition was full.
-func (a *app) publishWithBackPressure() (bool, error) {
+// the generator makes more), the way a producer sheds load. Under summary
+// readback a full partition whose next slot the status map shows free
+// asks for a ring read (readback_js.go).
+func (a *app) publishWithBackPressure() error {
 	items := a.items
-	hit := false
 	for range maxPublishRetries + 1 {
 		if len(items) == 0 {
-			return hit, nil
+			return nil
 		}
 		_, err := a.runner.Publish(items)
 		var full *host.PartitionFullError
 		if !errors.As(err, &full) {
-			return hit, err
+			return err
 		}
-		hit = true
+		if a.summaryMode() && api.StaleBackPressure(a.runner.Telemetry(), full.Priority) {
+			a.ringPolicy.Ask(api.RingBackPressure)
+		}
 		kept := items[:0]
 		for _, it := range items {
 			if it.Priority != full.Priority {
@@ -464,7 +462,7 @@ func (a *app) publishWithBackPressure() (bool, error) {
 		}
 		items = kept
 	}
-	return hit, nil
+	return nil
 }
 
 // capture copies the runner's state after a submission into the next frame

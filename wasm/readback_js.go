@@ -19,7 +19,8 @@ import (
 // publisher, and parked slots (YIELD, REQUEUE, WAIT_IO) and faults are
 // neither republished nor reclaimed. api.RingPolicy therefore reads the
 // ring with a frame when the slot inspector or a new recording needs it,
-// after back-pressure, and every api.DefaultRingEvery frames while the
+// after back-pressure that a ring read would relieve (at most every
+// api.DefaultPressureEvery frames), and every api.DefaultRingEvery frames while the
 // summary shows parked or faulted slots. Auto picks full on a CPU or
 // fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:

@@ -1,0 +1,102 @@
+// Summary readback (?readback=summary): the page reads control, log, the
+// GPU summary and the 4-bit status map each frame, and the full ring only
+// on demand (wasm/readback_js.go). These tests check that the panels agree
+// with each other in that mode, that the slot inspector loads a slot from
+// an on-demand ring read, and that a summary page reads back fewer bytes
+// per frame than a full one (bytes, never time).
+import { test, expect, headerStat, gotoReady, readNum, num } from './fixtures.mjs';
+
+const SLOTS = 16_384;
+
+// panelNumbers reads, in one evaluation (one rendered frame), the
+// occupancy rows, the total and the active counts per priority.
+function panelNumbers(page) {
+  return page.evaluate(() => {
+    const n = (el) => Number((el?.textContent ?? '').trim().replace(/,/g, ''));
+    const occ = {};
+    for (const el of document.querySelectorAll('[data-testid^="occupancy-"]')) {
+      occ[el.dataset.testid.slice('occupancy-'.length)] = n(el);
+    }
+    let activeByPriority = 0;
+    for (const el of document.querySelectorAll('[data-testid^="active-priority-"]')) activeByPriority += n(el);
+    return { occ, activeByPriority };
+  });
+}
+
+const snapshot = (page) => page.evaluate(() => window.ringscope.snapshot());
+
+test('summary readback: header, settings, consistent panels, inspector after a ring read', async ({ page }) => {
+  test.setTimeout(90_000);
+  await gotoReady(page, `?readback=summary&slots=${SLOTS}`);
+  await expect(headerStat(page, 'readback')).toHaveText('summary');
+  await expect(headerStat(page, 'readback').locator('..')).toHaveAttribute('title', /readback=summary/);
+  await expect(page.getByTestId('setting-readback')).toHaveValue('summary');
+  await expect(page.getByTestId('occupancy-total')).toHaveText(SLOTS.toLocaleString('en-US'));
+  await expect(page.locator('.panel-slotmap .panel-sub')).toContainText('16,384 slots');
+
+  // Every status row sums to the total, and the active counts per
+  // priority to the active statuses, in the same frame.
+  const { occ, activeByPriority } = await panelNumbers(page);
+  const { total, ...rows } = occ;
+  expect(total).toBe(SLOTS);
+  expect(Object.values(rows).reduce((a, b) => a + b, 0)).toBe(SLOTS);
+  const active = rows.published + rows.claimed + rows['wait-io'] + rows.yield + rows.requeue;
+  expect(activeByPriority).toBe(active);
+
+  // The work progresses.
+  const done0 = await readNum(headerStat(page, 'done'));
+  await expect.poll(async () => readNum(headerStat(page, 'done')), { timeout: 20_000 }).toBeGreaterThan(done0);
+
+  const snap = await snapshot(page);
+  expect(snap.readback).toBe('summary');
+  expect(snap.telemetry.occupancy.empty + snap.telemetry.occupancy.done).toBeLessThanOrEqual(SLOTS);
+
+  // Hover: what the status map knows. Click: the ring is read with the
+  // next frame and the inspector shows the slot's words.
+  const canvas = page.locator('.slotmap-host canvas');
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: 3, y: 3 } });
+  await expect(page.locator('.slot-tip')).toContainText(/slot \d+ · \w+/);
+  const readsBefore = (await snapshot(page)).ringReads;
+  await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } });
+  const inspector = page.getByTestId('slot-inspector');
+  await expect(inspector).toBeVisible();
+  await expect(inspector).toContainText(/opcode/, { timeout: 20_000 });
+  await expect(inspector).toContainText(/tenant/);
+  await expect(inspector).toContainText(/partition/);
+  const slot = num((await inspector.locator('.inspector-title').textContent()).replace('slot ', ''));
+  expect(slot).toBeGreaterThan(0);
+  expect(slot).toBeLessThan(SLOTS);
+  // The index row is the clicked slot's.
+  await expect(inspector.locator('.kv-row').filter({ has: page.locator('dt', { hasText: /^index$/ }) })).toContainText(slot.toLocaleString('en-US'));
+  expect((await snapshot(page)).ringReads).toBeGreaterThan(readsBefore);
+  // Later summary frames keep the slot and say where it came from.
+  await expect(page.getByTestId('slot-inspector-note')).toContainText(/as of frame/, { timeout: 20_000 });
+});
+
+test('summary readback reads back fewer bytes per frame than full readback', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const measure = async (p, mode) => {
+    await gotoReady(p, `?readback=${mode}&slots=${SLOTS}`);
+    await expect(headerStat(p, 'readback')).toHaveText(mode);
+    await expect.poll(async () => (await snapshot(p)).report.dispatchCount, { timeout: 30_000 }).toBeGreaterThan(12);
+    // The smallest last-frame bytes over a few samples: a summary frame
+    // that read no ring (full frames are all alike).
+    let minLast = Infinity;
+    for (let i = 0; i < 8; i++) {
+      minLast = Math.min(minLast, (await snapshot(p)).lastBytesReadBack);
+      await p.waitForTimeout(100);
+    }
+    const s = await snapshot(p);
+    return { minLast, perFrame: s.report.bytesReadBack / s.report.dispatchCount, ringReads: s.ringReads, frames: s.report.dispatchCount };
+  };
+  const summary = await measure(page, 'summary');
+  const fullPage = await context.newPage();
+  const full = await measure(fullPage, 'full');
+  console.log(`bytes read back per frame at ${SLOTS} slots: summary ${summary.minLast} (average with ring reads ${Math.round(summary.perFrame)}, ${summary.ringReads} ring reads in ${summary.frames} frames), full ${full.minLast} (average ${Math.round(full.perFrame)})`);
+  expect(summary.minLast).toBeGreaterThan(0);
+  expect(summary.minLast).toBeLessThan(full.minLast / 8); // 16,384 slots: ~22 KB vs ~1 MB
+  expect(summary.perFrame).toBeLessThan(full.perFrame);
+  expect(summary.ringReads).toBeLessThan(summary.frames);
+  expect(full.ringReads).toBe(full.frames);
+});
