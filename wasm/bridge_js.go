@@ -60,17 +60,27 @@ func arg(args []js.Value, i int) js.Value {
 // optUint32 reads an optional unsigned integer property of a JS options
 // object: def when absent, an error naming where when not an integer.
 func optUint32(obj js.Value, what, name string, def uint32) (uint32, error) {
+	f, ok, err := optNumber(obj, what, name)
+	if !ok || err != nil {
+		return def, err
+	}
+	return api.Uint32(what+": "+name, f)
+}
+
+// optNumber reads an optional number property: ok is false when obj or the
+// property is absent, and err names where a non-number was given.
+func optNumber(obj js.Value, what, name string) (f float64, ok bool, err error) {
 	if obj.IsUndefined() || obj.IsNull() {
-		return def, nil
+		return 0, false, nil
 	}
 	v := obj.Get(name)
 	if v.IsUndefined() || v.IsNull() {
-		return def, nil
+		return 0, false, nil
 	}
 	if v.Type() != js.TypeNumber {
-		return 0, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
+		return 0, false, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
 	}
-	return api.Uint32(what+": "+name, v.Float())
+	return v.Float(), true, nil
 }
 
 // withoutEval runs f with window.eval replaced by a no-op. Vugu's renderer
@@ -92,17 +102,10 @@ func withoutEval(f func()) {
 // optUint64 is optUint32 for byte counts: an integer 0…2^53 (JavaScript's
 // exact range).
 func optUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
-	if obj.IsUndefined() || obj.IsNull() {
-		return def, nil
+	f, ok, err := optNumber(obj, what, name)
+	if !ok || err != nil {
+		return def, err
 	}
-	v := obj.Get(name)
-	if v.IsUndefined() || v.IsNull() {
-		return def, nil
-	}
-	if v.Type() != js.TypeNumber {
-		return 0, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
-	}
-	f := v.Float()
 	if f != math.Trunc(f) || f < 0 || f > 1<<53 {
 		return 0, fmt.Errorf("%s: %s must be an integer 0…2^53, got %v", what, name, f)
 	}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -150,10 +151,7 @@ func opcodeList(ops []uint32) string {
 	return strings.Join(parts, ",")
 }
 
-func word(b []byte, w int) uint32 {
-	i := w * abi.WordBytes
-	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
-}
+func word(b []byte, w int) uint32 { return binary.LittleEndian.Uint32(b[w*abi.WordBytes:]) }
 
 // openOpts is open's options: the runner's and the page's own.
 type openOpts struct {
