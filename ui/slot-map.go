@@ -29,16 +29,18 @@ type SlotMap struct {
 	// frame (summary readback); nil when the page cannot.
 	OnRequestRing func()
 
-	canvas  Canvas
-	raster  Raster
-	layout  SlotLayout
-	painted uint64
-	tip     js.Value
-	hover   js.Func
-	leave   js.Func
-	hooked  bool
-	cssW    float64
-	sized   SlotLayout // the layout the CSS size was computed for
+	canvas Canvas
+	// hostSize is the host's width, which the canvas is scaled to.
+	hostSize SizeWatch
+	raster   Raster
+	layout   SlotLayout
+	painted  uint64
+	tip      js.Value
+	hover    js.Func
+	leave    js.Func
+	hooked   bool
+	cssW     float64
+	sized    SlotLayout // the layout the CSS size was computed for
 
 	selected int
 	hasSel   bool
@@ -201,8 +203,9 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 	if c.layout.Slots == 0 {
 		return
 	}
-	host := c.canvas.Element().Get("parentElement")
-	avail := host.Get("clientWidth").Float()
+	c.hostSize.Watch(c.canvas.Element().Get("parentElement"))
+	availW, _ := c.hostSize.Size()
+	avail := float64(availW)
 	if (avail != c.cssW || c.layout != c.sized) && avail > 0 {
 		w, h := c.layout.DisplaySize(avail, MaxSlotMapHeight)
 		st := c.canvas.Element().Get("style")

@@ -128,6 +128,23 @@ func TestRecorderBounds(t *testing.T) {
 		allocs := testing.AllocsPerRun(50, func() { seq++; g.Seq = seq; r.Record(&g) })
 		assert.Zero(t, allocs)
 	})
+	t.Run("steady state at the byte bound allocates nothing", func(t *testing.T) {
+		// The page's case: the byte bound, not the frame bound, evicts.
+		r := NewRecorder(100, 3*size+10)
+		g := f
+		g.Meta.Dispatch = nil
+		seq := uint64(0)
+		for range 8 {
+			seq++
+			g.Seq = seq
+			r.Record(&g)
+		}
+		allocs := testing.AllocsPerRun(50, func() { seq++; g.Seq = seq; r.Record(&g) })
+		assert.Zero(t, allocs)
+		assert.Equal(t, 3, r.Len())
+		assert.LessOrEqual(t, r.Bytes(), r.MaxBytes())
+		assert.EqualValues(t, seq, r.At(2).Seq)
+	})
 	t.Run("export", func(t *testing.T) {
 		r := NewRecorder(2, 1<<20)
 		for _, g := range sample().Frames {

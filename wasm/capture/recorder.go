@@ -92,17 +92,26 @@ func (r *Recorder) Record(f *Frame) bool {
 	}
 	// Evict until the new frame fits. The slot the new frame lands in is
 	// the oldest when the ring of slots is full: its storage is reused.
+	// A frame evicted for bytes leaves its slot empty, and its storage
+	// goes to the new frame instead of the garbage collector: a recorder
+	// held at its byte bound (23 frames of a 65,536-slot ring) would
+	// otherwise allocate a whole ring's copy every frame.
+	var spare Frame
 	for r.n > 0 && (r.n == len(r.frames) || r.bytes+need > r.maxBytes) {
 		old := &r.frames[r.start]
 		r.bytes -= frameBytes(old)
 		if r.n < len(r.frames) || r.bytes+need > r.maxBytes {
-			*old = Frame{} // evicted for bytes: release its storage
+			spare = Frame{Control: old.Control, Ring: old.Ring, Log: old.Log}
+			*old = Frame{}
 		}
 		r.start = (r.start + 1) % len(r.frames)
 		r.n--
 		r.dropped++
 	}
 	slot := &r.frames[(r.start+r.n)%len(r.frames)]
+	slot.Control = roomier(slot.Control, spare.Control)
+	slot.Ring = roomier(slot.Ring, spare.Ring)
+	slot.Log = roomier(slot.Log, spare.Log)
 	slot.Seq, slot.AtMillis, slot.Generation, slot.Meta = f.Seq, f.AtMillis, f.Generation, f.Meta
 	if f.Meta.Dispatch != nil {
 		d := *f.Meta.Dispatch
@@ -136,4 +145,12 @@ func copyOrNil(dst, src []byte) []byte {
 	dst = dst[:len(src)]
 	copy(dst, src)
 	return dst
+}
+
+// roomier is whichever of a and b has the larger capacity.
+func roomier(a, b []byte) []byte {
+	if cap(b) > cap(a) {
+		return b
+	}
+	return a
 }
