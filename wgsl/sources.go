@@ -4,7 +4,6 @@ import (
 	"cmp"
 	_ "embed"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,31 +186,107 @@ type jitOpcode struct {
 	flag  string
 }
 
-var (
-	abiConstRE   = regexp.MustCompile(`(?m)^const ([A-Z][A-Z0-9_]*): u32 = (0x[0-9A-F]+|[0-9]+)u;`)
-	enableFlagRE = regexp.MustCompile(`(?m)^override (` + enablePrefix + `([A-Z][A-Z0-9_]*)): bool\b`)
-)
-
 // jitOpcodes pairs each ENABLE_ override of megakernel.wgsl with the value
 // of the opcode it names in abi_gen.wgsl: both files are the source, so no
 // list is kept in Go. Sorted by value.
 var jitOpcodes = sync.OnceValue(func() []jitOpcode {
 	values := map[string]uint32{}
-	for _, m := range abiConstRE.FindAllStringSubmatch(abiGen, -1) {
-		v, err := strconv.ParseUint(m[2], 0, 32)
+	for line := range strings.Lines(abiGen) {
+		name, value, ok := abiConst(line)
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseUint(value, 0, 32)
 		if err != nil {
 			panic("wgsl: abi_gen.wgsl: " + err.Error())
 		}
-		values[m[1]] = uint32(v)
+		values[name] = uint32(v)
 	}
 	var ops []jitOpcode
-	for _, m := range enableFlagRE.FindAllStringSubmatch(megakernel, -1) {
-		v, ok := values[m[2]]
+	for line := range strings.Lines(megakernel) {
+		flag, ok := enableFlag(line)
 		if !ok {
-			panic("wgsl: megakernel.wgsl: override " + m[1] + " names no constant of abi_gen.wgsl")
+			continue
 		}
-		ops = append(ops, jitOpcode{value: v, flag: m[1]})
+		v, ok := values[flag[len(enablePrefix):]]
+		if !ok {
+			panic("wgsl: megakernel.wgsl: override " + flag + " names no constant of abi_gen.wgsl")
+		}
+		ops = append(ops, jitOpcode{value: v, flag: flag})
 	}
 	slices.SortFunc(ops, func(a, b jitOpcode) int { return cmp.Compare(a.value, b.value) })
 	return ops
 })
+
+// The two scanners below read the lines of the form the generator and the
+// kernel write, and nothing else; they replace the regular expressions
+//
+//	^const ([A-Z][A-Z0-9_]*): u32 = (0x[0-9A-F]+|[0-9]+)u;
+//	^override (ENABLE_([A-Z][A-Z0-9_]*)): bool\b
+//
+// without linking package regexp (and the Unicode tables it keeps alive)
+// into the wasm module.
+
+// abiConst reports the name and the literal of a line
+// "const NAME: u32 = 0x1Fu;" or "const NAME: u32 = 31u;" of abi_gen.wgsl.
+func abiConst(line string) (name, value string, ok bool) {
+	rest, ok := strings.CutPrefix(line, "const ")
+	if !ok {
+		return "", "", false
+	}
+	name, rest = upperIdent(rest)
+	if name == "" {
+		return "", "", false
+	}
+	if rest, ok = strings.CutPrefix(rest, ": u32 = "); !ok {
+		return "", "", false
+	}
+	digits := "0123456789"
+	n := 0
+	if strings.HasPrefix(rest, "0x") {
+		digits, n = "0123456789ABCDEF", 2
+	}
+	start := n
+	for n < len(rest) && strings.IndexByte(digits, rest[n]) >= 0 {
+		n++
+	}
+	if n == start || !strings.HasPrefix(rest[n:], "u;") {
+		return "", "", false
+	}
+	return name, rest[:n], true
+}
+
+// enableFlag reports the override name of a line
+// "override ENABLE_OP_SPIN: bool ..." of megakernel.wgsl.
+func enableFlag(line string) (flag string, ok bool) {
+	rest, ok := strings.CutPrefix(line, "override "+enablePrefix)
+	if !ok {
+		return "", false
+	}
+	name, rest := upperIdent(rest)
+	if name == "" {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(rest, ": bool")
+	if !ok || rest != "" && isWordByte(rest[0]) {
+		return "", false
+	}
+	return enablePrefix + name, true
+}
+
+// upperIdent splits s after its longest prefix [A-Z][A-Z0-9_]*; name is
+// empty when s does not start with A-Z.
+func upperIdent(s string) (name, rest string) {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return "", s
+	}
+	n := 1
+	for n < len(s) && (s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9' || s[n] == '_') {
+		n++
+	}
+	return s[:n], s[n:]
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
