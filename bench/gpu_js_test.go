@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
@@ -257,17 +259,37 @@ func TestDispatchRow(t *testing.T) {
 	}
 }
 
-// TestReadbackRow: the page's frame (default-mix workload, its settings:
-// 8 tenants, budget 64, window opcode 0x100, log of 1,024 records, slots/16
-// items published per frame with back-pressure, one Step, Requeue,
-// ReclaimFaults) on two runners on one device, frames interleaved: one
-// reads back the whole ring (megakernel.RingAlways, what the page does
-// today), the other the GPU summary (megakernel.RingSummary: control + log
-// + summary + status map). Each run starts from Reset; its first frame
-// (which uploads the whole ring and creates buffers) is not counted. Both
-// run the interpreter program (the page's ModeAuto may compile a JIT
-// pipeline mid-run, which is not what this row compares). A side
-// whose Step takes longer than stepLimit stops there and reports it.
+// readbackItemsPerFrame is what every ring size of the readback row
+// publishes per frame: the default-mix page's per-frame count at 65,536
+// slots (workload.Generator.PerFrame: slots/16 = 4,096). The row's
+// variable is the ring's size, so the work per frame is held fixed; the
+// page itself publishes slots/16, whose cost grows with the ring by
+// construction and says nothing about the readback.
+const readbackItemsPerFrame = 4096
+
+// readbackPhases names the parts of a readback-row frame, in order.
+var readbackPhases = [...]string{"publish", "prepare", "upload", "submit", "readback", "decode", "requeue", "sketch", "reclaim"}
+
+// TestReadbackRow: the page's frame (wasm/app_js.go liveFrame: default-mix
+// workload, its settings: 8 tenants, budget 64, window opcode 0x100, log of
+// 1,024 records; readbackItemsPerFrame items generated per frame and
+// published with back-pressure (a full partition's items are dropped),
+// one Step, Requeue, ReclaimFaults) at 4,096, 65,536 and 1,048,576 slots,
+// on two runners on one device, frames interleaved: one reads back the
+// whole ring every frame (megakernel.RingAlways), the other the GPU summary
+// (megakernel.RingSummary: control + log + summary + status map), reading
+// the ring only when the page would (api.RingPolicy with
+// api.StaleBackPressure: back-pressure the stale host copy may cause, at
+// most every 4 frames; parked work every 16), and the row counts those
+// frames. Each run starts from Reset; its first frame (which uploads the
+// whole ring and creates buffers) is not counted. Both run the interpreter
+// program (the page's ModeAuto may compile a JIT pipeline mid-run, which is
+// not what this row compares). Besides the frame, each side reports its
+// phases (publish; megakernel.Timings' prepare, upload, submit, readback
+// wait, decode; Requeue; the sketches the page's capture makes: the GPU's
+// under summary readback, DecodeInto's slots otherwise; ReclaimFaults)
+// and the drain pass's GPU time. A side whose Step takes longer than stepLimit
+// stops there and reports it.
 func TestReadbackRow(t *testing.T) {
 	needRows(t)
 	ctx := ctxT(t)
@@ -276,17 +298,23 @@ func TestReadbackRow(t *testing.T) {
 	for _, c := range []struct {
 		slots        uint32
 		runs, frames int
-	}{{4096, reps(5), 6}, {65536, reps(3), 6}, {1 << 20, 1, 4}} {
+	}{{4096, reps(5), 9}, {65536, reps(5), 9}, {1 << 20, reps(3), 9}} {
 		slots := c.slots
+		if *maxSlots != 0 && slots > uint32(*maxSlots) {
+			continue
+		}
 		var gens [2]*workload.Generator
 		var opts [2]megakernel.Options
 		var runners [2]*megakernel.Runner
+		var policies [2]api.RingPolicy
+		var sketches [2]decode.SketchTelemetry
 		newGen := func() *workload.Generator {
 			g, err := workload.New(workload.Spec{Preset: workload.DefaultMix, Slots: slots, Tenants: pageTenants, WindowOpcodes: pageWindowOpcodes, Seed: 1})
 			must(t, err)
 			return g
 		}
-		for i, mode := range []megakernel.RingReadback{megakernel.RingAlways, megakernel.RingSummary} {
+		modes := [2]megakernel.RingReadback{megakernel.RingAlways, megakernel.RingSummary}
+		for i, mode := range modes {
 			g := newGen()
 			opts[i] = megakernel.Options{Slots: slots, Masks: g.Masks(), Observable: workload.ObservableWords, LogCapacity: pageLogCapacity,
 				Budget: pageBudget, WorkgroupSize: 64, WindowOpcodes: pageWindowOpcodes, Data: g.Data(), RingReadback: mode,
@@ -296,33 +324,43 @@ func TestReadbackRow(t *testing.T) {
 			must(t, err)
 		}
 		type side struct {
-			frame, readDecode, published []float64
-			bytes                        uint64
-			stopped                      string
+			frame, readDecode, published, gpu []float64
+			phases                            [len(readbackPhases)][]float64
+			bytes, bytesRing                  uint64
+			frames, ringReads                 int
+			stopped                           string
 		}
 		var sides [2]side
 		var items []host.Item
-		warm := 1
-		if slots >= 1<<20 {
-			warm = 0 // pipelines are warm from the smaller rings
-		}
-		for k := range c.runs + warm {
+		for k := range c.runs + 1 { // run 0 warms pipelines and buffers
 			for i, r := range runners {
 				if sides[i].stopped == "" {
 					must(t, r.Reset(opts[i]))
 				}
 				gens[i] = newGen()
+				policies[i].Reset()
 			}
 			for f := range c.frames {
 				for j := range runners {
 					i := (j + f) % 2 // alternate which side goes first
-					r, s := runners[i], &sides[i]
+					r, s, pol := runners[i], &sides[i], &policies[i]
 					if s.stopped != "" {
 						continue
 					}
+					summary := modes[i] == megakernel.RingSummary
 					t0 := time.Now()
-					items = gens[i].Next(items[:0], gens[i].PerFrame())
-					n := publishDropping(r, items)
+					items = gens[i].Next(items[:0], readbackItemsPerFrame)
+					n := publishDropping(r, items, func(p uint32) {
+						if summary && api.StaleBackPressure(r.Telemetry(), p) {
+							pol.Ask(api.RingBackPressure)
+						}
+					})
+					if summary {
+						if read, _ := pol.Next(r.Telemetry()); read {
+							r.RequestRing()
+						}
+					}
+					tPub := time.Now()
 					sctx, cancel := context.WithTimeout(ctx, stepLimit)
 					ep, err := r.Step(sctx)
 					cancel()
@@ -331,17 +369,43 @@ func TestReadbackRow(t *testing.T) {
 						continue
 					}
 					must(t, err)
+					if summary {
+						pol.Stepped(ep.RingRead)
+					}
+					tStep := time.Now()
 					_, err = r.Requeue()
 					must(t, err)
+					tReq := time.Now()
+					// The page's capture sketches every frame: the GPU's
+					// counters under summary readback, the slots otherwise.
+					if summary && !ep.RingRead {
+						must(t, r.Sketches(&sketches[i]))
+					} else {
+						must(t, r.Telemetry().SketchInto(&sketches[i], megakernel.DefaultSketchDepth, megakernel.DefaultSketchWidth))
+					}
+					tSketch := time.Now()
 					r.ReclaimFaults()
-					d := time.Since(t0)
-					if k < warm || f == 0 {
+					tEnd := time.Now()
+					d := tEnd.Sub(t0)
+					if k == 0 || f == 0 {
 						continue
 					}
+					s.frames++
+					if ep.RingRead && summary {
+						s.ringReads++
+						s.bytesRing = ep.Telemetry.BytesReadBack
+					} else {
+						s.bytes = ep.Telemetry.BytesReadBack
+					}
+					tm := ep.Timings
 					s.frame = append(s.frame, ms(d))
-					s.readDecode = append(s.readDecode, ms(ep.Timings.Readback+ep.Timings.Decode))
+					s.readDecode = append(s.readDecode, ms(tm.Readback+tm.Decode))
 					s.published = append(s.published, float64(n))
-					s.bytes = ep.Telemetry.BytesReadBack
+					s.gpu = append(s.gpu, ms(ep.GPUTime))
+					for p, v := range [len(readbackPhases)]time.Duration{tPub.Sub(t0), tm.Prepare, tm.Upload, tm.Submit, tm.Readback,
+						tm.Decode, tReq.Sub(tStep), tSketch.Sub(tReq), tEnd.Sub(tSketch)} {
+						s.phases[p] = append(s.phases[p], ms(v))
+					}
 				}
 			}
 		}
@@ -349,12 +413,17 @@ func TestReadbackRow(t *testing.T) {
 			r.Close()
 		}
 		out := func(s side) map[string]any {
-			return map[string]any{"bytesPerFrame": s.bytes, "frameMs": dist(s.frame), "readbackDecodeMs": dist(s.readDecode),
-				"publishedPerFrame": dist(s.published), "stopped": s.stopped}
+			ph := map[string]Dist{}
+			for p, xs := range s.phases {
+				ph[readbackPhases[p]] = dist(xs)
+			}
+			return map[string]any{"bytesPerFrame": s.bytes, "bytesPerRingReadFrame": s.bytesRing, "frameMs": dist(s.frame),
+				"readbackDecodeMs": dist(s.readDecode), "publishedPerFrame": dist(s.published), "drainGpuMs": dist(s.gpu),
+				"phasesMs": ph, "frames": s.frames, "ringReadFrames": s.ringReads, "stopped": s.stopped}
 		}
 		emit("readback", fmt.Sprint(slots), map[string]any{
 			"slots": slots, "full": out(sides[0]), "summary": out(sides[1]),
-			"framesPerRun": c.frames - 1, "runs": c.runs,
+			"framesPerRun": c.frames - 1, "runs": c.runs, "itemsPerFrame": readbackItemsPerFrame,
 		})
 	}
 }

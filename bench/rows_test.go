@@ -25,6 +25,10 @@ var rows = flag.Bool("rows", false, "measure and print the benchmark rows (make 
 // quick lowers the repetitions (a smoke run of the harness).
 var quick = flag.Bool("quick", false, "fewer repetitions: check the harness, not the numbers")
 
+// maxSlots skips the readback row's rings above it (0: none skipped), for a
+// smoke run of the harness on a slow adapter.
+var maxSlots = flag.Uint("max-slots", 0, "readback row: skip rings of more slots (0: run all)")
+
 func needRows(t *testing.T) {
 	t.Helper()
 	if !*rows {
@@ -161,11 +165,12 @@ func busyRing(tb testing.TB, slots uint32) (control, ring, log []byte) {
 }
 
 // publishDropping publishes items into q, dropping the items of a full
-// priority partition (the page's back-pressure), and returns how many were
-// published.
+// priority partition (the page's back-pressure: wasm/app_js.go
+// publishWithBackPressure), and returns how many were published. full, if
+// not nil, is told each full partition's priority.
 func publishDropping(q interface {
 	Publish([]host.Item) (int, error)
-}, items []host.Item) int {
+}, items []host.Item, full ...func(priority uint32)) int {
 	total := 0
 	for range abi.PriorityLevels + 1 {
 		if len(items) == 0 {
@@ -173,13 +178,16 @@ func publishDropping(q interface {
 		}
 		n, err := q.Publish(items)
 		total += n
-		var full *host.PartitionFullError
-		if !errors.As(err, &full) {
+		var pf *host.PartitionFullError
+		if !errors.As(err, &pf) {
 			break
 		}
-		kept := items[:0:0]
+		for _, f := range full {
+			f(pf.Priority)
+		}
+		kept := items[:0] // in place, as the page does
 		for _, it := range items {
-			if it.Priority != full.Priority {
+			if it.Priority != pf.Priority {
 				kept = append(kept, it)
 			}
 		}

@@ -74,17 +74,22 @@ export function goRowsTable(rows, cmd = {}) {
     lines.push(`| 1 | drain vs one dispatch per item, ${d.items.toLocaleString('en-US')} ${d.op} | ${dist(d.megakernel, big)} | ${dist(d.perItem, big)} | **${ratio(d.megakernel.median, d.perItem.median)}** | items/s (${r.env}); megakernel: ${d.megakernelShape}; per item: ${d.perItemShape} | ${d.items === 65536 && d.op === 'NOP' ? target('≥ 50×', d.megakernel.median / d.perItem.median >= 50) : ''} | ${cmd.gpu ?? ''} |`);
   }
   const rb = by('readback');
+  const phaseNames = { publish: 'publish', prepare: 'prepare', upload: 'upload', submit: 'submit', readback: 'readback wait', decode: 'decode', requeue: 'requeue', sketch: 'sketch', reclaim: 'reclaim faults' };
+  const phases = (s) => (s.phasesMs ? Object.entries(phaseNames).map(([k, n]) => `${n} ${f(s.phasesMs[k]?.median, 2)}`).join(', ') : '–');
   for (const r of rb) {
     const d = r.data;
     const stop = (s) => (s.stopped ? ` (stopped: ${s.stopped})` : '');
-    lines.push(`| 2 | summary vs full-ring readback, ${d.slots.toLocaleString('en-US')} slots: bytes per frame | ${bytes(d.summary.bytesPerFrame)} | ${bytes(d.full.bytesPerFrame)} | **${d.full.bytesPerFrame ? `1/${f(d.full.bytesPerFrame / d.summary.bytesPerFrame, 1)}` : '–'}** | bytes read back per frame (${r.env}) | ${d.slots === 65536 ? target('≤ 1/32', d.summary.bytesPerFrame * 32 <= d.full.bytesPerFrame) : ''} | ${cmd.gpu ?? ''} |`);
-    lines.push(`| 2 | summary vs full-ring readback, ${d.slots.toLocaleString('en-US')} slots: frame time | ${dist(d.summary.frameMs)}${stop(d.summary)} | ${dist(d.full.frameMs)}${stop(d.full)} | **${ratio(d.summary.frameMs.median, d.full.frameMs.median)}** | ms per frame (publish + Step + Requeue; ${d.runs} runs × ${d.framesPerRun} frames; ${r.env}); of which readback wait + decode: summary ${dist(d.summary.readbackDecodeMs)}, full ${dist(d.full.readbackDecodeMs)} | | ${cmd.gpu ?? ''} |`);
+    const per = d.itemsPerFrame ? `${d.itemsPerFrame.toLocaleString('en-US')} items generated per frame at every ring size` : 'slots/16 items per frame';
+    const reads = (s) => (s.frames ? `; ${s.ringReadFrames} of ${s.frames} summary frames read the ring (api.RingPolicy)${s.ringReadFrames ? `, ${bytes(s.bytesPerRingReadFrame)} each` : ''}` : '');
+    lines.push(`| 2 | summary vs full-ring readback, ${d.slots.toLocaleString('en-US')} slots: bytes per frame | ${bytes(d.summary.bytesPerFrame)} | ${bytes(d.full.bytesPerFrame)} | **${d.full.bytesPerFrame ? `1/${f(d.full.bytesPerFrame / d.summary.bytesPerFrame, 1)}` : '–'}** | bytes read back per frame (${r.env})${reads(d.summary)} | ${d.slots === 65536 ? target('≤ 1/32', d.summary.bytesPerFrame * 32 <= d.full.bytesPerFrame) : ''} | ${cmd.gpu ?? ''} |`);
+    lines.push(`| 2 | summary vs full-ring readback, ${d.slots.toLocaleString('en-US')} slots: frame time | ${dist(d.summary.frameMs)}${stop(d.summary)} | ${dist(d.full.frameMs)}${stop(d.full)} | **${ratio(d.summary.frameMs.median, d.full.frameMs.median)}** | ms per frame (${per}, published: summary ${f(d.summary.publishedPerFrame?.median, 0)}, full ${f(d.full.publishedPerFrame?.median, 0)} (median); publish + Step + Requeue + sketches + ReclaimFaults; ${d.runs} runs × ${d.framesPerRun} frames; ${r.env}); medians of its parts: summary ${phases(d.summary)}; full ${phases(d.full)}; drain pass GPU time summary ${dist(d.summary.drainGpuMs, (x) => f(x, 3))}, full ${dist(d.full.drainGpuMs, (x) => f(x, 3))} | | ${cmd.gpu ?? ''} |`);
   }
   const at = (n) => rb.find((r) => r.data.slots === n)?.data;
   if (at(65536) && at(1 << 20)) {
     const a = at(65536), b = at(1 << 20);
     const g = (s) => s.frameMs.median;
-    lines.push(`| 2 | frame time growth 65,536 → 1,048,576 slots: summary vs full | ${ratio(g(b.summary), g(a.summary))} | ${ratio(g(b.full), g(a.full))} | | median frame time at 1 M ÷ at 64 K | ${target('summary < 2×', g(b.summary) / g(a.summary) < 2)} | ${cmd.gpu ?? ''} |`);
+    const fixed = a.itemsPerFrame && a.itemsPerFrame === b.itemsPerFrame ? `the same ${a.itemsPerFrame.toLocaleString('en-US')} items per frame at both sizes` : 'slots/16 items per frame: the work grows 16× too';
+    lines.push(`| 2 | frame time growth 65,536 → 1,048,576 slots: summary vs full | ${ratio(g(b.summary), g(a.summary))} | ${ratio(g(b.full), g(a.full))} | | median frame time at 1 M ÷ at 64 K (${fixed}) | ${target('summary < 2×', g(b.summary) / g(a.summary) < 2)} | ${cmd.gpu ?? ''} |`);
   }
   const dec = by('decode');
   for (const name of ['DecodeInto', 'DecodeSummaryInto']) {
@@ -302,10 +307,13 @@ How the rows are made (bench/doc.go, bench/*_test.go, e2e/tests/bench.spec.mjs):
    the upload of the published ring through the readback showing DONE_COUNT = N, on the same
    device, runs interleaved. SPIN is ${256} rounds per item.
 2. **Summary vs full readback.** The page's frame (default-mix workload, 8 tenants, budget 64,
-   window opcode 0x100, slots/16 items published per frame, Step, Requeue, ReclaimFaults) on two
-   runners of one device, frames interleaved: \`RingAlways\` (the whole ring, what the page reads
-   today) and \`RingSummary\` (control + log + summary + status map). Both use the interpreter
-   program. A side whose Step exceeds 60 s stops and says so.
+   window opcode 0x100; 4,096 items generated per frame at every ring size, the 65,536-slot
+   page's slots/16, published with back-pressure; Step, Requeue, the page's sketches,
+   ReclaimFaults) at 4,096, 65,536 and 1,048,576 slots, on two runners of one device, frames
+   interleaved: \`RingAlways\` (the whole ring every frame) and \`RingSummary\` (control + log +
+   summary + status map, and the ring only when the page's \`api.RingPolicy\` asks; the row
+   counts those frames). Both use the interpreter program. A side whose Step exceeds 60 s stops
+   and says so.
 3. **DecodeInto.** The same test (TestDecodeRow) natively and as Go wasm in Chromium, on the same
    deterministic 65,536-slot ring (default-mix published full, one reference-interpreter drain
    submission: every status class present); runs of ≥ 20 ms each; allocations by

@@ -334,3 +334,84 @@ func TestWriteSummarySeeds(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
 	}
 }
+
+// TestCheckStatusMap: the word-parallel status-map check accepts exactly
+// the maps the slot-by-slot check accepts, and fails with its error, on
+// random maps (uniform runs, mixed chunks, odd word counts, padding) with
+// random corruptions.
+func TestCheckStatusMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := range 3000 {
+		slots := uint32(1 + rng.IntN(300))
+		if n%10 == 0 {
+			slots = uint32(1 + rng.IntN(5000))
+		}
+		m := make([]byte, abi.StatusMapWords(slots)*abi.WordBytes)
+		var occ [abi.StatusCount + 1]uint32
+		code := uint32(0)
+		for i := uint32(0); i < slots; i++ {
+			if rng.IntN(8) == 0 { // runs of one code, as a real ring has
+				code = uint32(rng.IntN(abi.StatusMapUnknown + 1))
+			}
+			w := i / abi.StatusMapPerWord * abi.WordBytes
+			binary.LittleEndian.PutUint32(m[w:], binary.LittleEndian.Uint32(m[w:])|code<<(abi.StatusMapBits*(i%abi.StatusMapPerWord)))
+			occ[code]++
+		}
+		switch rng.IntN(6) {
+		case 1: // another nibble, any code
+			i := rng.IntN(len(m) * 2)
+			m[i/2] ^= byte(1+rng.IntN(15)) << (4 * (i % 2))
+		case 2: // an occupancy off by one
+			occ[rng.IntN(len(occ))]++
+		case 3: // a nibble of code 9–15 and a count that would hide it
+			i := uint32(rng.IntN(int(slots)))
+			w := i / abi.StatusMapPerWord * abi.WordBytes
+			sh := abi.StatusMapBits * (i % abi.StatusMapPerWord)
+			old := binary.LittleEndian.Uint32(m[w:]) >> sh & nibbleMask
+			binary.LittleEndian.PutUint32(m[w:], binary.LittleEndian.Uint32(m[w:])&^(nibbleMask<<sh)|uint32(9+rng.IntN(7))<<sh)
+			occ[old]--
+			occ[rng.IntN(len(occ))]++
+		}
+		fast, slow := checkStatusMap(m, slots, &occ), checkStatusMapSlots(m, slots, &occ)
+		if slow == nil {
+			require.NoError(t, fast, "slots %d", slots)
+		} else {
+			require.EqualError(t, fast, slow.Error(), "slots %d", slots)
+		}
+	}
+}
+
+// BenchmarkCheckStatusMap: the status-map check of a 1,048,576-slot ring,
+// mostly idle (the bench row's 1 M ring) and fully mixed.
+func BenchmarkCheckStatusMap(b *testing.B) {
+	const slots = 1 << 20
+	for _, mixed := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		m := make([]byte, abi.StatusMapWords(slots)*abi.WordBytes)
+		var occ [abi.StatusCount + 1]uint32
+		for i := uint32(0); i < slots; i++ {
+			code := uint32(abi.StatusEmpty)
+			if mixed || i < slots/16 {
+				code = uint32(rng.IntN(abi.StatusMapUnknown + 1))
+			}
+			w := i / abi.StatusMapPerWord * abi.WordBytes
+			binary.LittleEndian.PutUint32(m[w:], binary.LittleEndian.Uint32(m[w:])|code<<(abi.StatusMapBits*(i%abi.StatusMapPerWord)))
+			occ[code]++
+		}
+		b.Run(map[bool]string{false: "idle", true: "mixed"}[mixed], func(b *testing.B) {
+			b.SetBytes(int64(len(m)))
+			for b.Loop() {
+				if err := checkStatusMap(m, slots, &occ); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(map[bool]string{false: "idle-slots", true: "mixed-slots"}[mixed], func(b *testing.B) {
+			for b.Loop() {
+				if err := checkStatusMapSlots(m, slots, &occ); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
