@@ -1,7 +1,6 @@
 package wgsl
 
 import (
-	"cmp"
 	_ "embed"
 	"fmt"
 	"slices"
@@ -214,7 +213,13 @@ var jitOpcodes = sync.OnceValue(func() []jitOpcode {
 		}
 		ops = append(ops, jitOpcode{value: v, flag: flag})
 	}
-	slices.SortFunc(ops, func(a, b jitOpcode) int { return cmp.Compare(a.value, b.value) })
+	// An insertion sort: a few dozen overrides, and slices.SortFunc would
+	// link a pdqsort instantiation (20 KB of wasm) for this one call.
+	for i := 1; i < len(ops); i++ {
+		for j := i; j > 0 && ops[j].value < ops[j-1].value; j-- {
+			ops[j], ops[j-1] = ops[j-1], ops[j]
+		}
+	}
 	return ops
 })
 
