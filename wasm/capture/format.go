@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"strings"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -352,20 +354,25 @@ func looksLikeJSON(b []byte) bool {
 }
 
 // strictJSON decodes one JSON object into v; unknown fields are allowed
-// (later versions may add some), trailing data is not.
+// (later versions may add some), trailing data is not. It uses
+// json.Unmarshal, which the page links anyway (Vugu's DOM events), rather
+// than a json.Decoder, whose streaming code would be linked for this alone.
 func strictJSON(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
 		return errors.New("not a JSON object")
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	if err := d.Decode(v); err != nil {
-		return err
+	err := json.Unmarshal(b, v)
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		switch {
+		case strings.HasSuffix(syn.Error(), " after top-level value"):
+			return errors.New("data after the object")
+		case syn.Error() == "unexpected end of JSON input":
+			return io.ErrUnexpectedEOF // what a json.Decoder says
+		}
 	}
-	if d.More() {
-		return errors.New("data after the object")
-	}
-	return nil
+	return err
 }
 
 func checkHeader(h *Header, off int64) error {
