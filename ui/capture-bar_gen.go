@@ -16,8 +16,6 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Data: "link", Attr: []vugu.VGAttribute{{Namespace: "", Key: "rel", Val: "stylesheet"}, vugu.VGAttribute{Namespace: "", Key: "href", Val: "capture.css"}}}
-	vgout.AppendCSS(vgn)
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-bar"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-bar"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("data-replaying", c.Replaying())
