@@ -3,18 +3,22 @@
 package main
 
 import (
-	"net/url"
-
 	"github.com/ringscope/ringscope/wasm/api"
 )
 
 func main() {
-	query, _ := url.ParseQuery(trimQuery(jsGlobal.Get("location").Get("search").String()))
-	cfg, cfgErr := api.ParseQuery(query)
+	cfg, cfgErr := api.ParseQuery(pageQuery())
 	a := newApp(cfg)
 	installAPI(a)
 	go a.start(cfgErr)
 	a.renderLoop() // never returns: the page lives as long as the module
+}
+
+// pageQuery is the page's URL parameters (location.search). Malformed
+// pairs are skipped, as url.ParseQuery skips them.
+func pageQuery() map[string][]string {
+	q, _ := api.ParseQueryString(trimQuery(jsGlobal.Get("location").Get("search").String()))
+	return q
 }
 
 func trimQuery(search string) string {

@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -36,11 +35,12 @@ type PageConfig struct {
 	Seed      uint64
 }
 
-// ParseQuery reads the page's URL parameters over the defaults: a preset
-// first, then every explicit parameter on top of it.
-func ParseQuery(q url.Values) (PageConfig, error) {
+// ParseQuery reads the page's URL parameters q (ParseQueryString's result,
+// or a url.Values) over the defaults: a preset first, then every explicit
+// parameter on top of it.
+func ParseQuery(q map[string][]string) (PageConfig, error) {
 	cfg := PageConfig{Settings: ui.DefaultSettings(), Autostart: true, Seed: 1}
-	if name := q.Get(ParamPreset); name != "" {
+	if name := first(q, ParamPreset); name != "" {
 		p, ok := ui.PresetByName(name)
 		if !ok {
 			return cfg, fmt.Errorf("URL parameter %s=%q: unknown preset (want one of %s)", ParamPreset, name, strings.Join(ui.PresetNames(), ", "))
@@ -53,7 +53,7 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 		dst  *int
 	}{{ParamSlots, &s.RingSlots}, {ParamTenants, &s.Tenants}, {ParamBudget, &s.Budget}, {ParamWorkgroup, &s.WorkgroupSizeX}, {ParamWorkers, &s.WorkerCap}}
 	for _, p := range ints {
-		if v := q.Get(p.name); v != "" {
+		if v := first(q, p.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
 				return cfg, fmt.Errorf("URL parameter %s=%q: not an integer", p.name, v)
@@ -64,7 +64,7 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 	if v, ok := q[ParamWindows]; ok {
 		s.WindowOpcodes = strings.Join(v, ",")
 	}
-	if v := q.Get(ParamSketch); v != "" {
+	if v := first(q, ParamSketch); v != "" {
 		d, w, ok := strings.Cut(strings.ToLower(v), "x")
 		depth, err1 := strconv.Atoi(d)
 		width, err2 := strconv.Atoi(w)
@@ -79,19 +79,19 @@ func ParseQuery(q url.Values) (PageConfig, error) {
 			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), strings.Join(ui.ReadbackModes, ", "))
 		}
 	}
-	if v := q.Get(ParamSeed); v != "" {
+	if v := first(q, ParamSeed); v != "" {
 		n, err := strconv.ParseUint(v, 0, 64)
 		if err != nil {
 			return cfg, fmt.Errorf("URL parameter %s=%q: not an unsigned integer", ParamSeed, v)
 		}
 		cfg.Seed = n
 	}
-	switch q.Get(ParamAutostart) {
+	switch first(q, ParamAutostart) {
 	case "", "1", "true":
 	case "0", "false":
 		cfg.Autostart = false
 	default:
-		return cfg, fmt.Errorf("URL parameter %s=%q: want 0 or 1", ParamAutostart, q.Get(ParamAutostart))
+		return cfg, fmt.Errorf("URL parameter %s=%q: want 0 or 1", ParamAutostart, first(q, ParamAutostart))
 	}
 	if errs := s.Validate(); len(errs) > 0 {
 		return cfg, paramError(q, settingParams[errs[0].Field], errs[0].Message)
@@ -117,7 +117,7 @@ var optionParams = map[string]string{
 // paramError names the URL parameter behind a refused setting, with the
 // value the URL gave it; when the URL did not set it (a preset did), it
 // says "URL parameters".
-func paramError(q url.Values, param, msg string) error {
+func paramError(q map[string][]string, param, msg string) error {
 	if param != "" {
 		if v, ok := q[param]; ok {
 			return fmt.Errorf("URL parameter %s=%q: %s", param, strings.Join(v, ","), msg)
@@ -129,7 +129,7 @@ func paramError(q url.Values, param, msg string) error {
 // OptionParamError explains a runner's refusal (an *megakernel.OptionError
 // with its field, or an out-of-memory plan: field "Slots") of settings
 // that came from URL parameters q, naming the parameter.
-func OptionParamError(q url.Values, field string, err error) error {
+func OptionParamError(q map[string][]string, field string, err error) error {
 	param := optionParams[field]
 	if param != "" {
 		if v, ok := q[param]; ok {
@@ -139,24 +139,25 @@ func OptionParamError(q url.Values, field string, err error) error {
 	return fmt.Errorf("URL parameters: %w", err)
 }
 
-// Query encodes cfg as URL parameters: ParseQuery(Query(cfg)) == cfg.
-func Query(cfg PageConfig) url.Values {
+// Query encodes cfg as URL parameters, one value each (convertible to
+// url.Values): ParseQuery(Query(cfg)) == cfg.
+func Query(cfg PageConfig) map[string][]string {
 	s := cfg.Settings
-	q := url.Values{}
-	q.Set(ParamPreset, s.Preset)
-	q.Set(ParamSlots, strconv.Itoa(s.RingSlots))
-	q.Set(ParamTenants, strconv.Itoa(s.Tenants))
-	q.Set(ParamBudget, strconv.Itoa(s.Budget))
-	q.Set(ParamWorkgroup, strconv.Itoa(s.WorkgroupSizeX))
-	q.Set(ParamWorkers, strconv.Itoa(s.WorkerCap))
-	q.Set(ParamWindows, s.WindowOpcodes)
-	q.Set(ParamSketch, fmt.Sprintf("%dx%d", s.SketchDepth, s.SketchWidth))
-	q.Set(ParamSeed, strconv.FormatUint(cfg.Seed, 10))
+	q := map[string][]string{}
+	q[ParamPreset] = []string{s.Preset}
+	q[ParamSlots] = []string{strconv.Itoa(s.RingSlots)}
+	q[ParamTenants] = []string{strconv.Itoa(s.Tenants)}
+	q[ParamBudget] = []string{strconv.Itoa(s.Budget)}
+	q[ParamWorkgroup] = []string{strconv.Itoa(s.WorkgroupSizeX)}
+	q[ParamWorkers] = []string{strconv.Itoa(s.WorkerCap)}
+	q[ParamWindows] = []string{s.WindowOpcodes}
+	q[ParamSketch] = []string{fmt.Sprintf("%dx%d", s.SketchDepth, s.SketchWidth)}
+	q[ParamSeed] = []string{strconv.FormatUint(cfg.Seed, 10)}
 	if s.Readback != "" {
-		q.Set(ParamReadback, s.Readback)
+		q[ParamReadback] = []string{s.Readback}
 	}
 	if !cfg.Autostart {
-		q.Set(ParamAutostart, "0")
+		q[ParamAutostart] = []string{"0"}
 	}
 	return q
 }
