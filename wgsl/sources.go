@@ -168,7 +168,11 @@ func jitSet(opcodes []uint32) []uint32 {
 			set = append(set, op)
 		}
 	}
-	slices.Sort(set)
+	for i := 1; i < len(set); i++ { // insertion sort, as in jitOpcodes
+		for j := i; j > 0 && set[j] < set[j-1]; j-- {
+			set[j], set[j-1] = set[j-1], set[j]
+		}
+	}
 	return slices.Compact(set)
 }
 
