@@ -222,11 +222,35 @@ fn is_window_opcode(op: u32, n: u32) -> bool {
     return false;
 }
 
+// A lane's last window key and where it went: MEMO_ENTRY (memo_entry is
+// its entry) or MEMO_DROPPED (all capacity entries were owned by other
+// keys). Both are final: an entry's key never changes and an owned entry is
+// never freed, so a key that found a full table never gets an entry. A
+// lane's slots are consecutive, and a window's slots mostly are too, so the
+// memo saves the probes (a compare-exchange and an owner's ring read each)
+// of every run of a key after its first: once the table is full, each
+// probe of a dropped key walks all capacity entries.
+const MEMO_NONE: u32 = 0u;
+const MEMO_ENTRY: u32 = 1u;
+const MEMO_DROPPED: u32 = 2u;
+var<private> memo_state: u32 = MEMO_NONE;
+var<private> memo_ticket: u32;
+var<private> memo_opcode: u32;
+var<private> memo_entry: u32;
+
 // window_run adds n slots of a window opcode, the lowest first, all with
 // the same ticket, class and status, to their entry of the table.
 fn window_run(slot: u32, n: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
     if (s.capacity == 0u) {
         atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
+        return;
+    }
+    if (memo_state != MEMO_NONE && memo_ticket == ticket && memo_opcode == op) {
+        if (memo_state == MEMO_DROPPED) {
+            atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
+        } else {
+            window_add(memo_entry, slot, n, kind, st);
+        }
         return;
     }
     var h = ((ticket * TABLE_MUL_A) ^ (op * TABLE_MUL_B)) & (s.capacity - 1u);
@@ -259,8 +283,23 @@ fn window_run(slot: u32, n: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Sh
     }
     if (!found) {
         atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
+        if (probes == s.capacity) { // not when spurious failures ran out
+            memo_state = MEMO_DROPPED;
+            memo_ticket = ticket;
+            memo_opcode = op;
+        }
         return;
     }
+    memo_state = MEMO_ENTRY;
+    memo_ticket = ticket;
+    memo_opcode = op;
+    memo_entry = entry;
+    window_add(entry, slot, n, kind, st);
+}
+
+// window_add adds n slots (slot the lowest) of one class and status to the
+// window entry at word entry.
+fn window_add(entry: u32, slot: u32, n: u32, kind: u32, st: u32) {
     atomicMax(&summary[entry + WIN_FIRST_INV], ~slot);
     if (kind == WINDOW_CLASS_REQUIRED) {
         atomicAdd(&summary[entry + WIN_REQUIRED], n);

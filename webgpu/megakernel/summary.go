@@ -67,11 +67,17 @@ func (o *Options) summaryParams() wgsl.SummaryParams {
 }
 
 // reduceWordsPerLane is how many status-map words (abi.StatusMapPerWord
-// slots each) one reduce lane covers before the grid grows: the reduce pass
-// pays a fixed cost per workgroup (zeroing and flushing its tables, one
-// barrier, the small keys' hashes), large on a CPU adapter, so a lane
-// should stream a good stretch of the ring.
-const reduceWordsPerLane = 16
+// slots each) one reduce lane covers before the grid grows: one word, 8
+// slots, the least a lane can own (it assembles its map words alone). A
+// lane runs its slots one after the other, and a run of a window opcode
+// that meets a full window table probes every entry (a compare-exchange
+// and an owner's ring read each) before it counts as dropped, so a lane's
+// time grows with its window slots: on an NVIDIA H200 (bench/results-h200.md,
+// default-mix at 65,536 slots with more windows than entries) the pass took
+// ~9 ms at 16 words per lane, ~1.5 ms at 2, ~0.7 ms at 1, and SwiftShader
+// ran it faster at 1 than at 16 too (fewer slots per lane beat the
+// per-workgroup flush it pays for more workgroups).
+const reduceWordsPerLane = 1
 
 // reduceMaxWorkgroups caps the reduce grid at what a large GPU holds
 // resident at the narrowest width (a few hundred thousand lanes); a

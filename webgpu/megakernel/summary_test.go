@@ -16,11 +16,11 @@ func TestReduceGrid(t *testing.T) {
 		{"one slot", 1, 64, 65535, 1},
 		{"one workgroup's words", 64 * 8 * reduceWordsPerLane, 64, 65535, 1},
 		{"one word more", 64*8*reduceWordsPerLane + 1, 64, 65535, 2},
-		{"1M slots at 64", 1 << 20, 64, 65535, 128},
-		{"1M slots at 256", 1 << 20, 256, 65535, 32},
+		{"1M slots at 64", 1 << 20, 64, 65535, (1 << 20) / (64 * 8 * reduceWordsPerLane)},
+		{"1M slots at 256", 1 << 20, 256, 65535, (1 << 20) / (256 * 8 * reduceWordsPerLane)},
 		{"capped", 1 << 28, 64, 65535, reduceMaxWorkgroups},
 		{"device cap", 1 << 28, 64, 100, 100},
-		{"no device cap", 1 << 20, 64, 0, 128},
+		{"no device cap", 1 << 20, 64, 0, (1 << 20) / (64 * 8 * reduceWordsPerLane)},
 	} {
 		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, reduceGrid(tc.slots, tc.width, tc.maxPerDim)) })
 	}
