@@ -35,9 +35,15 @@ func device(t *testing.T) *webgpu.Device {
 		t.Fatalf("this row needs a WebGPU adapter: %v", err)
 	}
 	lim := a.Limits()
+	// Timestamps where the adapter has them, as the page asks: the runner
+	// then times the drain pass on the GPU (and reads 16 B more per frame).
+	var features []string
+	if a.HasFeature(webgpu.FeatureTimestampQuery) {
+		features = append(features, webgpu.FeatureTimestampQuery)
+	}
 	d, err := a.RequestDevice(ctx, webgpu.DeviceDescriptor{Label: t.Name(), RequiredLimits: webgpu.Limits{
 		MaxStorageBufferBindingSize: lim.MaxStorageBufferBindingSize, MaxBufferSize: lim.MaxBufferSize,
-	}})
+	}, RequiredFeatures: features})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +294,8 @@ var readbackPhases = [...]string{"publish", "prepare", "upload", "submit", "read
 // phases (publish; megakernel.Timings' prepare, upload, submit, readback
 // wait, decode; Requeue; the sketches the page's capture makes: the GPU's
 // under summary readback, DecodeInto's slots otherwise; ReclaimFaults)
-// and the drain pass's GPU time. A side whose Step takes longer than stepLimit
+// and the drain pass's GPU time and grid; and its frame time without
+// ReclaimFaults (host.Queue's scan of every slot). A side whose Step takes longer than stepLimit
 // stops there and reports it.
 func TestReadbackRow(t *testing.T) {
 	needRows(t)
@@ -325,6 +332,8 @@ func TestReadbackRow(t *testing.T) {
 		}
 		type side struct {
 			frame, readDecode, published, gpu []float64
+			exReclaim                         []float64 // frame minus ReclaimFaults
+			grid                              string    // the drain's last grid
 			phases                            [len(readbackPhases)][]float64
 			bytes, bytesRing                  uint64
 			frames, ringReads                 int
@@ -402,6 +411,8 @@ func TestReadbackRow(t *testing.T) {
 					s.readDecode = append(s.readDecode, ms(tm.Readback+tm.Decode))
 					s.published = append(s.published, float64(n))
 					s.gpu = append(s.gpu, ms(ep.GPUTime))
+					s.exReclaim = append(s.exReclaim, ms(tSketch.Sub(t0)))
+					s.grid = fmt.Sprintf("%d×%d", ep.Grid, ep.Width)
 					for p, v := range [len(readbackPhases)]time.Duration{tPub.Sub(t0), tm.Prepare, tm.Upload, tm.Submit, tm.Readback,
 						tm.Decode, tReq.Sub(tStep), tSketch.Sub(tReq), tEnd.Sub(tSketch)} {
 						s.phases[p] = append(s.phases[p], ms(v))
@@ -419,6 +430,7 @@ func TestReadbackRow(t *testing.T) {
 			}
 			return map[string]any{"bytesPerFrame": s.bytes, "bytesPerRingReadFrame": s.bytesRing, "frameMs": dist(s.frame),
 				"readbackDecodeMs": dist(s.readDecode), "publishedPerFrame": dist(s.published), "drainGpuMs": dist(s.gpu),
+				"frameExReclaimMs": dist(s.exReclaim), "drainGrid": s.grid,
 				"phasesMs": ph, "frames": s.frames, "ringReadFrames": s.ringReads, "stopped": s.stopped}
 		}
 		emit("readback", fmt.Sprint(slots), map[string]any{
