@@ -50,9 +50,29 @@
     }
   }
 
+  // compileWasm fetches and compiles main.wasm. start calls it first, so
+  // the download and V8's streaming compile run while the adapter is
+  // requested and the two helper scripts load, instead of after them.
+  function compileWasm(signal) {
+    return fetch('main.wasm', { signal }).then((resp) => {
+      if (!resp.ok) {
+        throw new Error(`main.wasm: HTTP ${resp.status} (run make build)`);
+      }
+      return WebAssembly.compileStreaming(resp);
+    });
+  }
+
   async function start() {
     setStatus('loading');
+    const abort = new AbortController();
+    const compiled = compileWasm(abort.signal);
+    compiled.catch(() => {}); // settled below, or abandoned without WebGPU
+    // Vugu's DOM renderer helper is loaded as a file: the wasm would
+    // otherwise eval() it, which the CSP forbids.
+    const scripts = Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js')]);
+    scripts.catch(() => {});
     if (!(await hasWebGPU())) {
+      abort.abort();
       setStatus('no-webgpu');
       const note = document.querySelector('[data-testid="loader-note"]');
       if (note) {
@@ -63,10 +83,7 @@
       unavailable('no-webgpu: this browser offers no WebGPU adapter');
       return;
     }
-    await loadScript('wasm_exec.js');
-    // Vugu's DOM renderer helper; the wasm would otherwise eval() it, which
-    // the CSP forbids.
-    await loadScript('vugu-render.js');
+    await scripts;
     if (typeof globalThis.Go !== 'function') {
       throw new Error('wasm_exec.js: did not define Go');
     }
@@ -77,11 +94,7 @@
       exitCode = code;
       goExit(code);
     };
-    const resp = await fetch('main.wasm');
-    if (!resp.ok) {
-      throw new Error(`main.wasm: HTTP ${resp.status} (run make build)`);
-    }
-    const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
+    const instance = await WebAssembly.instantiate(await compiled, go.importObject);
     // The wasm owns the status from here; it stays "loading" until then.
     go.run(instance).then(
       () => setStatus('error', `error: main.wasm exited (code ${exitCode})`),

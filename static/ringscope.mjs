@@ -65,17 +65,21 @@ async function start() {
     await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
   }
   ensureMountPoint();
-  await loadScript('wasm_exec.js');
-  await loadScript('vugu-render.js');
+  // The download and streaming compile of main.wasm run while the two
+  // helper scripts load.
+  const compiled = fetch(new URL('main.wasm', base)).then((resp) => {
+    if (!resp.ok) {
+      throw new Error(`ringscope: main.wasm: HTTP ${resp.status} (run make build)`);
+    }
+    return WebAssembly.compileStreaming(resp);
+  });
+  compiled.catch(() => {}); // awaited below, after the scripts
+  await Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js')]);
   if (typeof globalThis.Go !== 'function') {
     throw new Error('ringscope: wasm_exec.js did not define Go');
   }
   const go = new globalThis.Go();
-  const resp = await fetch(new URL('main.wasm', base));
-  if (!resp.ok) {
-    throw new Error(`ringscope: main.wasm: HTTP ${resp.status} (run make build)`);
-  }
-  const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
+  const instance = await WebAssembly.instantiate(await compiled, go.importObject);
   go.run(instance).then(
     () => console.error('ringscope: main.wasm exited'),
     (err) => console.error('ringscope: main.wasm:', err),

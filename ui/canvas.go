@@ -94,18 +94,21 @@ type SizeWatch struct {
 	w, h    int
 }
 
-// Watch starts observing el (a no-op when it already does), reading its
-// size once now so the first render has one.
+// Watch starts observing el (a no-op when it already does). The size is
+// 0, 0 until the observer's first report, which comes after the next
+// layout: reading it here would force a layout for every canvas Vugu
+// creates while it builds the page (measured: 130 ms of the first render).
 func (s *SizeWatch) Watch(el js.Value) {
 	if s.el.Truthy() && s.el.Call("isSameNode", el).Bool() {
 		return
 	}
 	s.Stop()
 	s.el = el
-	s.w, s.h = el.Get("clientWidth").Int(), el.Get("clientHeight").Int()
 	ro := js.Global().Get("ResizeObserver")
 	if !ro.Truthy() {
-		return // no observer: the size stays the mount's
+		// No observer (not a browser): read once.
+		s.w, s.h = el.Get("clientWidth").Int(), el.Get("clientHeight").Int()
+		return
 	}
 	s.changed = js.FuncOf(func(js.Value, []js.Value) interface{} {
 		s.w, s.h = s.el.Get("clientWidth").Int(), s.el.Get("clientHeight").Int()

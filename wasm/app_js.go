@@ -208,7 +208,9 @@ func (a *app) fail(err error) {
 // parameter and ready rejects, but the page still opens a runner on the
 // default settings, paused, so the controls and the API keep working.
 func (a *app) start(cfgErr error) {
+	mark("ringscope:start")
 	adapter, dev, err := a.acquireDevice(a.ctx)
+	mark("ringscope:device")
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
 		a.ui(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })
 		a.ready.settle(err)
@@ -233,6 +235,7 @@ func (a *app) start(cfgErr error) {
 	}
 	a.running = a.cfg.Autostart
 	a.mu.Unlock()
+	mark("ringscope:opened")
 	if err == nil {
 		err = cfgErr
 	}
@@ -363,6 +366,9 @@ func (a *app) frameLoop() {
 			continue
 		}
 		if f != nil {
+			if f.Seq == 1 {
+				mark("ringscope:first-frame")
+			}
 			a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		}
 	}
@@ -523,6 +529,11 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 }
 
 func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").Float() }
+
+// mark records a User Timing mark (performance.mark): startup's phases
+// show in DevTools' performance panel, and the startup benchmark reads
+// them (e2e/tests/bench.spec.mjs).
+func mark(name string) { jsGlobal.Get("performance").Call("mark", name) }
 
 // copyTelemetry copies src into dst reusing dst's slices. The status map
 // is left empty (its words would alias src's storage): capture copies it

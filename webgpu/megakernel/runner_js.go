@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -151,17 +152,34 @@ func (r *Runner) usable(op string) error {
 	return nil
 }
 
+// compileModules compiles the drain and finalize modules at once: each
+// waits for its compilation info, and the implementation compiles them in
+// parallel (startup waits for the slower, not the sum).
 func (r *Runner) compileModules(ctx context.Context) error {
-	var err error
+	var drainErr, finalizeErr error
+	var wg sync.WaitGroup
 	if r.drainModule == nil {
-		if r.drainModule, err = r.dev.CreateShaderModule(ctx, "ringscope drain", wgsl.DrainSource()); err != nil {
-			return r.fail("compile drain", err)
-		}
+		wg.Go(func() {
+			var m *webgpu.ShaderModule
+			if m, drainErr = r.dev.CreateShaderModule(ctx, "ringscope drain", wgsl.DrainSource()); drainErr == nil {
+				r.drainModule = m
+			}
+		})
 	}
 	if r.finalizeModule == nil {
-		if r.finalizeModule, err = r.dev.CreateShaderModule(ctx, "ringscope finalize", wgsl.FinalizeSource()); err != nil {
-			return r.fail("compile finalize", err)
-		}
+		wg.Go(func() {
+			var m *webgpu.ShaderModule
+			if m, finalizeErr = r.dev.CreateShaderModule(ctx, "ringscope finalize", wgsl.FinalizeSource()); finalizeErr == nil {
+				r.finalizeModule = m
+			}
+		})
+	}
+	wg.Wait()
+	if drainErr != nil {
+		return r.fail("compile drain", drainErr)
+	}
+	if finalizeErr != nil {
+		return r.fail("compile finalize", finalizeErr)
 	}
 	return nil
 }
@@ -566,22 +584,33 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	if err := r.ensureLayout(); err != nil {
 		return nil, "", false, err
 	}
-	var prog wgsl.Program
 	key = r.pipelineKey(width, jit)
 	hit = r.finalize != nil
+	p = r.pipelines[key]
+	// The finalize and drain pipelines compile at once (the first Step
+	// needs both): the implementation compiles them in parallel.
+	var finalizeErr error
+	var wg sync.WaitGroup
 	if r.finalize == nil {
-		fp := wgsl.Finalize()
-		r.finalize, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-			Label: fp.Label, Layout: r.pipeLayout, Module: r.finalizeModule, EntryPoint: fp.EntryPoint, Constants: fp.Constants,
+		wg.Go(func() {
+			fp := wgsl.Finalize()
+			var fin *webgpu.ComputePipeline
+			fin, finalizeErr = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
+				Label: fp.Label, Layout: r.pipeLayout, Module: r.finalizeModule, EntryPoint: fp.EntryPoint, Constants: fp.Constants,
+			})
+			if finalizeErr == nil {
+				r.finalize = fin
+			}
 		})
-		if err != nil {
-			r.finalize = nil
-			return nil, key, false, r.fail("create finalize pipeline", err)
-		}
 	}
-	if p = r.pipelines[key]; p != nil {
+	if p != nil {
+		wg.Wait()
+		if finalizeErr != nil {
+			return nil, key, false, r.fail("create finalize pipeline", finalizeErr)
+		}
 		return p, key, hit, nil
 	}
+	var prog wgsl.Program
 	if jit {
 		prog = wgsl.JIT(width, r.scan.opcodes)
 	} else {
@@ -590,6 +619,10 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: prog.Constants,
 	})
+	wg.Wait()
+	if finalizeErr != nil {
+		return nil, key, false, r.fail("create finalize pipeline", finalizeErr)
+	}
 	if err != nil {
 		return nil, key, false, r.fail("create drain pipeline", err)
 	}
