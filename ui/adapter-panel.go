@@ -94,6 +94,6 @@ func (c *AdapterPanel) Features() []string {
 		return nil
 	}
 	fs := append([]string(nil), c.Info.Features...)
-	sort.Strings(fs)
+	sort.Slice(fs, func(i, j int) bool { return fs[i] < fs[j] })
 	return fs
 }

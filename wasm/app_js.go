@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -258,7 +257,7 @@ func (a *app) start(cfgErr error) {
 // urlOptionError names the URL parameter behind the runner's refusal of the
 // URL's settings.
 func (a *app) urlOptionError(err error) error {
-	query, _ := url.ParseQuery(trimQuery(jsGlobal.Get("location").Get("search").String()))
+	query := pageQuery()
 	var oe *megakernel.OptionError
 	var oom *decode.OutOfMemoryError
 	switch {
