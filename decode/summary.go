@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -334,16 +335,50 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 	m := &dst.StatusMap
 	nw := len(statusMap) / abi.WordBytes
 	m.words = slices.Grow(m.words[:0], nw)[:nw]
-	i := 0
-	for ; i+1 < nw; i += 2 {
-		x := binary.LittleEndian.Uint64(statusMap[i*abi.WordBytes:])
-		m.words[i], m.words[i+1] = uint32(x), uint32(x>>32)
-	}
-	if i < nw {
+	for i := 0; i < nw; {
+		if i%blockWords == 0 && i+blockWords <= nw {
+			if c, ok := uniformBlock(statusMap[i*abi.WordBytes:]); ok {
+				w := uint32(c) * (nibbleBit0 & (1<<32 - 1))
+				for k := range m.words[i : i+blockWords] {
+					m.words[i+k] = w
+				}
+				i += blockWords
+				continue
+			}
+		}
 		m.words[i] = binary.LittleEndian.Uint32(statusMap[i*abi.WordBytes:])
+		i++
 	}
 	m.slots = h.slots
 	return nil
+}
+
+// blockWords is the status-map stretch (16 words, 128 slots) that
+// uniformBlock compares whole: an idle or finished stretch of a large ring
+// costs one memory compare instead of a word-by-word read (Go's wasm port
+// assembles a word from single byte loads; its bytes.Equal compares 8 bytes
+// at a time).
+const blockWords = 16
+
+// uniformBlocks[c] is a block of slots of code c, as the status map holds
+// them.
+var uniformBlocks = func() (b [abi.StatusMapUnknown + 1][blockWords * abi.WordBytes]byte) {
+	for c := range b {
+		for i := range b[c] {
+			b[c][i] = byte(c * 0x11)
+		}
+	}
+	return b
+}()
+
+// uniformBlock reports whether the blockWords words at the start of b hold
+// one code ≤ abi.StatusMapUnknown in every slot, and which.
+func uniformBlock(b []byte) (code int, ok bool) {
+	c := int(b[0] & nibbleMask)
+	if b[0] != byte(c*0x11) || c > abi.StatusMapUnknown {
+		return 0, false
+	}
+	return c, bytes.Equal(b[:blockWords*abi.WordBytes], uniformBlocks[c][:])
 }
 
 // nibbleBit0 is bit 0 of every nibble of a 64-bit chunk of the status map
@@ -369,6 +404,13 @@ func checkStatusMap(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]ui
 	var bad uint64 // nibbles of code 9–15
 	i := 0
 	for ; i+1 < nw; i += 2 {
+		if i%blockWords == 0 && i+blockWords <= nw {
+			if c, ok := uniformBlock(statusMap[i*abi.WordBytes:]); ok {
+				counts[c] += blockWords * abi.StatusMapPerWord
+				i += blockWords - 2
+				continue
+			}
+		}
 		x := binary.LittleEndian.Uint64(statusMap[i*abi.WordBytes:])
 		if c := x & nibbleMask; x == c*nibbleBit0 {
 			if c <= abi.StatusMapUnknown {

@@ -343,14 +343,15 @@ func TestCheckStatusMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for n := range 3000 {
 		slots := uint32(1 + rng.IntN(300))
-		if n%10 == 0 {
+		if n%10 < 2 {
 			slots = uint32(1 + rng.IntN(5000))
 		}
 		m := make([]byte, abi.StatusMapWords(slots)*abi.WordBytes)
 		var occ [abi.StatusCount + 1]uint32
 		code := uint32(0)
+		runs := []int{8, 300}[n%2] // short runs, and runs past a 128-slot block
 		for i := uint32(0); i < slots; i++ {
-			if rng.IntN(8) == 0 { // runs of one code, as a real ring has
+			if rng.IntN(runs) == 0 { // runs of one code, as a real ring has
 				code = uint32(rng.IntN(abi.StatusMapUnknown + 1))
 			}
 			w := i / abi.StatusMapPerWord * abi.WordBytes
