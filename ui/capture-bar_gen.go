@@ -22,8 +22,6 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "capture-record"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "record live frames into the bounded flight recorder"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("class", c.RecordClass())
@@ -33,21 +31,15 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			Func:      func(event vugu.DOMEvent) { c.ToggleRecord() },
 			// TODO: implement capture, etc. mostly need to decide syntax
 		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-held"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-held"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("title", c.HeldTitle())
 		vgn.SetInnerHTML(c.HeldText())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-group"}}}
 		vgparent.AppendChild(vgn)
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
-			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-capture"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download the recorded (or replayed) frames as a capture file (docs/CAPTURE.md)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
@@ -62,8 +54,6 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Export capture"}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
-			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-trace"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download a Chrome trace / Perfetto JSON timeline (ui.perfetto.dev opens it)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
@@ -78,8 +68,6 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Trace"}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
-			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-metrics"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download an OpenMetrics text snapshot of the counters"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
@@ -94,16 +82,10 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Metrics"}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
-			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn capture-import"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "import a capture file, or a vyre control.bin + ring.bin pair (select both); you can also drop files on the page"}}}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(vugu.HTML("Import…\x3Cinput type=\"file\" class=\"capture-file\" data-testid=\"capture-file\" multiple=\"\"/\x3E"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "capture-scrubber"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-scrubber"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "scrub: show a recorded frame through the panels"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("disabled", c.ScrubDisabled())
@@ -114,13 +96,9 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			Func:      func(event vugu.DOMEvent) { c.Scrub(event) },
 			// TODO: implement capture, etc. mostly need to decide syntax
 		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-position"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-position"}}}
 		vgparent.AppendChild(vgn)
 		vgn.SetInnerHTML(c.PositionText())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		if c.Replaying() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge badge-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "replaying"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the panels show a recorded frame; the live loop is paused"}}}
 			vgparent.AppendChild(vgn)
@@ -131,8 +109,6 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "back-to-live"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "leave the replay and show live frames again"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("disabled", !c.Replaying())
@@ -147,22 +123,16 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Back to live"}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		if c.Error() != "" {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-error"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.Error())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		if c.ShowNotice() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-notice"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-notice"}}}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.Notice())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
 	}
 	return vgout
 }

@@ -21,8 +21,6 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Progress between frames (PROTOCOL §6): a stall is work queued, DONE_COUNT not advancing and no faults, for N intervals in a row"}}}
 		vgparent.AppendChild(vgn)
 		{
@@ -34,20 +32,14 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		if c.Stalled() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-bad"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "stall-alert"}}}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.Alert())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot plot-strip"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting"}}}
 		vgparent.AppendChild(vgn)
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.plot.Mount(value) })
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
-		vgparent.AppendChild(vgn)
 		{
 			vgcompKey := vugu.MakeCompKey(0x1BAFC6C1F15FBCD5^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -63,8 +55,6 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
 	}
 	return vgout
 }
