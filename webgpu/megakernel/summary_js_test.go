@@ -5,6 +5,7 @@ package megakernel
 import (
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
@@ -291,5 +293,84 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 		}
 		t.Logf("slots %9d: summary %9d B/frame (%v, readback %v), full %10d B/frame (%v, readback %v): 1/%.1f of the bytes, %.2f× the time",
 			slots, got[0], dur[0], gpu[0], got[1], dur[1], gpu[1], float64(got[1])/float64(got[0]), float64(dur[0])/float64(dur[1]))
+	}
+}
+
+// TestReduceGPUTime (opt-in: RINGSCOPE_MEASURE_REDUCE=1, an adapter with
+// timestamp-query) logs the GPU time of the reduce pass alone (clear,
+// reduce, window tenants, as encodeSummary records them) at 65,536 and
+// 1,048,576 slots, on a ring left by one drain of up to 40,960 NOPs (the
+// bench row's ten frames of 4,096), without and with NOP as the window
+// opcode (a ticket per 4 items: more windows than the table's 256
+// entries). It is what the readback row's summary "readback wait" holds
+// besides the drain and the transfer.
+func TestReduceGPUTime(t *testing.T) {
+	if os.Getenv("RINGSCOPE_MEASURE_REDUCE") == "" {
+		t.Skip("a measurement for a real GPU: set RINGSCOPE_MEASURE_REDUCE=1")
+	}
+	ctx := ctxT(t)
+	a, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{PowerPreference: "high-performance"})
+	require.NoError(t, err)
+	if !a.HasFeature(webgpu.FeatureTimestampQuery) {
+		t.Skip("the adapter has no timestamp-query")
+	}
+	lim := a.Limits()
+	dev, err := a.RequestDevice(ctx, webgpu.DeviceDescriptor{Label: t.Name(), RequiredFeatures: []string{webgpu.FeatureTimestampQuery},
+		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: lim.MaxStorageBufferBindingSize, MaxBufferSize: lim.MaxBufferSize}})
+	require.NoError(t, err)
+	t.Cleanup(dev.Destroy)
+	qs, err := dev.CreateQuerySet(webgpu.QuerySetDescriptor{Label: "reduce time", Type: webgpu.QueryTypeTimestamp, Count: 2})
+	require.NoError(t, err)
+	resolve, err := dev.CreateBuffer(webgpu.BufferDescriptor{Size: timestampBytes, Usage: webgpu.BufferUsageQueryResolve | webgpu.BufferUsageCopySrc})
+	require.NoError(t, err)
+	stage, err := dev.CreateBuffer(webgpu.BufferDescriptor{Size: timestampBytes, Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
+	require.NoError(t, err)
+	out := make([]byte, timestampBytes)
+	var ts []uint64
+	for _, slots := range []uint32{1 << 16, 1 << 20} {
+		for _, windows := range [][]uint32{nil, {abi.OpNop}} {
+			o := Options{Slots: slots, Tenants: 8, Budget: 64, WorkgroupSize: 64, WindowOpcodes: windows, RingReadback: RingSummary}
+			r := openT(t, dev, o)
+			var items []host.Item
+			for i := range 40960 {
+				items = append(items, host.Item{Opcode: abi.OpNop, Tenant: uint32(i % 8), Priority: uint32(i % abi.PriorityLevels),
+					Args: [abi.SlotArgs]uint32{uint32(i / 4), uint32(i % 2)}})
+			}
+			_, err := r.Publish(items) // 8,192 per partition: room at both sizes
+			require.NoError(t, err)
+			ep, err := r.Step(ctx)
+			require.NoError(t, err)
+			red := r.sum.reduce[ep.Width]
+			var gpu []float64
+			for range 12 {
+				enc, err := dev.CreateCommandEncoder("reduce time")
+				require.NoError(t, err)
+				enc.ClearBuffer(r.sum.buf, 0, r.sum.buf.Size())
+				pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "reduce time",
+					TimestampWrites: &webgpu.ComputePassTimestampWrites{QuerySet: qs, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}})
+				pass.SetPipeline(red)
+				pass.SetBindGroup(abi.BindGroup, r.sum.bindGroup)
+				pass.DispatchWorkgroups(reduceGrid(slots, ep.Width, dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
+				if len(windows) > 0 {
+					pass.SetPipeline(r.sum.tenants)
+					pass.DispatchWorkgroups(tenantsGrid(r.opts.summaryShape().WindowCapacity, dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
+				}
+				pass.End()
+				enc.ResolveQuerySet(qs, 0, 2, resolve, 0)
+				enc.CopyBufferToBuffer(resolve, 0, stage, 0, timestampBytes)
+				cmd, err := enc.Finish()
+				require.NoError(t, err)
+				require.NoError(t, dev.Queue().Submit(cmd))
+				require.NoError(t, stage.MapReadInto(ctx, out, 0))
+				ts = webgpu.DecodeTimestamps(ts, out)
+				d, _ := webgpu.TimestampInterval(ts[0], ts[1])
+				gpu = append(gpu, float64(d.Microseconds()))
+			}
+			slices.Sort(gpu)
+			t.Logf("reduce pass, %8d slots, %d window opcodes, grid %d×%d: GPU %v µs median (min %v, max %v) over %d runs",
+				slots, len(windows), reduceGrid(slots, ep.Width, dev.Limits().MaxComputeWorkgroupsPerDimension), ep.Width,
+				gpu[len(gpu)/2], gpu[0], gpu[len(gpu)-1], len(gpu))
+			r.Close()
+		}
 	}
 }
