@@ -72,10 +72,11 @@ func (o *Options) summaryParams() wgsl.SummaryParams {
 // lane runs its slots one after the other, and a run of a window opcode
 // that meets a full window table probes every entry (a compare-exchange
 // and an owner's ring read each) before it counts as dropped, so a lane's
-// time grows with its window slots: on an NVIDIA H200 (bench/results-h200.md,
-// default-mix at 65,536 slots with more windows than entries) the pass took
-// ~9 ms at 16 words per lane, ~1.5 ms at 2, ~0.7 ms at 1, and SwiftShader
-// ran it faster at 1 than at 16 too (fewer slots per lane beat the
+// time grows with its window slots. On an NVIDIA H200 the readback row's
+// summary frame at 65,536 slots (bench/results-h200.md: default-mix, more
+// windows than entries) waited 8.7 ms for its readback (drain, reduce,
+// transfer) at 16 words per lane, 2.8 at 4, 1.6 at 2 and 1.0 at 1; on
+// SwiftShader 1 word was faster than 16 too (fewer slots per lane beat the
 // per-workgroup flush it pays for more workgroups).
 const reduceWordsPerLane = 1
 
