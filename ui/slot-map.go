@@ -33,6 +33,7 @@ type SlotMap struct {
 	// hostSize is the host's width, which the canvas is scaled to.
 	hostSize SizeWatch
 	raster   Raster
+	painter  SlotPainter
 	layout   SlotLayout
 	painted  uint64
 	tip      js.Value
@@ -193,9 +194,9 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 	if n := c.Frame.SlotCount(); n > 0 && c.Frame.Seq != c.painted {
 		c.layout = LayoutSlots(n)
 		if slots := c.slots(); len(slots) > 0 {
-			c.layout.Paint(&c.raster, slots)
+			c.painter.PaintSlots(&c.raster, c.layout, slots)
 		} else {
-			c.layout.PaintStatusMap(&c.raster, c.Frame.statusWords())
+			c.painter.PaintStatusMap(&c.raster, c.layout, c.Frame.statusWords())
 		}
 		c.canvas.Draw(&c.raster)
 		c.painted = c.Frame.Seq

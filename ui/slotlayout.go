@@ -129,6 +129,78 @@ func (l SlotLayout) PaintStatusMap(r *Raster, words []uint32) {
 	}
 }
 
+// SlotPainter repaints a slot map frame after frame, touching only the
+// cells whose status changed since the last paint. A frame changes a few
+// thousand of 65,536 slots, so a full Paint spent most of the slot map's
+// time rewriting pixels that were already right.
+type SlotPainter struct {
+	layout SlotLayout
+	shown  []uint8 // the status code painted in each cell
+}
+
+// noStatus is no status code: a cell holding it is repainted.
+const noStatus = 0xff
+
+// PaintSlots brings r up to date with slots (laid out by l).
+func (p *SlotPainter) PaintSlots(r *Raster, l SlotLayout, slots []decode.RingSlotSnapshot) {
+	n := min(len(slots), l.Slots)
+	p.repaint(r, l, n, func(i int) uint8 { return statusCode(slots[i].Status) })
+}
+
+// PaintStatusMap brings r up to date with a packed status map (as
+// SlotLayout.PaintStatusMap reads it).
+func (p *SlotPainter) PaintStatusMap(r *Raster, l SlotLayout, words []uint32) {
+	n := min(len(words)*8, l.Slots)
+	p.repaint(r, l, n, func(i int) uint8 { return uint8(words[i/8] >> (4 * (i % 8)) & 0xf) })
+}
+
+// statusCode is the palette index of st: the status, or unknown (8).
+func statusCode(st decode.Status) uint8 {
+	if st < 8 {
+		return uint8(st)
+	}
+	return 8
+}
+
+func (p *SlotPainter) repaint(r *Raster, l SlotLayout, n int, code func(i int) uint8) {
+	if l != p.layout || r.W != l.Width() || r.H != l.Height() || len(p.shown) != l.Slots {
+		// A new layout: start from the background, every cell unpainted.
+		p.layout = l
+		r.Resize(l.Width(), l.Height())
+		r.Fill(ColBackground)
+		p.shown = append(p.shown[:0], make([]uint8, l.Slots)...)
+		for i := range p.shown {
+			p.shown[i] = noStatus
+		}
+	}
+	for i := n; i < l.Slots; i++ { // slots the frame no longer has
+		if p.shown[i] != noStatus {
+			l.paintCell(r, i, ColBackground)
+			p.shown[i] = noStatus
+		}
+	}
+	for i := 0; i < n; i++ {
+		if c := code(i); c != p.shown[i] {
+			l.paintCell(r, i, statusMapPalette[c])
+			p.shown[i] = c
+		}
+	}
+}
+
+// paintCell paints slot i's cell (its inner square; the gap stays) in c.
+func (l SlotLayout) paintCell(r *Raster, i int, c RGBA) {
+	inner := l.Cell - l.Gap
+	stride := r.W * 4
+	x0 := (i % l.Cols) * l.Cell * 4
+	y0 := (i / l.Cols) * l.Cell
+	for y := y0; y < y0+inner; y++ {
+		px := r.Pix[y*stride+x0 : y*stride+x0+inner*4]
+		for j := 0; j < len(px); j += 4 {
+			px[j], px[j+1], px[j+2], px[j+3] = c[0], c[1], c[2], c[3]
+		}
+	}
+}
+
 // paintCells paints n slots of colour color(i) as cells of more than one
 // pixel: one pixel row per row of cells, copied down the cell's other rows
 // (memmove), leaving the gap rows background.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ringscope/ringscope/decode"
@@ -87,4 +89,41 @@ func TestPaint(t *testing.T) {
 	l = LayoutSlots(len(big))
 	l.Paint(&r, big)
 	assert.Equal(t, RGBA(StatusColor(decode.StatusFault)), r.At(1, 1))
+}
+
+// TestSlotPainter checks the incremental painter against a full Paint,
+// frame after frame: random status changes, a shrinking ring, a new
+// layout, and the status-map path.
+func TestSlotPainter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var p SlotPainter
+	var inc, full Raster
+	for _, n := range []int{5, 5, 3, 4096, 65536, 65536, 700} {
+		l := LayoutSlots(n)
+		slots := make([]decode.RingSlotSnapshot, n)
+		for frame := 0; frame < 3; frame++ {
+			for k := 0; k < n/4+1; k++ {
+				slots[rng.IntN(n)].Status = decode.Status(rng.IntN(10)) // 8, 9: unknown
+			}
+			p.PaintSlots(&inc, l, slots)
+			l.Paint(&full, slots)
+			require.Equal(t, full.W, inc.W)
+			require.Equal(t, full.H, inc.H)
+			require.True(t, bytes.Equal(full.Pix, inc.Pix), "slots %d frame %d", n, frame)
+		}
+		// The same layout with fewer slots than it holds (the frame's
+		// slots end early): the rest goes back to the background.
+		p.PaintSlots(&inc, l, slots[:n/2])
+		l.Paint(&full, slots[:n/2])
+		require.True(t, bytes.Equal(full.Pix, inc.Pix), "slots %d, half", n)
+
+		words := make([]uint32, (n+7)/8)
+		for i := range words {
+			words[i] = rng.Uint32() & 0x77777777 // codes 0-7
+		}
+		words[0] |= 0x8 // an unknown
+		p.PaintStatusMap(&inc, l, words)
+		l.PaintStatusMap(&full, words)
+		require.True(t, bytes.Equal(full.Pix, inc.Pix), "status map, slots %d", n)
+	}
 }
