@@ -93,6 +93,13 @@ func FuzzPublish(f *testing.F) {
 					_ = q.SetTenantMask(next()%32, next()%2 == 0)
 				case 2:
 					q.ReclaimFaults()
+					// Every fault is reclaimed, wherever it is.
+					ring := q.Ring()
+					for slot := 0; slot < len(ring)/abi.SlotBytes; slot++ {
+						if st := le(ring, slot*abi.SlotWords+abi.SlotStatus); st == abi.StatusFault {
+							t.Fatalf("slot %d still FAULT after ReclaimFaults", slot)
+						}
+					}
 				case 3:
 					q.SetShutdown(next()%2 == 0)
 				}

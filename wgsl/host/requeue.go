@@ -38,6 +38,9 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 	}
 	if ring != nil {
 		absorb(q.ring, ring, q.dirty[RingBuffer].ranges())
+		for p := range q.ringHead {
+			q.ringHead[p] = min(q.head(uint32(p)), q.tail(uint32(p)))
+		}
 	}
 	if log != nil {
 		absorb(q.log, log, q.dirty[LogBuffer].ranges())
@@ -276,16 +279,36 @@ func (q *Queue) move(from uint32, it *Item, age uint32) bool {
 // (PROTOCOL §3 lets the host publish only into EMPTY or DONE slots, so an
 // unreclaimed fault eventually blocks its partition). Read the faults'
 // telemetry first. It returns the number of slots reclaimed.
+//
+// Only the GPU faults a slot, and only one it claimed, so the scan covers
+// each partition's positions from the oldest one not yet seen settled
+// (still PUBLISHED or CLAIMED: it may fault later) to HEAD as of the last
+// ring Absorb, at most the partition's capacity: the positions claimed
+// since the last call, not the whole ring (a frame's few thousand of a
+// million slots).
 func (q *Queue) ReclaimFaults() int {
 	n := 0
-	for slot := uint32(0); slot < q.cfg.Slots; slot++ {
-		if q.status(slot) == abi.StatusFault {
-			base := int(slot) * abi.SlotWords
-			putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
-			q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
-			q.age[slot] = 0
-			n++
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		c := q.capacity(p)
+		if c == 0 {
+			continue
 		}
+		to := q.ringHead[p]
+		next := to
+		for k := max(q.reclaimFrom[p], to-min(to, c)); k < to; k++ {
+			slot := q.slotOf(p, k)
+			switch q.status(slot) {
+			case abi.StatusFault:
+				base := int(slot) * abi.SlotWords
+				putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
+				q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
+				q.age[slot] = 0
+				n++
+			case abi.StatusPublished, abi.StatusClaimed:
+				next = min(next, k)
+			}
+		}
+		q.reclaimFrom[p] = next
 	}
 	return n
 }
