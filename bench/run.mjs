@@ -90,7 +90,7 @@ export function goRowsTable(rows, cmd = {}) {
     const g = (s) => s.frameMs.median;
     const fixed = a.itemsPerFrame && a.itemsPerFrame === b.itemsPerFrame ? `the same ${a.itemsPerFrame.toLocaleString('en-US')} items per frame at both sizes` : 'slots/16 items per frame: the work grows 16× too';
     const x = (s) => s.frameExReclaimMs?.median;
-    const ex = x(a.summary) && x(b.summary) ? `; without ReclaimFaults (host.Queue scans every slot each frame): summary ${ratio(x(b.summary), x(a.summary))} (${f(x(a.summary))} → ${f(x(b.summary))} ms), full ${ratio(x(b.full), x(a.full))}` : '';
+    const ex = x(a.summary) && x(b.summary) ? `; without ReclaimFaults (host.Queue, which scans the positions claimed since its last call): summary ${ratio(x(b.summary), x(a.summary))} (${f(x(a.summary))} → ${f(x(b.summary))} ms), full ${ratio(x(b.full), x(a.full))}` : '';
     lines.push(`| 2 | frame time growth 65,536 → 1,048,576 slots: summary vs full | ${ratio(g(b.summary), g(a.summary))} | ${ratio(g(b.full), g(a.full))} | | median frame time at 1 M ÷ at 64 K (${fixed})${ex} | ${target('summary < 2×', g(b.summary) / g(a.summary) < 2)} | ${cmd.gpu ?? ''} |`);
   }
   const dec = by('decode');
@@ -263,7 +263,14 @@ async function main() {
     const ff = distOf(startup.loads.map((l) => l.firstFrameMs));
     const rd = distOf(startup.loads.map((l) => l.readyMs).filter((x) => x != null));
     const wf = distOf(startup.loads.map((l) => l.wasmFetchedMs).filter((x) => x != null));
-    lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start; of which wasm fetched ${dist(wf, (x) => f(x, 0))}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
+    // The page's User Timing marks, where the loads have them.
+    const phase = (key, label) => {
+      const d = distOf(startup.loads.map((l) => l[key]).filter((x) => x != null));
+      return d.n ? `, ${label} ${dist(d, (x) => f(x, 0))}` : '';
+    };
+    const phases = phase('goStartMs', 'Go main running') + phase('deviceMs', 'device acquired') +
+      phase('openedMs', 'runner open') + phase('firstDecodedMs', 'first frame decoded');
+    lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start (first frame = the dashboard shows a decoded frame); of which wasm fetched ${dist(wf, (x) => f(x, 0))}${phases}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
   }
   lines.push(`| 5 | wasm size, gzipped (static/main.wasm, gzip -9) | ${bytes(gz)} (${gz.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(gz, 1.5e6)}** | bytes; raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B` : ''} | ${target('≤ 1.5 MB', gz <= 1.5e6)} | [S] |`);
 

@@ -154,9 +154,16 @@ test('startup: navigation to the first telemetry frame, cold loads', { tag: '@be
     loads.push(
       await page.evaluate(() => {
         const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/main.wasm'));
+        // The page's own User Timing marks (wasm/app_js.go): Go main
+        // started, device acquired, runner open, first frame decoded.
+        const mark = (name) => performance.getEntriesByName(`ringscope:${name}`)[0]?.startTime ?? null;
         return {
           firstFrameMs: window.__bench.firstFrameMs,
           readyMs: window.__bench.readyMs,
+          goStartMs: mark('start'),
+          deviceMs: mark('device'),
+          openedMs: mark('opened'),
+          firstDecodedMs: mark('first-frame'),
           wasmFetchedMs: wasm?.responseEnd ?? null,
           wasmTransferBytes: wasm?.transferSize ?? null,
           crossOriginIsolated: self.crossOriginIsolated,
