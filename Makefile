@@ -21,7 +21,7 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 run: setup build
 	$(GO) run . -addr $(ADDR)
 
-build: static/main.wasm static/wasm_exec.js
+build: static/main.wasm static/main.wasm.gz static/wasm_exec.js
 
 # No inlining in the generated ui components (their Build code inlines
 # Vugu's AppendChild thousands of times) nor in the cold JSON, reflection,
@@ -34,6 +34,11 @@ WASM_GCFLAGS := -gcflags=github.com/ringscope/ringscope/ui=-l -gcflags=reflect=-
 
 static/main.wasm: $(shell find wasm ui webgpu wgsl decode -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o $@ ./wasm
+
+# The server sends a fresh name.gz as it is (handler.go), so the first
+# load after a start need not wait for it to gzip 6 MB (1-2 s here).
+static/main.wasm.gz: static/main.wasm
+	gzip -9 -k -f $<
 
 static/wasm_exec.js: $(WASM_EXEC)
 	cp $< $@
@@ -92,4 +97,4 @@ bench-node: setup
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg ./bench/device.sh $(BENCH_FLAGS)
 
 clean:
-	rm -rf static/main.wasm static/wasm_exec.js .cache e2e/test-results e2e/playwright-report
+	rm -rf static/main.wasm static/main.wasm.gz static/wasm_exec.js .cache e2e/test-results e2e/playwright-report
