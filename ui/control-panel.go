@@ -88,6 +88,8 @@ func MaskedTenants(k *decode.ControlSnapshot) int {
 
 // PartitionRow is one priority partition of the control panel.
 type PartitionRow struct {
+	_ noCompare
+
 	Name, Range, Head, Tail, Pending, Claims, Class string
 }
 
@@ -119,6 +121,8 @@ func (c *ControlPanel) Partitions() []PartitionRow {
 // MetricRow is one opcode of the executions table; Share is in bps of all
 // executions.
 type MetricRow struct {
+	_ noCompare
+
 	Name, Count, Percent, Title string
 	Share                       int
 }

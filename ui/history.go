@@ -173,6 +173,8 @@ func (p OccupancyPainter) Paint(r *Raster) {
 // SeriesPainter draws one or two series as lines over a grid; Max 0
 // scales to the largest sample shown.
 type SeriesPainter struct {
+	_ noCompare
+
 	A, B   *Series
 	ColA   RGBA
 	ColB   RGBA

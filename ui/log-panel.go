@@ -20,6 +20,8 @@ type LogPanel struct {
 
 // LogRow is one record of the table.
 type LogRow struct {
+	_ noCompare
+
 	Key, Num, Slot, Kind, Message, Class, Title string
 }
 

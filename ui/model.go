@@ -102,6 +102,8 @@ func (f *Frame) statusWords() []uint32 {
 // Timings are the host-side costs of the frame, in milliseconds (0 means
 // not measured).
 type Timings struct {
+	_ noCompare
+
 	PublishMS   float64 // encoding and writing published slots (writeBuffer)
 	DispatchMS  float64 // encoding and submitting the drain + finalize passes
 	ReadbackMS  float64 // copy + mapAsync + getMappedRange → Go slice
@@ -130,6 +132,8 @@ type AdapterInfo struct {
 
 // Limit is one named WebGPU limit.
 type Limit struct {
+	_ noCompare
+
 	Name  string
 	Value uint64
 }
@@ -233,6 +237,8 @@ func ResolveReadback(s Settings, software bool) (mode, why string) {
 
 // Preset is a named workload with its settings.
 type Preset struct {
+	_ noCompare
+
 	Name, Title, Description string
 	Settings                 Settings
 }
@@ -262,17 +268,17 @@ var Presets = func() []Preset {
 		return s
 	}
 	return []Preset{
-		{"default-mix", "Default mix", "every opcode class, 8 tenants, all priorities, some windows", d},
-		{"nop-flood", "Uniform NOP flood", "the whole ring published as NOPs: raw claim throughput",
-			with("nop-flood", func(s *Settings) { s.Tenants = 1; s.WindowOpcodes = "" })},
-		{"skewed-tenants", "Skewed tenants", "Zipf-like tenant mix: one tenant owns most slots; watch fairness skew",
-			with("skewed-tenants", func(s *Settings) { s.Tenants = 16 })},
-		{"priority-inversion", "Priority inversion", "IDLE floods while CRITICAL work waits behind it; watch heads/tails",
-			with("priority-inversion", func(s *Settings) { s.Budget = 8 })},
-		{"stall", "Stall", "work published for a masked tenant: queued, never done; the watchdog fires",
-			with("stall", func(s *Settings) { s.RingSlots = 4096 })},
-		{"fault-storm", "Fault storm", "unknown opcodes, bad tenants and RAISE: faults and the log fill up",
-			with("fault-storm", func(s *Settings) { s.RingSlots = 16384 })},
+		{Name: "default-mix", Title: "Default mix", Description: "every opcode class, 8 tenants, all priorities, some windows", Settings: d},
+		{Name: "nop-flood", Title: "Uniform NOP flood", Description: "the whole ring published as NOPs: raw claim throughput",
+			Settings: with("nop-flood", func(s *Settings) { s.Tenants = 1; s.WindowOpcodes = "" })},
+		{Name: "skewed-tenants", Title: "Skewed tenants", Description: "Zipf-like tenant mix: one tenant owns most slots; watch fairness skew",
+			Settings: with("skewed-tenants", func(s *Settings) { s.Tenants = 16 })},
+		{Name: "priority-inversion", Title: "Priority inversion", Description: "IDLE floods while CRITICAL work waits behind it; watch heads/tails",
+			Settings: with("priority-inversion", func(s *Settings) { s.Budget = 8 })},
+		{Name: "stall", Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires",
+			Settings: with("stall", func(s *Settings) { s.RingSlots = 4096 })},
+		{Name: "fault-storm", Title: "Fault storm", Description: "unknown opcodes, bad tenants and RAISE: faults and the log fill up",
+			Settings: with("fault-storm", func(s *Settings) { s.RingSlots = 16384 })},
 	}
 }()
 
@@ -297,13 +303,17 @@ func PresetByName(name string) (Preset, bool) {
 
 // FieldError is one validation message of the settings form.
 type FieldError struct {
+	_ noCompare
+
 	Field, Message string
 }
 
 // Validate returns every problem of s, in form order; none means valid.
 func (s Settings) Validate() []FieldError {
 	var errs []FieldError
-	add := func(f, format string, a ...any) { errs = append(errs, FieldError{f, fmt.Sprintf(format, a...)}) }
+	add := func(f, format string, a ...any) {
+		errs = append(errs, FieldError{Field: f, Message: fmt.Sprintf(format, a...)})
+	}
 	if s.RingSlots < abi.PriorityLevels || s.RingSlots > MaxRingSlots {
 		add("RingSlots", "ring slots must be %d…%s (one partition slot per priority at least)", abi.PriorityLevels, Thousands(MaxRingSlots))
 	}

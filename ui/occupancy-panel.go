@@ -18,6 +18,8 @@ type OccupancyPanel struct {
 
 // OccRow is one status of the legend.
 type OccRow struct {
+	_ noCompare
+
 	Key, Name, Count, Percent, Title, TestID, Swatch string
 }
 

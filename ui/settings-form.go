@@ -42,6 +42,8 @@ func (c *SettingsForm) Sub() string {
 
 // PresetOption is one entry of the preset menu.
 type PresetOption struct {
+	_ noCompare
+
 	Name, Title, Description string
 	Selected                 bool
 }
@@ -50,10 +52,10 @@ type PresetOption struct {
 func (c *SettingsForm) Options() []PresetOption {
 	opts := make([]PresetOption, 0, len(Presets)+1)
 	for _, p := range Presets {
-		opts = append(opts, PresetOption{p.Name, p.Title, p.Description, p.Name == c.draft.Preset})
+		opts = append(opts, PresetOption{Name: p.Name, Title: p.Title, Description: p.Description, Selected: p.Name == c.draft.Preset})
 	}
 	if _, ok := PresetByName(c.draft.Preset); !ok {
-		opts = append(opts, PresetOption{c.draft.Preset, "Custom (" + c.draft.Preset + ")", "edited parameters", true})
+		opts = append(opts, PresetOption{Name: c.draft.Preset, Title: "Custom (" + c.draft.Preset + ")", Description: "edited parameters", Selected: true})
 	}
 	return opts
 }
@@ -78,6 +80,8 @@ func (c *SettingsForm) LoadPreset(name string) {
 
 // ReadbackOption is one entry of the readback menu.
 type ReadbackOption struct {
+	_ noCompare
+
 	Name, Title string
 	Selected    bool
 }
@@ -111,6 +115,8 @@ func (c *SettingsForm) SelectReadback(ev vugu.DOMEvent) {
 
 // FormField is one input of the form.
 type FormField struct {
+	_ noCompare
+
 	Name, Label, Title, Type, Value, Min, Max, TestID, Class string
 }
 

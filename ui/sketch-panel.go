@@ -25,6 +25,8 @@ type SketchBlock struct {
 
 // HeavyHitter is one key's estimate.
 type HeavyHitter struct {
+	_ noCompare
+
 	Key, Estimate, Share, Title string
 }
 

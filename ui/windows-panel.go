@@ -14,6 +14,8 @@ type WindowsPanel struct {
 
 // WindowRow is one window of the table; Progress is in bps.
 type WindowRow struct {
+	_ noCompare
+
 	Key, Ticket, Opcode, Tenant, Slots, Counts, ProgressTitle, Class string
 	Progress                                                         int
 }
