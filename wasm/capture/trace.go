@@ -106,8 +106,8 @@ func traceOf(r *Replay) TraceFile {
 		start, end := us(s.AtMillis-roundTrip(s)), us(e.AtMillis)
 		ev = append(ev, TraceEvent{Name: fmt.Sprintf("epoch %d", s.Epoch), Cat: "epoch", Ph: "X", Ts: start,
 			Dur: dur(math.Max(end-start, 1)), Pid: TracePID, Tid: TraceTIDEpochs,
-			Args: map[string]any{"generation": s.Generation, "epoch": s.Epoch, "frames": j - i + 1,
-				"firstSeq": s.Seq, "lastSeq": e.Seq, "doneCount": e.DoneCount, "legacy": s.Legacy}})
+			Args: args("generation", s.Generation, "epoch", s.Epoch, "frames", j-i+1, "firstSeq", s.Seq,
+				"lastSeq", e.Seq, "doneCount", e.DoneCount, "legacy", s.Legacy)})
 		i = j + 1
 	}
 	var log decode.Log
@@ -120,14 +120,13 @@ func traceOf(r *Replay) TraceFile {
 			d := s.Dispatch
 			ev = append(ev, TraceEvent{Name: "dispatch", Cat: "dispatch", Ph: "X", Ts: us(s.AtMillis - rt),
 				Dur: dur(math.Max(rt*1000, 1)), Pid: TracePID, Tid: TraceTIDDispatch,
-				Args: map[string]any{"seq": s.Seq, "generation": s.Generation,
-					"bytesUploaded": d.BytesUploaded, "bytesReadBack": d.BytesReadBack,
-					"kernelLaunches": d.KernelLaunches, "syncPoints": d.SyncPoints,
-					"occupancyProxyBps": d.OccupancyProxyBps, "frontierDensityBps": d.FrontierDensityBps,
-					"topology": d.Topology.String(), "pressure": d.Pressure.String(),
-					"executionMode": d.ExecutionMode.String(),
-					"publishMs":     s.Timings.PublishMS, "readbackMs": s.Timings.ReadbackMS,
-					"decodeMs": s.Timings.DecodeMS, "gpuMs": s.Timings.GPUMS}})
+				Args: args("seq", s.Seq, "generation", s.Generation, "bytesUploaded", d.BytesUploaded,
+					"bytesReadBack", d.BytesReadBack, "kernelLaunches", d.KernelLaunches,
+					"syncPoints", d.SyncPoints, "occupancyProxyBps", d.OccupancyProxyBps,
+					"frontierDensityBps", d.FrontierDensityBps, "topology", d.Topology.String(),
+					"pressure", d.Pressure.String(), "executionMode", d.ExecutionMode.String(),
+					"publishMs", s.Timings.PublishMS, "readbackMs", s.Timings.ReadbackMS,
+					"decodeMs", s.Timings.DecodeMS, "gpuMs", s.Timings.GPUMS)})
 		}
 		counter := func(name string, args map[string]any) {
 			ev = append(ev, TraceEvent{Name: name, Cat: "counter", Ph: "C", Ts: at, Pid: TracePID, Tid: TraceTIDCounters, Args: args})
@@ -147,8 +146,9 @@ func traceOf(r *Replay) TraceFile {
 		}
 		counter("claims by priority", a)
 		o := s.Occupancy
-		counter("slots by status", map[string]any{"empty": o.Empty, "published": o.Published, "claimed": o.Claimed,
-			"done": o.Done, "wait_io": o.WaitIO, "yield": o.Yield, "requeue": o.Requeue, "fault": o.Fault, "unknown": o.Unknown})
+		counter("slots by status", args("empty", o.Empty, "published", o.Published, "claimed", o.Claimed, "done", o.Done,
+			"wait_io", o.WaitIO, "yield", o.Yield, "requeue", o.Requeue, "fault", o.Fault,
+			"unknown", o.Unknown))
 		counter("done count", map[string]any{"done": s.DoneCount})
 		counter("faults", map[string]any{"faults": s.Faults})
 
@@ -169,8 +169,8 @@ func traceOf(r *Replay) TraceFile {
 			}
 			code := rec.FaultCode()
 			ev = append(ev, TraceEvent{Name: code.String(), Cat: "fault", Ph: "i", Ts: at, Pid: TracePID,
-				Tid: TraceTIDFaults, S: "t", Args: map[string]any{"slot": rec.Slot, "opcode": rec.A,
-					"epoch": rec.B, "reason": code.Reason(), "seq": s.Seq}})
+				Tid: TraceTIDFaults, S: "t", Args: args("slot", rec.Slot, "opcode", rec.A, "epoch", rec.B, "reason", code.Reason(),
+					"seq", s.Seq)})
 		}
 	}
 	if faults > MaxTraceFaults {
@@ -181,9 +181,8 @@ func traceOf(r *Replay) TraceFile {
 		ev = append(ev, TraceEvent{Name: "faults truncated", Cat: "fault", Ph: "i", Ts: last, Pid: TracePID,
 			Tid: TraceTIDFaults, S: "t", Args: map[string]any{"omitted": faults - MaxTraceFaults}})
 	}
-	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: map[string]any{
-		"ringscope": c.Header.Ringscope, "source": c.Header.Source, "frames": n,
-		"abiVersion": c.Header.ABIVersion, "startMillis": t0Or0(t0)}}
+	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
+		"abiVersion", c.Header.ABIVersion, "startMillis", t0Or0(t0))}
 }
 
 func t0Or0(t float64) float64 {
@@ -200,4 +199,15 @@ func roundTrip(s *Summary) float64 {
 		return 0
 	}
 	return rt
+}
+
+// args builds a trace event's args from key, value pairs: one loop here
+// instead of the inline map assignment of every literal entry, 8 KB of
+// traceOf's code in main.wasm.
+func args(kv ...any) map[string]any {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
 }
