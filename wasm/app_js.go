@@ -107,6 +107,11 @@ type app struct {
 	hold    chan struct{}
 
 	ready *readiness
+
+	// renderGate holds the first render back until the first frame asked
+	// for its pipelines (liveFrame) or start knows there is none.
+	renderGate chan struct{}
+	gateOnce   sync.Once
 }
 
 // frameBuf is one frame's decode destinations. Two alternate, since the
@@ -134,6 +139,8 @@ func newApp(cfg api.PageConfig) *app {
 		settings: make(chan ui.Settings, 4),
 		watchdog: decode.NewWatchdog(0),
 		ready:    newReadiness(),
+
+		renderGate: make(chan struct{}),
 	}
 	a.dash = &ui.Dashboard{Status: ui.StatusLoading, Settings: cfg.Settings, Formats: workload.Formats}
 	send := func(c command) func() {
@@ -171,12 +178,27 @@ func (a *app) renderLoop() {
 		a.setStatusDirect("error: vugu: " + err.Error())
 		select {}
 	}
+	// The first render (building and laying out the whole dashboard,
+	// 250-500 ms here) waits until the first frame has asked for its
+	// pipelines (liveFrame), so it runs while the GPU process compiles
+	// them rather than before. The loader's page says "loading" until
+	// then; a start that hangs delays it by at most firstRenderWait.
+	select {
+	case <-a.renderGate:
+	case <-time.After(firstRenderWait):
+	}
 	for ok := true; ok; ok = a.renderer.EventWait() {
 		if err := a.renderer.Render(buildEnv.RunBuild(a.dash)); err != nil {
 			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
 		}
 	}
 }
+
+// firstRenderWait bounds how long the first render waits for the gate.
+const firstRenderWait = 2 * time.Second
+
+// openRenderGate lets renderLoop's first render run (once).
+func (a *app) openRenderGate() { a.gateOnce.Do(func() { close(a.renderGate) }) }
 
 // setStatusDirect writes the loader's status element when the dashboard
 // could not mount.
@@ -208,6 +230,9 @@ func (a *app) fail(err error) {
 // default settings, paused, so the controls and the API keep working.
 func (a *app) start(cfgErr error) {
 	mark("ringscope:start")
+	// Whatever happens, the dashboard renders: liveFrame opens the gate
+	// on the first frame, this on every other way on.
+	defer a.openRenderGate()
 	adapter, dev, err := a.acquireDevice(a.ctx)
 	mark("ringscope:device")
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
@@ -314,6 +339,9 @@ func (a *app) frameLoop() {
 		running := a.running
 		a.mu.Unlock()
 		var cmd command = -1
+		if !running {
+			a.openRenderGate() // paused (autostart=0): no first frame to wait for
+		}
 		if running {
 			// No pacing beyond the work itself: a frame's GPU waits are
 			// when the dashboard renders the previous frame, so waiting
@@ -358,8 +386,10 @@ func (a *app) frameLoop() {
 		})
 		switch {
 		case recovered:
+			a.openRenderGate()
 			continue // the next frame runs on the new device
 		case err != nil:
+			a.openRenderGate()
 			a.fail(err)
 			a.setRunning(false)
 			continue
@@ -422,6 +452,12 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 	}
 	publish := time.Since(t0)
 	a.planRingRead()
+	// The first frame: its pipelines compile while the dashboard renders
+	// for the first time (renderLoop waits for the gate).
+	a.gateOnce.Do(func() {
+		a.runner.Warm(a.ctx)
+		close(a.renderGate)
+	})
 	ep, err := a.runner.Step(a.ctx)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -49,6 +50,11 @@ type Runner struct {
 	pipeLayout                  *webgpu.PipelineLayout
 	pipelines                   map[string]*webgpu.ComputePipeline
 	finalize                    *webgpu.ComputePipeline
+	// warming is closed when Warm's compile ends (nil: none in flight);
+	// warmed is the pipeline key it compiled, which the next Step counts
+	// as a miss: that Step waited for the compile.
+	warming chan struct{}
+	warmed  string
 	bufs                        [bufCount]*webgpu.Buffer
 	staging                     [2]*webgpu.Buffer
 	bindGroup                   *webgpu.BindGroup
@@ -280,19 +286,51 @@ func (r *Runner) Step(ctx context.Context) (*Epoch, error) {
 	return ep, nil
 }
 
+// planLaunch is the launch the next Step makes for the host copy as it
+// is now (the launch policy on the pending work and the ring's occupancy).
+func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
+	control := r.q.Control()
+	r.scan.scan(control, r.q.Ring(), &r.tel.Occupancy)
+	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, &r.tel)
+}
+
+// Warm starts compiling the pipelines the next Step would use for what is
+// published now, and returns before they are ready: the compile (300 ms
+// for the first JIT program on SwiftShader) then overlaps what the caller
+// does next, such as the page's first render. The next Step waits for it;
+// a failed compile is that Step's to report.
+func (r *Runner) Warm(ctx context.Context) {
+	if r.warming != nil || r.usable("warm") != nil {
+		return
+	}
+	rec, err := r.planLaunch()
+	if err != nil {
+		return
+	}
+	done := make(chan struct{})
+	r.warming = done
+	go func() {
+		defer close(done)
+		if _, key, hit, err := r.pipeline(ctx, rec.WorkgroupSizeX, r.opts.jit(rec)); err == nil && !hit {
+			r.warmed = key
+		}
+	}()
+	// The goroutine runs until it waits for its compiles, so they are
+	// asked for before Warm's caller goes on.
+	runtime.Gosched()
+}
+
 func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if err := r.usable("step"); err != nil {
 		return err
 	}
 	t0 := time.Now()
 	before := r.dev.Stats()
-	limits := r.dev.Limits()
 
 	// Plan.
 	control := r.q.Control()
 	queued := pendingItems(control)
-	r.scan.scan(control, r.q.Ring(), &r.tel.Occupancy)
-	rec, err := r.opts.recommend(limits, queued, r.lay, &r.tel)
+	rec, err := r.planLaunch()
 	if err != nil {
 		var oom *decode.OutOfMemoryError
 		if errors.As(err, &oom) {
@@ -308,9 +346,16 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if err != nil {
 		return err
 	}
+	if r.warming != nil {
+		<-r.warming
+		r.warming = nil
+	}
 	drain, key, hit, err := r.pipeline(ctx, width, jit)
 	if err != nil {
 		return err
+	}
+	if key == r.warmed {
+		hit, r.warmed = false, ""
 	}
 	var reduce *webgpu.ComputePipeline
 	if r.summaryOn() {
@@ -584,6 +629,9 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	if err := r.ensureLayout(); err != nil {
 		return nil, "", false, err
 	}
+	// Warm's compile may end after Rebind or Close released the
+	// pipelines: its results belong to the layout it started with.
+	layout := r.pipeLayout
 	key = r.pipelineKey(width, jit)
 	hit = r.finalize != nil
 	p = r.pipelines[key]
@@ -598,7 +646,7 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 			fin, finalizeErr = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 				Label: fp.Label, Layout: r.pipeLayout, Module: r.finalizeModule, EntryPoint: fp.EntryPoint, Constants: fp.Constants,
 			})
-			if finalizeErr == nil {
+			if finalizeErr == nil && r.pipeLayout == layout {
 				r.finalize = fin
 			}
 		})
@@ -625,6 +673,9 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	}
 	if err != nil {
 		return nil, key, false, r.fail("create drain pipeline", err)
+	}
+	if r.pipeLayout != layout {
+		return nil, key, false, errors.New("megakernel: pipelines released while compiling")
 	}
 	if r.pipelines == nil {
 		r.pipelines = make(map[string]*webgpu.ComputePipeline)
@@ -895,6 +946,7 @@ func (r *Runner) release() {
 	r.bindGroup, r.bgl, r.pipeLayout = nil, nil, nil
 	r.drainModule, r.finalizeModule = nil, nil
 	r.pipelines, r.finalize = nil, nil
+	r.warming, r.warmed = nil, "" // a compile in flight stores nothing (pipeline)
 	r.fresh = [bufCount]bool{}
 	r.releaseSummary()
 }

@@ -664,3 +664,40 @@ func TestRequeue(t *testing.T) {
 	_, err = r.Requeue()
 	assert.ErrorIs(t, err, ErrClosed)
 }
+
+// TestWarm compiles the next Step's pipelines ahead: that Step waits for
+// them and counts a miss, the one after hits; a Rebind while the compile
+// is in flight keeps its pipelines off the new device's runner, which
+// compiles its own.
+func TestWarm(t *testing.T) {
+	dev := shared(t) // a new runner starts with no pipelines of its own
+	r := openT(t, dev, Options{Slots: 64, Tenants: 1, Observable: 4, Budget: 8})
+	_, err := r.Publish([]host.Item{addItem(0, 1, 2, 0), addItem(1, 1, 2, 0)})
+	require.NoError(t, err)
+	r.Warm(ctxT(t))
+	require.NotNil(t, r.warming, "the compile is in flight when Warm returns")
+	r.Warm(ctxT(t)) // a second Warm while one is in flight does nothing
+	ep, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.False(t, ep.Telemetry.CompiledPipelineCacheHit, "the first Step waited for the compile")
+	assert.Nil(t, r.warming)
+	assert.EqualValues(t, []uint32{1, 1, 0, 0}, r.Observable())
+
+	_, err = r.Publish([]host.Item{addItem(2, 1, 2, 0)})
+	require.NoError(t, err)
+	r.Warm(ctxT(t)) // the same program: already compiled
+	ep, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.True(t, ep.Telemetry.CompiledPipelineCacheHit)
+
+	// Rebind while a compile is in flight (a new layout to compile for).
+	_, err = r.Publish([]host.Item{addItem(3, 1, 2, 0)})
+	require.NoError(t, err)
+	r.Warm(ctxT(t))
+	require.NoError(t, r.Rebind(ctxT(t), dev))
+	assert.Nil(t, r.warming)
+	ep, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.False(t, ep.Telemetry.CompiledPipelineCacheHit, "pipelines compiled anew after Rebind")
+	assert.EqualValues(t, []uint32{1, 1, 1, 1}, r.Observable())
+}
