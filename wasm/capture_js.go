@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall/js"
 	"time"
-	_ "unsafe" // go:linkname
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
@@ -369,36 +369,21 @@ func (a *app) captureInfo() CaptureInfo {
 // ringscopeVersion is the build's version: the module version and VCS
 // revision when the build recorded them.
 var ringscopeVersion = func() string {
-	data := modinfo()
-	if len(data) < 32 {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
 		return "unknown"
 	}
-	// The lines debug.ParseBuildInfo reads: "mod\tPATH\tVERSION[\tSUM]",
-	// then "build\tKEY=VALUE" in the order the go command wrote them; VCS
-	// values are never quoted.
-	v, vcs := "", ""
-	for _, line := range strings.Split(data[16:len(data)-16], "\n") {
-		if mod, ok := strings.CutPrefix(line, "mod\t"); ok {
-			if _, ver, ok := strings.Cut(mod, "\t"); ok {
-				v, _, _ = strings.Cut(ver, "\t")
-			}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
 		}
-		if rev, ok := strings.CutPrefix(line, "build\tvcs.revision="); ok && len(rev) >= 12 {
-			vcs += " " + rev[:12]
-		}
-		if line == "build\tvcs.modified=true" {
-			vcs += "+dirty"
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
 		}
 	}
-	return v + vcs
+	return v
 }()
-
-// modinfo is the build information the linker embeds, the string behind
-// debug.ReadBuildInfo, which parses every dependency and setting of it into
-// a BuildInfo (13 KB of main.wasm) for the two fields ringscopeVersion uses.
-//
-//go:linkname modinfo runtime/debug.modinfo
-func modinfo() string
 
 // currentCapture is what the exports and the scrubber work on: the
 // replayed import, or the recording. Called with st.mu held; the frames
