@@ -37,3 +37,93 @@ func TestDirtySetOutOfOrder(t *testing.T) {
 	d.clear()
 	assert.Empty(t, d.ranges())
 }
+
+// FuzzScanCursors checks Requeue's and ReclaimFaults' cursors against full
+// scans: two queues take the same script (publishes, GPU drains read back
+// with and without the ring, requeues, fault reclaims, masks), one with its
+// cursors reset to 0 before every scan, which makes both scans cover every
+// position held, as they did before the cursors. Every buffer, dirty range
+// and count must stay equal.
+func FuzzScanCursors(f *testing.F) {
+	f.Add([]byte{0, 9, 3, 1, 2, 4, 1, 0, 7, 3, 5, 3, 2, 3, 4, 2})
+	f.Add([]byte{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 4, 5, 5, 0, 0, 2, 3, 3, 4})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		at := 0
+		next := func() uint32 {
+			if at >= len(script) {
+				return 0
+			}
+			at++
+			return uint32(script[at-1])
+		}
+		cfg := ControlConfig{Slots: next()%40 + 5, Tenants: 4}
+		a, err := NewQueue(cfg, 0)
+		require.NoError(t, err)
+		b, err := NewQueue(cfg, 0)
+		require.NoError(t, err)
+		full := func() { b.requeueFrom, b.reclaimFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{} }
+		// WAIT_IO answers depend on the request and the step only, not on
+		// how many slots a scan visited.
+		salt := uint32(0)
+		io := func(req Item) (Item, bool) {
+			return Item{Opcode: abi.OpNop, Tenant: req.Tenant}, (req.Args[0]+salt)%3 != 0
+		}
+		both := func(op func(q *Queue) any) {
+			ra, rb := op(a), op(b)
+			require.Equal(t, ra, rb)
+			require.Equal(t, a.control, b.control)
+			require.Equal(t, a.ring, b.ring)
+			require.Equal(t, a.age, b.age)
+			for buf := range a.dirty {
+				require.Equal(t, a.dirty[buf].ranges(), b.dirty[buf].ranges())
+			}
+		}
+		for step := 0; at < len(script) && step < 200; step++ {
+			salt++
+			switch next() % 6 {
+			case 0, 1: // publish
+				items := make([]Item, next()%6)
+				for i := range items {
+					items[i] = Item{Opcode: abi.OpNop, Tenant: next() % 4, Priority: next() % abi.PriorityLevels, Args: [abi.SlotArgs]uint32{next()}}
+				}
+				both(func(q *Queue) any { n, err := q.Publish(items); return [2]any{n, err == nil} })
+			case 2, 3: // the GPU claims and ends some items; the ring read back or not
+				ctl, ring := append([]byte(nil), a.control...), append([]byte(nil), a.ring...)
+				for p := uint32(0); p < abi.PriorityLevels; p++ {
+					c := a.capacity(p)
+					if c == 0 {
+						continue
+					}
+					h, tl := a.head(p), a.tail(p)
+					take := min(tl-min(h, tl), next()%4)
+					for k := h; k < h+take; k++ {
+						putWord(ring, int(a.slotOf(p, k))*abi.SlotWords+abi.SlotStatus, next()%8)
+					}
+					putWord(ctl, abi.CtrlHead+int(p), h+take)
+				}
+				readRing := next()%3 != 0
+				both(func(q *Queue) any {
+					q.ClearDirty()
+					if readRing {
+						return q.Absorb(ctl, ring, nil) == nil
+					}
+					return q.Absorb(ctl, nil, nil) == nil
+				})
+			case 4:
+				full()
+				both(func(q *Queue) any { st, err := q.Requeue(io); return [2]any{st, err == nil} })
+			case 5:
+				switch next() % 3 {
+				case 0:
+					full()
+					both(func(q *Queue) any { return q.ReclaimFaults() })
+				case 1:
+					tenant, on := next()%4, next()%2 == 0
+					both(func(q *Queue) any { return q.SetTenantMask(tenant, on) == nil })
+				case 2:
+					both(func(q *Queue) any { q.NewEpoch(); return nil })
+				}
+			}
+		}
+	})
+}

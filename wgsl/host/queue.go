@@ -35,8 +35,9 @@ type Queue struct {
 
 	// ringHead is each partition's HEAD (at most TAIL) at the last Absorb
 	// of the ring: below it the host copy's statuses are the GPU's.
-	// reclaimFrom is where ReclaimFaults resumes its scan.
-	ringHead, reclaimFrom [abi.PriorityLevels]uint32
+	// reclaimFrom and requeueFrom are where ReclaimFaults and Requeue
+	// resume their scans.
+	ringHead, reclaimFrom, requeueFrom [abi.PriorityLevels]uint32
 }
 
 // NewQueue returns a Queue with a fresh control buffer for cfg, an all-EMPTY
@@ -69,7 +70,7 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.age = resize(q.age, int(cfg.Slots))
 	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
 	q.exhausted, q.prevBE = 0, 0
-	q.ringHead, q.reclaimFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}
+	q.ringHead, q.reclaimFrom, q.requeueFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}
 	for b := range q.dirty {
 		q.dirty[b].clear()
 	}

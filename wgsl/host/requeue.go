@@ -169,18 +169,27 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 		}
 		head, tail := q.head(p), q.tail(p)
 		head = min(head, tail)
-		for k := tail - min(tail, c); k < head; k++ {
+		// Positions below requeueFrom were settled (DONE, EMPTY, FAULT)
+		// when last seen, and nothing but the GPU's claim changes a
+		// status, so the scan resumes at the oldest position that was
+		// not: O(positions claimed since) rather than O(capacity).
+		next := head
+		for k := max(q.requeueFrom[p], tail-min(tail, c)); k < head; k++ {
 			slot := q.slotOf(p, k)
 			switch q.status(slot) {
+			case abi.StatusPublished, abi.StatusClaimed:
+				next = min(next, k) // claimed but not read back yet
 			case abi.StatusYield:
 				it, _, _ := q.Item(slot)
 				if !q.TenantEnabled(it.Tenant) {
 					st.Parked++
+					next = min(next, k)
 					continue
 				}
 				it.Priority = p
 				if !q.move(slot, &it, q.age[slot]) {
 					st.Blocked++
+					next = min(next, k)
 					continue
 				}
 				st.Yielded++
@@ -203,6 +212,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 				}
 				if !q.move(slot, &it, moveAge) {
 					st.Blocked++
+					next = min(next, k)
 					continue
 				}
 				st.Requeued++
@@ -213,27 +223,31 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 			case abi.StatusWaitIO:
 				if !q.hasRoom(p, slot) {
 					st.Blocked++
+					next = min(next, k)
 					continue
 				}
 				req, _, _ := q.Item(slot)
 				req.Priority = p
-				next := Item{Opcode: abi.OpNop, Tenant: req.Tenant}
+				answer := Item{Opcode: abi.OpNop, Tenant: req.Tenant}
 				if io != nil {
 					var ready bool
-					if next, ready = io(req); !ready {
+					if answer, ready = io(req); !ready {
 						st.Waiting++
+						next = min(next, k)
 						continue
 					}
 				}
-				next.Priority = p
-				if err := validate(&next); err != nil {
-					errs = errors.Join(errs, fmt.Errorf("host: requeue: WAIT_IO slot %d: service answered %w (opcode %#x, tenant %d)", slot, err, next.Opcode, next.Tenant))
+				answer.Priority = p
+				if err := validate(&answer); err != nil {
+					errs = errors.Join(errs, fmt.Errorf("host: requeue: WAIT_IO slot %d: service answered %w (opcode %#x, tenant %d)", slot, err, answer.Opcode, answer.Tenant))
+					next = min(next, k)
 					continue
 				}
-				q.move(slot, &next, 0)
+				q.move(slot, &answer, 0)
 				st.Serviced++
 			}
 		}
+		q.requeueFrom[p] = next
 	}
 	return st, errs
 }
