@@ -115,36 +115,30 @@ func TestRecorderBounds(t *testing.T) {
 		g.Control[0] = 0xff
 		assert.NotEqual(t, byte(0xff), r.At(0).Control[0])
 	})
-	t.Run("steady state allocates nothing", func(t *testing.T) {
-		r := NewRecorder(4, 1<<20)
-		g := f
-		g.Meta.Dispatch = nil
-		seq := uint64(0)
-		for range 8 {
-			seq++
-			g.Seq = seq
-			r.Record(&g)
-		}
-		allocs := testing.AllocsPerRun(50, func() { seq++; g.Seq = seq; r.Record(&g) })
-		assert.Zero(t, allocs)
-	})
-	t.Run("steady state at the byte bound allocates nothing", func(t *testing.T) {
-		// The page's case: the byte bound, not the frame bound, evicts.
-		r := NewRecorder(100, 3*size+10)
-		g := f
-		g.Meta.Dispatch = nil
-		seq := uint64(0)
-		for range 8 {
-			seq++
-			g.Seq = seq
-			r.Record(&g)
-		}
-		allocs := testing.AllocsPerRun(50, func() { seq++; g.Seq = seq; r.Record(&g) })
-		assert.Zero(t, allocs)
-		assert.Equal(t, 3, r.Len())
-		assert.LessOrEqual(t, r.Bytes(), r.MaxBytes())
-		assert.EqualValues(t, seq, r.At(2).Seq)
-	})
+	// A full recorder reuses the storage it evicts, whichever bound evicts
+	// (the page's is the byte bound).
+	for _, b := range []struct {
+		name              string
+		maxFrames, nBytes int
+		held              int
+	}{{"frame bound", 4, 1 << 20, 4}, {"byte bound", 100, 3*size + 10, 3}} {
+		t.Run("steady state allocates nothing, "+b.name, func(t *testing.T) {
+			r := NewRecorder(b.maxFrames, b.nBytes)
+			g := f
+			g.Meta.Dispatch = nil
+			seq := uint64(0)
+			for range 8 {
+				seq++
+				g.Seq = seq
+				r.Record(&g)
+			}
+			allocs := testing.AllocsPerRun(50, func() { seq++; g.Seq = seq; r.Record(&g) })
+			assert.Zero(t, allocs)
+			require.Equal(t, b.held, r.Len())
+			assert.LessOrEqual(t, r.Bytes(), r.MaxBytes())
+			assert.EqualValues(t, seq, r.At(b.held-1).Seq)
+		})
+	}
 	t.Run("export", func(t *testing.T) {
 		r := NewRecorder(2, 1<<20)
 		for _, g := range sample().Frames {
