@@ -15,6 +15,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect, headerStat, gotoReady, num } from './fixtures.mjs';
 
+// The config's trace recording (DOM snapshots and screencast frames, kept
+// on failure) and screenshots load the page's own CPU: a benchmark turns
+// them off so that it measures the page, not the recorder.
+test.use({ trace: 'off', screenshot: 'off', video: 'off' });
+
 const SLOTS = 65_536;
 const WARMUP_MS = 3_000;
 const WINDOW_MS = 8_000;
