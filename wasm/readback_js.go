@@ -24,7 +24,8 @@ import (
 // summary shows parked or faulted slots. Auto picks full on a CPU or
 // fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
-// ~10 ms vs ~4 ms), and summary on a GPU (ui.ResolveReadback).
+// 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
+// (ui.ResolveReadback).
 //
 // Rings the embedding API opens (open) run full readback: the embedder
 // publishes, and a stale host copy would refuse its publishes.
