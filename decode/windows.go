@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ringscope/ringscope/internal/heapsort"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -41,7 +42,7 @@ type windowMatcher struct {
 func (s *DecodeScratch) setWindowOpcodes(ops []uint32) {
 	s.ops = append(s.ops[:0], ops...)
 	if !slices.IsSorted(s.ops) {
-		slices.Sort(s.ops)
+		heapsort.Ordered(s.ops)
 	}
 	s.ops = slices.Compact(s.ops)
 	m := &s.matcher
@@ -141,7 +142,7 @@ func (s *DecodeScratch) windows(dst []WindowTelemetry, slots []RingSlotSnapshot)
 			w.Fault++
 		}
 	}
-	slices.SortFunc(dst, compareWindows)
+	heapsort.Func(dst, windowLess)
 	return dst
 }
 
@@ -207,3 +208,5 @@ func (t *RingTelemetry) AppendActiveWindows(dst []WindowTelemetry) []WindowTelem
 	}
 	return dst
 }
+
+func windowLess(a, b WindowTelemetry) bool { return compareWindows(a, b) < 0 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -89,4 +91,41 @@ func TestLatencyHistogram(t *testing.T) {
 	assert.EqualValues(t, 90, h.MaxCount())
 	h.Reset()
 	assert.True(t, math.IsNaN(h.Quantiles(q, 0.5)[0]))
+}
+
+// The window Add keeps sorted must equal the recent samples sorted afresh,
+// through evictions, duplicates and NaN, and Add must not allocate.
+func TestLatencyWindowStaysSorted(t *testing.T) {
+	const window = 64
+	h := NewLatencyHistogram(0.01, 10000, 5, window)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 1000 {
+		v := float64(rng.IntN(20)) / 4
+		if n%97 == 0 {
+			v = math.NaN()
+		}
+		h.Add(v)
+		want := make([]float64, 0, window)
+		for i := range h.recent.Len() {
+			want = append(want, h.recent.At(i))
+		}
+		sort.Float64s(want)
+		require.Len(t, h.sorted, len(want))
+		for i := range want {
+			require.True(t, want[i] == h.sorted[i] || (math.IsNaN(want[i]) && math.IsNaN(h.sorted[i])),
+				"after %d samples, rank %d: %v, want %v", n+1, i, h.sorted[i], want[i])
+		}
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { h.Add(rng.Float64()) }))
+	h.Reset()
+	assert.Empty(t, h.sorted)
+	h.Add(1)
+	assert.Equal(t, []float64{1, 1}, h.Quantiles(nil, 0, 1))
+}
+
+func TestLatencyWindowOfZeroKeepsNothing(t *testing.T) {
+	h := NewLatencyHistogram(0.01, 10000, 5, 0)
+	h.Add(3)
+	assert.EqualValues(t, 1, h.Total)
+	assert.True(t, math.IsNaN(h.Quantiles(nil, 0.5)[0]))
 }

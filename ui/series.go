@@ -1,9 +1,6 @@
 package ui
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // Series is a fixed-capacity ring buffer of float64 samples: the history
 // behind a time-series plot. Push never allocates once the series exists.
@@ -75,17 +72,18 @@ func (s *Series) Reset() { s.head, s.n = 0, 0 }
 
 // LatencyHistogram counts round-trip times in log-scale buckets: bucket 0
 // holds everything below Min ms, then PerDecade buckets per factor of ten up
-// to Max ms, and a last bucket for everything above. Quantiles come from a
-// reused window of the most recent samples, sorted on demand. The zero value
-// is unusable; use NewLatencyHistogram.
+// to Max ms, and a last bucket for everything above. Quantiles come from the
+// window of the most recent samples, which Add keeps sorted too: one sample
+// in and one out is a binary search and a copy per frame, where sorting the
+// window on each frame was 2,048 log 2,048 comparisons. The zero value is
+// unusable; use NewLatencyHistogram.
 type LatencyHistogram struct {
 	Min, Max  float64 // ms
 	PerDecade int
 	Counts    []uint64
 	Total     uint64
 	recent    *Series
-	sorted    []float64
-	sortedAt  uint64 // Total when sorted was filled
+	sorted    []float64 // recent's samples in floatLess order
 }
 
 // NewLatencyHistogram covers [minMS, maxMS) with perDecade buckets per
@@ -133,7 +131,37 @@ func (h *LatencyHistogram) BucketBounds(b int) (lo, hi float64) {
 func (h *LatencyHistogram) Add(ms float64) {
 	h.Counts[h.Bucket(ms)]++
 	h.Total++
+	if cap(h.sorted) == 0 { // a window of 0 keeps no samples
+		return
+	}
+	if len(h.sorted) == cap(h.sorted) { // full: the oldest sample leaves
+		i := searchFloats(h.sorted, h.recent.At(0))
+		h.sorted = append(h.sorted[:i], h.sorted[i+1:]...)
+	}
 	h.recent.Push(ms)
+	i := searchFloats(h.sorted, ms)
+	h.sorted = append(h.sorted, 0)
+	copy(h.sorted[i+1:], h.sorted[i:])
+	h.sorted[i] = ms
+}
+
+// floatLess orders NaN before every number, as sort.Float64s does, so a
+// NaN sample has a place in the sorted window.
+func floatLess(a, b float64) bool { return a < b || (a != a && b == b) }
+
+// searchFloats returns the first index of s (sorted by floatLess) whose
+// value is not below v.
+func searchFloats(s []float64, v float64) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if floatLess(s[mid], v) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // Reset forgets every sample.
@@ -143,6 +171,7 @@ func (h *LatencyHistogram) Reset() {
 	}
 	h.Total = 0
 	h.recent.Reset()
+	h.sorted = h.sorted[:0]
 }
 
 // Quantiles returns the q-quantiles (0 ≤ q ≤ 1, nearest rank) of the
@@ -150,14 +179,6 @@ func (h *LatencyHistogram) Reset() {
 // every value is NaN.
 func (h *LatencyHistogram) Quantiles(dst []float64, qs ...float64) []float64 {
 	dst = dst[:0]
-	if h.sortedAt != h.Total || len(h.sorted) != h.recent.Len() {
-		h.sorted = h.sorted[:0]
-		for i := 0; i < h.recent.Len(); i++ {
-			h.sorted = append(h.sorted, h.recent.At(i))
-		}
-		sort.Float64s(h.sorted)
-		h.sortedAt = h.Total
-	}
 	for _, q := range qs {
 		if len(h.sorted) == 0 {
 			dst = append(dst, math.NaN())

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"syscall/js"
+
+	"github.com/ringscope/ringscope/internal/heapsort"
 )
 
 // RequestAdapterOptions is GPURequestAdapterOptions. The zero value asks for
@@ -134,12 +136,6 @@ func readFeatures(v js.Value) []string {
 	for i := range arr.Length() {
 		out = append(out, arr.Index(i).String())
 	}
-	// An insertion sort of a few dozen names: slices.Sort would link a
-	// pdqsort instantiation for strings (19 KB of wasm) for this call.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	heapsort.Ordered(out)
 	return out
 }

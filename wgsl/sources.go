@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ringscope/ringscope/internal/heapsort"
 )
 
 var (
@@ -168,11 +170,7 @@ func jitSet(opcodes []uint32) []uint32 {
 			set = append(set, op)
 		}
 	}
-	for i := 1; i < len(set); i++ { // insertion sort, as in jitOpcodes
-		for j := i; j > 0 && set[j] < set[j-1]; j-- {
-			set[j], set[j-1] = set[j-1], set[j]
-		}
-	}
+	heapsort.Ordered(set)
 	return slices.Compact(set)
 }
 
@@ -217,13 +215,7 @@ var jitOpcodes = sync.OnceValue(func() []jitOpcode {
 		}
 		ops = append(ops, jitOpcode{value: v, flag: flag})
 	}
-	// An insertion sort: a few dozen overrides, and slices.SortFunc would
-	// link a pdqsort instantiation (20 KB of wasm) for this one call.
-	for i := 1; i < len(ops); i++ {
-		for j := i; j > 0 && ops[j].value < ops[j-1].value; j-- {
-			ops[j], ops[j-1] = ops[j-1], ops[j]
-		}
-	}
+	heapsort.Func(ops, func(a, b jitOpcode) bool { return a.value < b.value })
 	return ops
 })
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ringscope/ringscope/internal/heapsort"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -62,7 +63,9 @@ func (o *Options) summaryShape() SummaryShape {
 // window opcodes, sorted and unique (the count decode checks).
 func (o *Options) summaryParams() wgsl.SummaryParams {
 	sh := o.summaryShape()
-	ops := slices.Compact(slices.Sorted(slices.Values(o.WindowOpcodes)))
+	ops := slices.Clone(o.WindowOpcodes)
+	heapsort.Ordered(ops)
+	ops = slices.Compact(ops)
 	return wgsl.SummaryParams{Depth: sh.Depth, Width: sh.Width, WindowCapacity: sh.WindowCapacity, WindowOpcodes: ops}
 }
 

@@ -1,9 +1,7 @@
 package host
 
 import (
-	"cmp"
-	"slices"
-
+	"github.com/ringscope/ringscope/internal/heapsort"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -73,7 +71,7 @@ func (d *dirtySet) ranges() []ByteRange {
 		d.clean = true
 		return d.r
 	}
-	slices.SortFunc(d.r, func(a, b ByteRange) int { return cmp.Compare(a.Start, b.Start) })
+	heapsort.Func(d.r, func(a, b ByteRange) bool { return a.Start < b.Start })
 	out := d.r[:1]
 	for _, r := range d.r[1:] {
 		last := &out[len(out)-1]
