@@ -7,7 +7,6 @@ import "fmt"
 import "reflect"
 import "github.com/vugu/vugu"
 import js "github.com/vugu/vugu/js"
-import "log"
 
 func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 
@@ -199,4 +198,3 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 var _ fmt.Stringer
 var _ reflect.Type
 var _ js.Value
-var _ log.Logger

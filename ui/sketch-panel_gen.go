@@ -7,7 +7,6 @@ import "fmt"
 import "reflect"
 import "github.com/vugu/vugu"
 import js "github.com/vugu/vugu/js"
-import "log"
 
 func (c *SketchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 
@@ -116,4 +115,3 @@ func (c *SketchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 var _ fmt.Stringer
 var _ reflect.Type
 var _ js.Value
-var _ log.Logger
