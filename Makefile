@@ -24,21 +24,30 @@ run: setup build
 build: static/main.wasm static/main.wasm.gz static/wasm_exec.js
 
 # No inlining in the generated ui components (their Build code inlines
-# Vugu's AppendChild thousands of times) nor in the cold JSON, reflection,
-# capture and URL code: main.wasm 1,690,638 -> 1,589,429 B gzipped, and the
-# page's frame rate the same within noise (4 alternating 6 s windows each in
-# headless Chromium, 65,536 slots, 2026-12-01: 29.2-35.6 vs 29.1-36.0 fps).
-WASM_GCFLAGS := -gcflags=github.com/ringscope/ringscope/ui=-l -gcflags=reflect=-l \
-	-gcflags=encoding/json=-l -gcflags=github.com/ringscope/ringscope/wasm/capture=-l \
-	-gcflags=github.com/ringscope/ringscope/wasm/api=-l
+# Vugu's AppendChild thousands of times), nor in the cold JSON, reflection,
+# formatting, time, capture and URL code. Measured side by side in headless
+# Chromium at 65,536 slots (node bench/ab.mjs, 5 alternating 6 s windows,
+# 2026-12-01): the page's frame rate is the same within noise (1.02x of the
+# build without fmt and time here). strings, strconv and wasm were tried too:
+# 8.6 KB less gzipped, but 0.90x the frame rate (strings.Builder, strconv's
+# appenders and the frame loop are per-frame code), so they inline.
+RS := github.com/ringscope/ringscope
+WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(RS)/wasm/api=-l \
+	-gcflags=reflect=-l -gcflags=encoding/json=-l -gcflags=fmt=-l -gcflags=time=-l
 
-static/main.wasm: $(shell find wasm ui webgpu wgsl decode -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o $@ ./wasm
+# The version captures record (wasm/capture_js.go).
+VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+
+static/main.wasm: $(shell find wasm ui webgpu wgsl decode internal -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.ringscopeVersion=$(VERSION)' $(WASM_GCFLAGS) -o $@ ./wasm
 
 # The server sends a fresh name.gz as it is (handler.go), so the first
 # load after a start need not wait for it to gzip 6 MB (1-2 s here).
+# zopfli writes the same gzip format as gzip -9, 4.5% smaller (1,532,432 ->
+# 1,463,060 B here), in 20 s instead of 1 s; every browser inflates it.
 static/main.wasm.gz: static/main.wasm
-	gzip -9 -k -f $<
+	@if command -v zopfli >/dev/null; then echo "zopfli $<"; zopfli -c $< > $@.tmp && mv $@.tmp $@; \
+	else echo "zopfli not installed (make setup): gzip -9 $<"; gzip -9 -k -f $<; fi
 
 static/wasm_exec.js: $(WASM_EXEC)
 	cp $< $@
@@ -46,8 +55,9 @@ static/wasm_exec.js: $(WASM_EXEC)
 setup: setup-chromium setup-node
 
 # Chromium brings SwiftShader, the CPU WebGPU adapter both test tiers use;
-# Dawn under Node needs the Vulkan loader to find it.
-APT_PACKAGES := chromium libvulkan1
+# Dawn under Node needs the Vulkan loader to find it; zopfli compresses the
+# served main.wasm.gz.
+APT_PACKAGES := chromium libvulkan1 zopfli
 
 setup-chromium:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES); }

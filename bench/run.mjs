@@ -251,6 +251,13 @@ async function main() {
   // Wasm size.
   const mainWasm = fs.readFileSync(path.join(root, 'static', 'main.wasm'));
   const gz = zlib.gzipSync(mainWasm, { level: 9 }).length;
+  // What the server sends: static/main.wasm.gz (zopfli, by make build), as
+  // long as it is the gzip of this main.wasm.
+  let served = null;
+  try {
+    const file = fs.readFileSync(path.join(root, 'static', 'main.wasm.gz'));
+    if (zlib.gunzipSync(file).equals(mainWasm)) served = file.length;
+  } catch {}
 
   // The table.
   const ad = rows.find((r) => r.row === 'adapter' && r.env.includes('Chromium'))?.data;
@@ -272,7 +279,9 @@ async function main() {
       phase('openedMs', 'runner open') + phase('firstDecodedMs', 'first frame decoded');
     lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start (first frame = the dashboard shows a decoded frame); of which wasm fetched ${dist(wf, (x) => f(x, 0))}${phases}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
   }
-  lines.push(`| 5 | wasm size, gzipped (static/main.wasm, gzip -9) | ${bytes(gz)} (${gz.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(gz, 1.5e6)}** | bytes; raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B` : ''} | ${target('≤ 1.5 MB', gz <= 1.5e6)} | [S] |`);
+  const size = served ?? gz;
+  const gzNote = `gzip -9 of the same main.wasm ${gz.toLocaleString('en-US')} B (${ratio(gz, 1.5e6)} of the target${gz <= 1.5e6 ? '' : ', over it'})`;
+  lines.push(`| 5 | wasm size, gzipped (${served ? 'static/main.wasm.gz as served' : 'static/main.wasm, gzip -9: no fresh main.wasm.gz'}) | ${bytes(size)} (${size.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(size, 1.5e6)}** | bytes; ${served ? `${gzNote}; ` : ''}raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B in the live test` : ''} | ${target('≤ 1.5 MB', size <= 1.5e6)} | [S] |`);
 
   const md = `# ringscope benchmark results
 
@@ -303,7 +312,7 @@ Commands (run from the repository root; make bench runs them all):
 - [N] \`${cmdNative}\`
 - [G] ${cmdGPU}
 - [P] \`${cmdPage}\`
-- [S] \`make build\`, then bench/run.mjs gzips static/main.wasm (zlib level 9)
+- [S] \`make build\` (zopfli writes static/main.wasm.gz, the file the server sends), then bench/run.mjs reads its size and gzips static/main.wasm with zlib level 9 beside it
 
 How the rows are made (bench/doc.go, bench/*_test.go, e2e/tests/bench.spec.mjs):
 
