@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/ringscope/ringscope/internal/heapsort"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -319,7 +318,7 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 	if used != h.entries {
 		return summaryErr(abi.SumWindowEntries*abi.WordBytes, "%d window entries in use, the header says %d", used, h.entries)
 	}
-	heapsort.Func(wins, windowLess)
+	slices.SortFunc(wins, compareWindows)
 	for i := 1; i < len(wins); i++ {
 		if compareWindows(wins[i-1], wins[i]) == 0 {
 			return summaryErr(h.windows*abi.WordBytes, "two window entries for ticket %d, opcode %#x", wins[i].Ticket, wins[i].Opcode)

@@ -142,7 +142,10 @@ func (s *DecodeScratch) windows(dst []WindowTelemetry, slots []RingSlotSnapshot)
 			w.Fault++
 		}
 	}
-	heapsort.Func(dst, windowLess)
+	// pdqsort, not heapsort: the windows come out nearly in ticket order
+	// (slot order, with one wrap), which pdqsort sorts in about one pass;
+	// heapsort took 1.5x the whole decode (BenchmarkDecodeInto/windows).
+	slices.SortFunc(dst, compareWindows)
 	return dst
 }
 
@@ -208,5 +211,3 @@ func (t *RingTelemetry) AppendActiveWindows(dst []WindowTelemetry) []WindowTelem
 	}
 	return dst
 }
-
-func windowLess(a, b WindowTelemetry) bool { return compareWindows(a, b) < 0 }

@@ -1,7 +1,9 @@
 package host
 
 import (
-	"github.com/ringscope/ringscope/internal/heapsort"
+	"cmp"
+	"slices"
+
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -71,7 +73,8 @@ func (d *dirtySet) ranges() []ByteRange {
 		d.clean = true
 		return d.r
 	}
-	heapsort.Func(d.r, func(a, b ByteRange) bool { return a.Start < b.Start })
+	// pdqsort: ranges arrive in publish order, nearly sorted.
+	slices.SortFunc(d.r, func(a, b ByteRange) int { return cmp.Compare(a.Start, b.Start) })
 	out := d.r[:1]
 	for _, r := range d.r[1:] {
 		last := &out[len(out)-1]
