@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/vugu/vugu"
-	"github.com/vugu/vugu/domrender"
+
+	"github.com/ringscope/ringscope/wasm/domrender"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
@@ -167,7 +168,7 @@ func newApp(cfg api.PageConfig) *app {
 // a frame (EventEnv.UnlockRender) asks.
 func (a *app) renderLoop() {
 	var err error
-	withoutEval(func() { a.renderer, err = domrender.New("#app") })
+	a.renderer, err = domrender.New("#app")
 	if err != nil {
 		a.setStatusDirect("error: mount dashboard: " + err.Error())
 		select {}

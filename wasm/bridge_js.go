@@ -83,22 +83,6 @@ func optNumber(obj js.Value, what, name string) (f float64, ok bool, err error) 
 	return v.Float(), true, nil
 }
 
-// withoutEval runs f with window.eval replaced by a no-op. Vugu's renderer
-// installs its DOM helper with eval, which the page's CSP forbids; the page
-// loads the same helper as static/vugu-render.js beforehand, and the helper
-// starts with "if (window.vuguRender) return", so skipping the eval changes
-// nothing but the CSP violation.
-func withoutEval(f func()) {
-	eval := jsGlobal.Get("eval")
-	noop := js.FuncOf(func(js.Value, []js.Value) any { return nil })
-	jsGlobal.Set("eval", noop)
-	defer func() {
-		jsGlobal.Set("eval", eval)
-		noop.Release()
-	}()
-	f()
-}
-
 // optUint64 is optUint32 for byte counts: an integer 0…2^53 (JavaScript's
 // exact range).
 func optUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
