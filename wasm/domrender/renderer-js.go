@@ -561,7 +561,7 @@ func (r *JSRenderer) visitSyncElementEtc(state *jsRenderState, bo *vugu.BuildOut
 		}
 
 		childIndex := 1
-		mirrored := sh != nil && !hasTemplateChild(n)
+		mirrored := sh != nil && !hasTemplateChild(br, n)
 		for nchild := n.FirstChild; nchild != nil; nchild = nchild.NextSibling {
 
 			childPositionID := strconv.AppendInt(append(positionID, '_'), int64(childIndex), 10)

@@ -85,11 +85,20 @@ func (s *shadowNode) child(i int) *shadowNode {
 	return s.children[i]
 }
 
-// hasTemplateChild reports whether one of n's children is a template,
-// whose children the helper writes as n's children.
-func hasTemplateChild(n *vugu.VGNode) bool {
+// hasTemplateChild reports whether one of n's children is a template (or
+// a component whose root is one), whose children the helper writes as n's
+// children: n's children then do not line up with the mirror's.
+func hasTemplateChild(br *vugu.BuildResults, n *vugu.VGNode) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.IsTemplate() {
+		root := c
+		for root.Component != nil {
+			out := br.ResultFor(root.Component)
+			if out == nil || len(out.Out) != 1 {
+				break // visitSyncNode reports the error
+			}
+			root = out.Out[0]
+		}
+		if root.IsTemplate() {
 			return true
 		}
 	}

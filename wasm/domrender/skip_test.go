@@ -37,7 +37,8 @@ func TestSkipWritesTheSameDOMAsAFullSync(t *testing.T) {
 
 // The transitions the mirror must follow, each back and forth: a list
 // that shrinks and grows again, an element that becomes text and comes
-// back, a tag that changes and comes back, innerHTML that comes and goes.
+// back, a tag that changes and comes back, innerHTML that comes and goes,
+// a template (vg-template: children written as the parent's) that changes.
 func TestSkipFollowsEveryTransition(t *testing.T) {
 	li := func(s string) *vugu.VGNode { return el("li", []string{"class", "row"}, text(s)) }
 	html := func(h string) *vugu.VGNode { n := el("div", nil); n.InnerHTML = &h; return n }
@@ -47,6 +48,12 @@ func TestSkipFollowsEveryTransition(t *testing.T) {
 		"tag and back":              {el("div", nil, el("p", []string{"class", "x"}, text("a"))), el("div", nil, el("span", nil)), el("div", nil, el("p", []string{"class", "x"}, text("a")))},
 		"innerHTML and back":        {el("div", nil, el("div", nil, li("a"))), el("div", nil, html("<b>a</b>")), el("div", nil, el("div", nil, li("a")))},
 		"a listener comes and goes": {el("div", nil, li("a")), el("div", nil, withClick(li("a"))), el("div", nil, li("a"))},
+		"a template shrinks and grows": {
+			el("ul", nil, li("a"), el("", nil, li("b"), li("c")), li("d")),
+			el("ul", nil, li("a"), el("", nil, li("b")), li("d")),
+			el("ul", nil, li("a"), el("", nil, li("b"), li("c")), li("d")),
+			el("ul", nil, li("a"), li("b"), li("c"), li("d")),
+		},
 	} {
 		skipping, full := newSimRenderer(), newSimRenderer()
 		for step, tree := range trees {
