@@ -13,11 +13,10 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"github.com/ringscope/ringscope/wasm/domrender"
-
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/domrender"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/host"

@@ -1,6 +1,7 @@
 package domrender
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 
 	"github.com/vugu/vugu"
@@ -179,8 +180,6 @@ func writeString(h *maphash.Hash, s string) {
 
 func writeUint(h *maphash.Hash, v uint64) {
 	var b [8]byte
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
+	binary.LittleEndian.PutUint64(b[:], v)
 	h.Write(b[:])
 }
