@@ -10,6 +10,7 @@
 //
 //   node bench/run.mjs [--quick]              # everything (make bench)
 //   node bench/run.mjs --format rows.log      # print the table of BENCHROW lines (bench/device.sh)
+//   node bench/run.mjs --page DIR             # print rows 4 and 5 from DIR's JSON (bench/gpu-chromium.sh)
 //
 // Raw logs and JSON go to bench/.out (ignored); only results.md is committed.
 import { spawnSync } from 'node:child_process';
@@ -200,12 +201,51 @@ function machine() {
   };
 }
 
+const readJSON = (dir, n) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+// pageRows are rows 4 and 5 (the page: whole frame vs floor, startup) from
+// the JSON that e2e/tests/bench.spec.mjs writes; bench/gpu-chromium.sh's
+// results go through the same (--page).
+function pageRows(frame, startup, live, pageErr) {
+  const rows = [];
+  if (frame) {
+    const p = distOf(frame.pageFrameMs), fl = distOf(frame.floorMs);
+    rows.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; ${live ? `the live test measured ${f(live.framesPerSecond, 1)} frames/s;` : ''} crossOriginIsolated ${frame.crossOriginIsolated}${frame.adapter ? `; adapter ${frame.adapter}` : ''} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | [P] test "whole frame vs platform floor" |`);
+  } else rows.push(`| 4 | the page's whole frame vs platform floor | – | – | – | not measured: ${pageErr ?? 'no frame.json'} | | [P] |`);
+  if (startup) {
+    const ff = distOf(startup.loads.map((l) => l.firstFrameMs));
+    const rd = distOf(startup.loads.map((l) => l.readyMs).filter((x) => x != null));
+    const wf = distOf(startup.loads.map((l) => l.wasmFetchedMs).filter((x) => x != null));
+    // The page's User Timing marks, where the loads have them.
+    const phase = (key, label) => {
+      const d = distOf(startup.loads.map((l) => l[key]).filter((x) => x != null));
+      return d.n ? `, ${label} ${dist(d, (x) => f(x, 0))}` : '';
+    };
+    const phases = phase('goStartMs', 'Go main running') + phase('deviceMs', 'device acquired') +
+      phase('openedMs', 'runner open') + phase('firstDecodedMs', 'first frame decoded');
+    rows.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start (first frame = the dashboard shows a decoded frame); of which wasm fetched ${dist(wf, (x) => f(x, 0))}${phases}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
+  }
+  return rows;
+}
+
 async function main() {
   if (args[0] === '--format') {
     const rows = parseRows(fs.readFileSync(args[1], 'utf8'));
     const ad = rows.find((r) => r.row === 'adapter');
     if (ad) console.log(`adapter: ${ad.data.vendor} / ${ad.data.architecture} (${ad.data.description}), ${ad.env}\n`);
     console.log([...tableHead, ...goRowsTable(rows, { gpu: process.env.RINGSCOPE_BENCH_CMD || '' })].join('\n'));
+    return;
+  }
+  if (args[0] === '--page') {
+    const dir = args[1];
+    const rows = pageRows(readJSON(dir, 'frame.json'), readJSON(dir, 'startup.json'), readJSON(dir, 'bench.json'), 'no frame.json');
+    console.log([...tableHead, ...rows].join('\n').replaceAll('[P]', process.env.RINGSCOPE_BENCH_CMD || '[P]'));
     return;
   }
   fs.mkdirSync(out, { recursive: true });
@@ -239,14 +279,7 @@ async function main() {
     pageErr = e.message.split('\n').slice(0, 3).join(' ');
     console.error(e.message);
   }
-  const readJSON = (n) => {
-    try {
-      return JSON.parse(fs.readFileSync(path.join(out, n), 'utf8'));
-    } catch {
-      return null;
-    }
-  };
-  const frame = readJSON('frame.json'), startup = readJSON('startup.json'), live = readJSON('bench.json');
+  const frame = readJSON(out, 'frame.json'), startup = readJSON(out, 'startup.json'), live = readJSON(out, 'bench.json');
 
   // Wasm size.
   const mainWasm = fs.readFileSync(path.join(root, 'static', 'main.wasm'));
@@ -262,23 +295,7 @@ async function main() {
   // The table.
   const ad = rows.find((r) => r.row === 'adapter' && r.env.includes('Chromium'))?.data;
   const lines = [...tableHead, ...goRowsTable(rows, { gpu: '[G]', native: '[N]' })];
-  if (frame) {
-    const p = distOf(frame.pageFrameMs), fl = distOf(frame.floorMs);
-    lines.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; ${live ? `the live test measured ${f(live.framesPerSecond, 1)} frames/s;` : ''} crossOriginIsolated ${frame.crossOriginIsolated} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | [P] test "whole frame vs platform floor" |`);
-  } else lines.push(`| 4 | the page's whole frame vs platform floor | – | – | – | not measured: ${pageErr ?? 'no frame.json'} | | [P] |`);
-  if (startup) {
-    const ff = distOf(startup.loads.map((l) => l.firstFrameMs));
-    const rd = distOf(startup.loads.map((l) => l.readyMs).filter((x) => x != null));
-    const wf = distOf(startup.loads.map((l) => l.wasmFetchedMs).filter((x) => x != null));
-    // The page's User Timing marks, where the loads have them.
-    const phase = (key, label) => {
-      const d = distOf(startup.loads.map((l) => l[key]).filter((x) => x != null));
-      return d.n ? `, ${label} ${dist(d, (x) => f(x, 0))}` : '';
-    };
-    const phases = phase('goStartMs', 'Go main running') + phase('deviceMs', 'device acquired') +
-      phase('openedMs', 'runner open') + phase('firstDecodedMs', 'first frame decoded');
-    lines.push(`| 5 | startup: navigation → first telemetry frame, cold loads, ${startup.slots.toLocaleString('en-US')} slots | ${dist(ff, (x) => f(x, 0))} | 1,500 (target) | **${ratio(ff.median, 1500)}** | ms from navigation start (first frame = the dashboard shows a decoded frame); of which wasm fetched ${dist(wf, (x) => f(x, 0))}${phases}, status ready ${dist(rd, (x) => f(x, 0))} | ${target('≤ 1.5 s', ff.median <= 1500)} | [P] test "startup" |`);
-  }
+  lines.push(...pageRows(frame, startup, live, pageErr));
   const size = served ?? gz;
   const gzNote = `zlib level 9 of the same main.wasm ${gz.toLocaleString('en-US')} B (${ratio(gz, 1.5e6)} of the target${gz <= 1.5e6 ? '' : ', over it'})`;
   lines.push(`| 5 | wasm size, gzipped (${served ? 'static/main.wasm.gz as served' : 'static/main.wasm, gzip -9: no fresh main.wasm.gz'}) | ${bytes(size)} (${size.toLocaleString('en-US')} B) | 1.5 MB (target) | **${ratio(size, 1.5e6)}** | bytes; ${served ? `${gzNote}; ` : ''}raw ${bytes(mainWasm.length)} (${mainWasm.length.toLocaleString('en-US')} B)${live?.wasmTransferBytes ? `; the server sent ${live.wasmTransferBytes.toLocaleString('en-US')} B in the live test` : ''} | ${target('≤ 1.5 MB', size <= 1.5e6)} | [S] |`);

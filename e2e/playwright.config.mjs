@@ -26,7 +26,10 @@ const baseArgs = [
 // (vendor google, architecture swiftshader, isFallbackAdapter true);
 // --use-angle=swiftshader and --enable-features=Vulkan were measured to be
 // unnecessary. Without it navigator.gpu exists but requestAdapter() is null.
-const webgpuArgs = [...baseArgs, '--enable-unsafe-webgpu'];
+// RINGSCOPE_CHROMIUM_ARGS adds flags (space-separated) to the WebGPU
+// project: a machine with a real GPU needs Vulkan turned on (bench/gpu-chromium.sh).
+const extraArgs = (process.env.RINGSCOPE_CHROMIUM_ARGS || '').split(' ').filter(Boolean);
+const webgpuArgs = [...baseArgs, '--enable-unsafe-webgpu', ...extraArgs];
 
 const browser = (args) => ({
   browserName: 'chromium',
@@ -55,7 +58,9 @@ export default defineConfig({
     { name: 'no-webgpu', grep: /@no-webgpu/, use: browser(baseArgs) },
   ],
   webServer: {
-    command: `go run . -addr 127.0.0.1:${port}`,
+    // RINGSCOPE_SERVER names a prebuilt server binary, for a machine without
+    // Go (bench/gpu-chromium.sh); it serves ../static all the same.
+    command: `${process.env.RINGSCOPE_SERVER || 'go run .'} -addr 127.0.0.1:${port}`,
     cwd: '..',
     url: `${baseURL}/`,
     reuseExistingServer: !process.env.CI,

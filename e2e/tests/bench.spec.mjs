@@ -251,7 +251,8 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
       if (i >= 3) ms.push(performance.now() - t0);
     }
     device.destroy();
-    return { ms, crossOriginIsolated: self.crossOriginIsolated };
+    const i = adapter.info ?? {};
+    return { ms, crossOriginIsolated: self.crossOriginIsolated, adapter: [i.vendor, i.architecture, i.description].filter(Boolean).join(' / ') };
   }, { bytes, trips: FLOOR_TRIPS });
   await page.evaluate(() => window.ringscope.start());
   await page.waitForTimeout(1_000);
@@ -264,6 +265,8 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
     bytesPerFrame: bytes,
     floorMs: floor.ms,
     crossOriginIsolated: floor.crossOriginIsolated,
+    // The adapter panel's heading line: which adapter both sides ran on.
+    adapter: floor.adapter,
     at: new Date().toISOString(),
   };
   console.log(`ringscope bench frame: ${JSON.stringify({ ...result, pageFrameMs: result.pageFrameMs.length, floorMs: result.floorMs.length })}`);
