@@ -1,6 +1,7 @@
 // Package bench holds ringscope's benchmark rows: `make bench` runs them
 // and writes bench/results.md (bench/run.mjs drives it; bench/device.sh
-// runs the GPU rows under Node + Dawn on another machine).
+// runs the GPU rows under Node + Dawn on another machine, and
+// bench/gpu-chromium.sh the page's rows in Chromium carried there).
 //
 // Every row is a ratio of two things measured side by side in one run,
 // reported with both sides' medians and p90s. Nothing here passes or fails
