@@ -1,6 +1,7 @@
 package host
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,6 +37,85 @@ func TestDirtySetOutOfOrder(t *testing.T) {
 	assert.Equal(t, []ByteRange{{0, 52}}, d.ranges())
 	d.clear()
 	assert.Empty(t, d.ranges())
+}
+
+// TestDirtySetCoversExactlyWhatWasMarked marks random runs, in the patterns
+// the queue makes (interleaved per-partition runs of slots, scattered
+// status words, whole-buffer marks), and checks ranges against a bitmap of
+// the marked words: sorted, coalesced, and covering those words and no
+// others.
+func TestDirtySetCoversExactlyWhatWasMarked(t *testing.T) {
+	const words = 4096
+	for seed := uint64(0); seed < 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var d dirtySet
+		marked := make([]bool, words)
+		mark := func(w, n int) {
+			d.markWords(w, n)
+			for i := w; i < w+n; i++ {
+				marked[i] = true
+			}
+		}
+		next := make([]int, abi.PriorityLevels)
+		for p := range next {
+			next[p] = p * words / abi.PriorityLevels
+		}
+		for op := 0; op < 1+rng.IntN(300); op++ {
+			switch k := rng.IntN(10); {
+			case k < 6: // a slot of partition p, after the last one it wrote
+				p := rng.IntN(len(next))
+				if next[p]+4 <= (p+1)*words/abi.PriorityLevels {
+					mark(next[p], 4)
+					next[p] += 4
+				}
+			case k < 9: // a scattered status word
+				mark(rng.IntN(words), 1)
+			default: // any run
+				w := rng.IntN(words)
+				mark(w, 1+rng.IntN(words-w))
+			}
+			if rng.IntN(20) == 0 {
+				d.ranges() // a read between marks must not lose anything
+			}
+		}
+		got := d.ranges()
+		covered := make([]bool, words)
+		for i, r := range got {
+			require.Less(t, r.Start, r.End, "seed %d: empty range", seed)
+			if i > 0 {
+				require.Greater(t, r.Start, got[i-1].End, "seed %d: ranges %d and %d not sorted and coalesced", seed, i-1, i)
+			}
+			for b := r.Start; b < r.End; b += abi.WordBytes {
+				covered[b/abi.WordBytes] = true
+			}
+		}
+		require.Equal(t, marked, covered, "seed %d", seed)
+	}
+}
+
+// BenchmarkDirtySetPublish is a publish of 4,096 slots of mixed priorities
+// (each to its partition's next slot), then ranges, as the page's frame does.
+func BenchmarkDirtySetPublish(b *testing.B) {
+	const slots = 65536
+	rng := rand.New(rand.NewPCG(1, 2))
+	prio := make([]int, 4096)
+	for i := range prio {
+		prio[i] = rng.IntN(abi.PriorityLevels)
+	}
+	var d dirtySet
+	b.ReportAllocs()
+	for b.Loop() {
+		d.clear()
+		var next [abi.PriorityLevels]int
+		for _, p := range prio {
+			slot := p*slots/abi.PriorityLevels + next[p]
+			next[p]++
+			d.markWords(slot*abi.SlotWords, abi.SlotWords)
+		}
+		if n := len(d.ranges()); n > abi.PriorityLevels {
+			b.Fatalf("%d ranges for %d partitions", n, abi.PriorityLevels)
+		}
+	}
 }
 
 // FuzzScanCursors checks Requeue's and ReclaimFaults' cursors against full
