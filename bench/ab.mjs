@@ -8,8 +8,8 @@
 //                     [--loads 8] [--query '?slots=65536']
 //
 // For every round and build it prints the page's frame rate (the header's
-// frame counter) and, from Chrome's Performance.getMetrics, the renderer
-// main thread's task, layout and style time per frame; then --loads cold
+// frame counter) and, from Chrome's Performance.getMetrics, layouts per
+// second and the renderer main thread's task, layout and style time per frame; then --loads cold
 // loads of each build (a fresh context each), navigation to the first
 // decoded frame on the dashboard. Medians close each section. It asserts
 // nothing: it reports what it measured.
@@ -34,8 +34,10 @@ const loads = Number(args.loads ?? 8);
 const query = args.query ?? '?slots=65536';
 
 // The flags every run needs here (e2e/playwright.config.mjs).
+// RINGSCOPE_CHROMIUM_ARGS adds flags, as there (bench/gpu-chromium.sh).
 const launchArgs = ['--no-sandbox', '--disable-quic', '--disable-component-update', '--disable-sync',
-  '--disable-background-networking', '--no-first-run', '--enable-unsafe-webgpu'];
+  '--disable-background-networking', '--no-first-run', '--enable-unsafe-webgpu',
+  ...(process.env.RINGSCOPE_CHROMIUM_ARGS || '').split(' ').filter(Boolean)];
 
 const median = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
@@ -81,7 +83,9 @@ async function live(browser, url) {
   await page.close();
   const n = f1 - f0;
   const perFrame = (k) => ((m1[k] - m0[k]) * 1000) / n;
-  return { fps: n / dt, taskMs: perFrame('TaskDuration'), layoutMs: perFrame('LayoutDuration'), styleMs: perFrame('RecalcStyleDuration') };
+  // Layouts per second: how often the dashboard's DOM changed on screen (a
+  // render may show several frames).
+  return { fps: n / dt, layoutsPerSecond: (m1.LayoutCount - m0.LayoutCount) / dt, taskMs: perFrame('TaskDuration'), layoutMs: perFrame('LayoutDuration'), styleMs: perFrame('RecalcStyleDuration') };
 }
 
 // cold measures one load in a fresh context: navigation to the first frame shown.
@@ -101,8 +105,12 @@ async function cold(browser, url) {
   return ms;
 }
 
-const bin = path.join(root, 'bench', '.out', 'ab-server');
-execFileSync('go', ['build', '-o', bin, '.'], { cwd: root, stdio: 'inherit' });
+// RINGSCOPE_SERVER names a prebuilt server, for a machine without Go.
+let bin = process.env.RINGSCOPE_SERVER;
+if (!bin) {
+  bin = path.join(root, 'bench', '.out', 'ab-server');
+  execFileSync('go', ['build', '-o', bin, '.'], { cwd: root, stdio: 'inherit' });
+}
 const servers = { A: await serve(args.a, 18871, bin), B: await serve(args.b, 18872, bin) };
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: launchArgs });
 try {
@@ -111,7 +119,7 @@ try {
     for (const k of ['A', 'B']) {
       const m = await live(browser, servers[k].url);
       rows[k].push(m);
-      console.log(`live ${k} round ${r + 1}: ${m.fps.toFixed(1)} fps, task ${m.taskMs.toFixed(1)} ms, layout ${m.layoutMs.toFixed(2)} ms, style ${m.styleMs.toFixed(2)} ms per frame`);
+      console.log(`live ${k} round ${r + 1}: ${m.fps.toFixed(1)} fps, ${m.layoutsPerSecond.toFixed(1)} layouts/s, task ${m.taskMs.toFixed(1)} ms, layout ${m.layoutMs.toFixed(2)} ms, style ${m.styleMs.toFixed(2)} ms per frame`);
     }
   }
   const fa = median(rows.A.map((m) => m.fps)), fb = median(rows.B.map((m) => m.fps));

@@ -10,6 +10,7 @@
 #   bench/gpu-chromium.sh pack              # here: writes .device/gpu-chromium/c1..cN
 #   bench/gpu-chromium.sh stage cK          # there, once per chunk (carry .device/gpu-chromium/cK)
 #   bench/gpu-chromium.sh run [bench|profile]  # there, after the last stage: results in $OUT
+#   bench/gpu-chromium.sh run exec CMD...      # there: CMD with Chromium set up (bench/ab.mjs)
 #
 # run starts Chromium with Vulkan on the GPU (GPU_FLAGS below), checks
 # that the adapter is not the fallback one, and runs the @bench specs of
@@ -84,7 +85,7 @@ unpack() {
 # (profile; PROFILE_DIR names the static folder to serve, by default the
 # packed one, whose wasm has no function names).
 run() {
-	local what=${1:-bench}
+	local what=$1
 	local out=${OUT:-bench/.out/gpu-chromium}
 	mkdir -p "$out"
 	local root=$STAGE/root
@@ -112,10 +113,15 @@ run() {
 	"$CHROMIUM" --version | tee "$out/chromium-version.txt"
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt" || true
 
-	if [[ $what == profile ]]; then
-		RINGSCOPE_CHROMIUM_ARGS=$GPU_FLAGS node bench/profile-page.mjs --dir "${PROFILE_DIR:-static}" --out "$out/page.cpuprofile" | tee "$out/profile.txt"
-		return
-	fi
+	export RINGSCOPE_CHROMIUM_ARGS=$GPU_FLAGS
+	case $what in
+	profile)
+		node bench/profile-page.mjs --dir "${PROFILE_DIR:-static}" --out "$out/page.cpuprofile" | tee "$out/profile.txt"
+		return ;;
+	exec) # any command in this setup, such as node bench/ab.mjs --a DIR --b DIR
+		shift && "$@"
+		return ;;
+	esac
 	# The page must run on the GPU, not on the fallback adapter.
 	RINGSCOPE_CHROMIUM_ARGS=$GPU_FLAGS timeout 60 node bench/probe-adapter.mjs | tee "$out/probe.txt"
 	grep -q '"fallback":false' "$out/probe.txt" ||
@@ -131,6 +137,6 @@ run() {
 case "${1:-}" in
 pack) pack ;;
 stage) stage "$2" ;;
-run) run "${2:-bench}" ;;
+run) shift && run "${@:-bench}" ;;
 *) sed -n 2,18p "$0" >&2 && exit 2 ;;
 esac

@@ -317,14 +317,29 @@ func (r *JSRenderer) EventWait() (ok bool) {
 		return false
 	}
 
-	// FIXME: this should probably have some sort of "debouncing" on it to handle the case of
-	// several events in rapid succession causing multiple renders - maybe we read from eventWaitCH
-	// continuously until it's empty, with a max of like 20ms pause between each or something, and then
-	// only return after we don't see anything for that time frame.
-
+	// Several requests in rapid succession (a frame and an event, or frames
+	// faster than renders) make one render: the caller may wait for its
+	// moment (the page waits for the next animation frame) and then call
+	// Coalesce, which takes the requests that came meanwhile.
 	ok = <-r.eventWaitCh
 	return
 
+}
+
+// Coalesce takes the render requests pending now without blocking, so that
+// one render answers all of them. It returns false if one of them asked the
+// render loop to exit (a panic in an event handler), as EventWait does.
+func (r *JSRenderer) Coalesce() (ok bool) {
+	for {
+		select {
+		case ok := <-r.eventWaitCh:
+			if !ok {
+				return false
+			}
+		default:
+			return true
+		}
+	}
 }
 
 // var window js.Value
