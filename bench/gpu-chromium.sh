@@ -91,6 +91,8 @@ run() {
 	local root=$STAGE/root
 	unpack "$root"
 	cp "$root/static/"* static/ && mkdir -p e2e/node_modules && cp -r "$root/node_modules/"* e2e/node_modules/
+	# STATIC_DIR: a newer build of the page than the packed one (carried).
+	[[ -z "${STATIC_DIR:-}" ]] || { rm -f static/main.wasm.gz && cp "$STATIC_DIR"/* static/; }
 
 	# Link only the libraries this machine lacks.
 	mkdir -p "$root/missing"
