@@ -195,7 +195,7 @@ func (a *app) renderLoop() {
 		// main thread (renderSpacing), then wait for the next display frame:
 		// one render, just before the browser lays it out and paints it,
 		// shows every frame and event since the last one.
-		if wait := time.Until(lastStart.Add(renderSpacing * lastCost)); wait > 0 {
+		if wait := min(time.Until(lastStart.Add(renderSpacing*lastCost)), maxRenderWait); wait > 0 {
 			time.Sleep(wait)
 		}
 		frames.wait()
@@ -220,6 +220,12 @@ func (a *app) renderLoop() {
 // frames/s and 23 renders/s; spacing 4, 55 and 15. Frames are the GPU
 // drains the page observes; renders only what a person sees.
 const renderSpacing = 3
+
+// maxRenderWait caps that spacing, so that one slow render (a collection, a
+// tab brought back, the slot inspector's first draw) does not hold the next
+// one back: measured on the H200 without it, one 790 ms render kept the
+// dashboard still for 2.4 s.
+const maxRenderWait = 100 * time.Millisecond
 
 // animationFrames waits for the browser's next animation frame
 // (requestAnimationFrame), or at most maxFrameWait where none comes (a
