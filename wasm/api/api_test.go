@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -47,6 +48,27 @@ func TestPlainEnumsAsNames(t *testing.T) {
 	assert.Nil(t, api.Plain(nil))
 	var nilPtr *decode.RingTelemetry
 	assert.Nil(t, api.Plain(nilPtr))
+}
+
+// Errors become their message, nil ones nil; unexported fields are left
+// out; the same type converts the same way twice (its names are cached).
+func TestPlainErrorsAndFields(t *testing.T) {
+	type result struct {
+		Err    error
+		Cause  error
+		hidden int
+		Mode   decode.ExecutionMode
+		Slots  [2]decode.RingSlotSnapshot
+	}
+	for range 2 {
+		m := api.Plain(result{Err: errors.New("device lost"), hidden: 1, Mode: decode.ModeJIT}).(map[string]any)
+		assert.Equal(t, "device lost", m["err"])
+		assert.Nil(t, m["cause"])
+		assert.NotContains(t, m, "hidden")
+		assert.Len(t, m, 4)
+		assert.Equal(t, "jit", m["mode"])
+		assert.Equal(t, 0.0, m["slots"].([]any)[1].(map[string]any)["status"])
+	}
 }
 
 func TestUint32(t *testing.T) {
