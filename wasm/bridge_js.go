@@ -17,12 +17,14 @@ var (
 	jsPromise = jsGlobal.Get("Promise")
 	jsError   = jsGlobal.Get("Error")
 	jsObject  = jsGlobal.Get("Object")
+	jsJSON    = jsGlobal.Get("JSON")
 )
 
 // promise returns a JS Promise settled by work, which runs on its own
 // goroutine: a JS callback must never block (syscall/js.FuncOf), and the
 // work awaits GPU promises. The result is converted with api.Plain, so
-// field names are lowerCamelCase; an error rejects with its message.
+// field names are lowerCamelCase (an api.RawJSON, already written in that
+// form, goes through JSON.parse); an error rejects with its message.
 func promise(work func() (any, error)) js.Value {
 	var executor js.Func
 	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -32,6 +34,10 @@ func promise(work func() (any, error)) js.Value {
 			v, err := work()
 			if err != nil {
 				reject.Invoke(jsError.New(err.Error()))
+				return
+			}
+			if raw, ok := v.(api.RawJSON); ok {
+				resolve.Invoke(jsJSON.Call("parse", string(raw)))
 				return
 			}
 			resolve.Invoke(js.ValueOf(api.Plain(v)))

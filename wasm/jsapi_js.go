@@ -45,7 +45,7 @@ var apiExtensions []func(a *app, obj js.Value)
 var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
 
 // withRunner runs f with the runner, the live loop paused. The result is
-// converted to plain values before the lock is released: it may alias the
+// encoded (api.Encode) before the lock is released: it may alias the
 // runner's storage, which the next submission overwrites. When the device
 // is lost under f, the page recovers and f runs again (runLocked).
 func (a *app) withRunner(f func() (any, error)) (any, error) {
@@ -69,7 +69,7 @@ func (a *app) withRunnerLive(pause bool, f func() (any, error)) (any, error) {
 		var err error
 		v, err = f()
 		if err == nil {
-			v = api.Plain(v)
+			v = api.Encode(v)
 		}
 		return err
 	})
@@ -426,7 +426,7 @@ func (a *app) apiSnapshot() (any, error) {
 	if a.seq > 0 {
 		snap.Watchdog = &a.frames[a.next^1].watch // the last captured frame
 	}
-	return api.Plain(snap), nil
+	return api.Encode(snap), nil
 }
 
 // explainOOM says which options make a ring exceed its memory budget; the
