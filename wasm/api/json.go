@@ -112,8 +112,9 @@ func appendNumber(b []byte, f float64) ([]byte, bool) {
 	return strconv.AppendFloat(b, f, 'g', -1, 64), true
 }
 
-// appendString writes s as a JSON string. Invalid UTF-8 is written as
-// U+FFFD, which is what js.ValueOf makes of it.
+// appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// js.ValueOf's decoding makes it (which may merge a broken sequence into
+// one U+FFFD where this writes one per byte).
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
