@@ -81,9 +81,9 @@ unpack() {
 }
 
 # run sets Chromium up from the staged chunks, then runs the page's
-# benchmarks (bench, the default) or a CPU profile of the live page
-# (profile; PROFILE_DIR names the static folder to serve, by default the
-# packed one, whose wasm has no function names).
+# benchmarks (bench, the default), a CPU profile of the live page (profile;
+# PROFILE_DIR names the static folder to serve, by default the packed one,
+# whose wasm has no function names) or a command (exec CMD...).
 run() {
 	local what=$1
 	local out=${OUT:-bench/.out/gpu-chromium}
@@ -125,11 +125,10 @@ run() {
 		return ;;
 	esac
 	# The page must run on the GPU, not on the fallback adapter.
-	RINGSCOPE_CHROMIUM_ARGS=$GPU_FLAGS timeout 60 node bench/probe-adapter.mjs | tee "$out/probe.txt"
+	timeout 60 node bench/probe-adapter.mjs | tee "$out/probe.txt"
 	grep -q '"fallback":false' "$out/probe.txt" ||
 		{ echo "gpu-chromium: Chromium gave no GPU adapter with: $GPU_FLAGS" >&2; exit 1; }
-	local chosen=$GPU_FLAGS
-	(cd e2e && RINGSCOPE_CHROMIUM_ARGS=$chosen RINGSCOPE_BENCH_OUT=$(cd .. && realpath "$out") RINGSCOPE_BENCH_LOADS=${LOADS:-5} \
+	(cd e2e && RINGSCOPE_BENCH_OUT=$(cd .. && realpath "$out") RINGSCOPE_BENCH_LOADS=${LOADS:-5} \
 		node node_modules/@playwright/test/cli.js test --grep @bench --project=webgpu --workers=1 --reporter=list \
 		--output="$root/pw") 2>&1 | tee "$out/playwright.log"
 	# The device tool brings back 8 files at most: the JSON in one archive.
