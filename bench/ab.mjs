@@ -13,13 +13,9 @@
 // loads of each build (a fresh context each), navigation to the first
 // decoded frame on the dashboard. Medians close each section. It asserts
 // nothing: it reports what it measured.
-import { spawn, execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { chromium } = createRequire(path.join(root, 'e2e', 'package.json'))('@playwright/test');
+import { launch, root, serve } from './chromium.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -34,29 +30,10 @@ const loads = Number(args.loads ?? 8);
 const query = args.query ?? '?slots=65536';
 
 // The flags every run needs here (e2e/playwright.config.mjs).
-// RINGSCOPE_CHROMIUM_ARGS adds flags, as there (bench/gpu-chromium.sh).
-const launchArgs = ['--no-sandbox', '--disable-quic', '--disable-component-update', '--disable-sync',
-  '--disable-background-networking', '--no-first-run', '--enable-unsafe-webgpu',
-  ...(process.env.RINGSCOPE_CHROMIUM_ARGS || '').split(' ').filter(Boolean)];
-
 const median = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 };
-
-// serve starts the real server on dir and resolves once it answers.
-async function serve(dir, port, bin) {
-  const proc = spawn(bin, ['-addr', `127.0.0.1:${port}`, '-dir', path.resolve(dir)], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return { proc, url };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill();
-  throw new Error(`server on ${dir} did not answer`);
-}
 
 const frameCounter = () => {
   for (const s of document.querySelectorAll('.hstat')) {
@@ -105,14 +82,13 @@ async function cold(browser, url) {
   return ms;
 }
 
-// RINGSCOPE_SERVER names a prebuilt server, for a machine without Go.
-let bin = process.env.RINGSCOPE_SERVER;
-if (!bin) {
-  bin = path.join(root, 'bench', '.out', 'ab-server');
-  execFileSync('go', ['build', '-o', bin, '.'], { cwd: root, stdio: 'inherit' });
+// One server binary for both sides (RINGSCOPE_SERVER, or built here).
+if (!process.env.RINGSCOPE_SERVER) {
+  process.env.RINGSCOPE_SERVER = path.join(root, 'bench', '.out', 'ab-server');
+  execFileSync('go', ['build', '-o', process.env.RINGSCOPE_SERVER, '.'], { cwd: root, stdio: 'inherit' });
 }
-const servers = { A: await serve(args.a, 18871, bin), B: await serve(args.b, 18872, bin) };
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: launchArgs });
+const servers = { A: await serve(args.a, 18871), B: await serve(args.b, 18872) };
+const browser = await launch();
 try {
   const rows = { A: [], B: [] };
   for (let r = 0; r < rounds; r++) {
@@ -132,5 +108,5 @@ try {
   console.log(`cold median: A ${Math.round(sa)} ms, B ${Math.round(sb)} ms, B/A ${(sb / sa).toFixed(2)}×`);
 } finally {
   await browser.close();
-  for (const s of Object.values(servers)) s.proc.kill();
+  for (const s of Object.values(servers)) s.stop();
 }

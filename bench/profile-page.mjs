@@ -8,14 +8,10 @@
 //
 // CHROMIUM, RINGSCOPE_SERVER and RINGSCOPE_CHROMIUM_ARGS as in
 // e2e/playwright.config.mjs (bench/gpu-chromium.sh sets them on a GPU machine).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { launch, root, serve } from './chromium.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { chromium } = createRequire(path.join(root, 'e2e', 'package.json'))('@playwright/test');
 const opt = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : def;
@@ -26,26 +22,12 @@ const outFile = opt('out', path.join(root, 'bench', '.out', 'page.cpuprofile'));
 // --dir serves another build of the page, such as one with the wasm's
 // function names kept (make build strips them: -ldflags=-s).
 const dir = opt('dir', 'static');
-const port = 18632;
-
-const server = spawn(process.env.RINGSCOPE_SERVER || 'go', [...(process.env.RINGSCOPE_SERVER ? [] : ['run', '.']), '-addr', `127.0.0.1:${port}`, '-dir', dir], { cwd: root, stdio: 'ignore', detached: true });
-const extra = (process.env.RINGSCOPE_CHROMIUM_ARGS || '').split(' ').filter(Boolean);
+const server = await serve(dir, 18632);
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-quic', '--disable-component-update', '--disable-sync', '--disable-background-networking', '--no-first-run', '--enable-unsafe-webgpu', ...extra],
-  });
+  browser = await launch();
   const page = await browser.newPage();
-  for (let i = 0; ; i++) {
-    try {
-      await page.goto(`http://127.0.0.1:${port}/?slots=${slots}`);
-      break;
-    } catch (e) {
-      if (i > 100) throw e;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  await page.goto(`${server.url}?slots=${slots}`);
   await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="done-count"]')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.waitForTimeout(3_000);
   const frame = () => page.evaluate(async () => (await window.ringscope.snapshot()).report.dispatchCount);
@@ -86,5 +68,5 @@ try {
   for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 90)) console.log(perFrame(v), k.slice(0, 120));
 } finally {
   await browser?.close();
-  process.kill(-server.pid);
+  server.stop();
 }

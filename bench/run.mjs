@@ -19,8 +19,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { launch } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench', '.out');
@@ -158,14 +158,8 @@ function serveWasm(wasmPath) {
 }
 
 async function runWasmInChromium(wasmPath, argv, logPath) {
-  const require = createRequire(path.join(root, 'e2e', 'package.json'));
-  const { chromium } = require('@playwright/test');
   const server = await serveWasm(wasmPath);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-quic', '--disable-component-update', '--disable-sync', '--disable-background-networking', '--no-first-run', '--enable-unsafe-webgpu'],
-  });
+  const browser = await launch();
   const log = fs.createWriteStream(logPath);
   try {
     const page = await browser.newPage();
