@@ -178,7 +178,7 @@ func TestPanelsOnSummaryFrames(t *testing.T) {
 	w := WindowsPanel{Frame: f}
 	assert.Equal(t, "2 active of 3", w.Sub())
 	f.Ring.WindowsDropped = 7
-	assert.Equal(t, "2 active of 3 · 7 window slots not in the GPU table", w.Sub())
+	assert.Equal(t, "2 active of 3 · 7 window slots not in the GPU table, which keeps open windows first", w.Sub())
 }
 
 func TestTopIndices(t *testing.T) {

@@ -39,8 +39,9 @@ func (c *WindowsPanel) Sub() string {
 	sub := Thousands(uint64(active)) + " active of " + Thousands(uint64(len(ws)))
 	if c.Frame != nil && c.Frame.Ring != nil && c.Frame.Ring.WindowsDropped > 0 {
 		// A GPU summary's window table was full: the windows shown are
-		// exact, but not all of them (docs/SUMMARY.md §3).
-		sub += " · " + Thousands(uint64(c.Frame.Ring.WindowsDropped)) + " window slots not in the GPU table"
+		// exact, but not all of them; it keeps the open ones first
+		// (docs/SUMMARY.md §3).
+		sub += " · " + Thousands(uint64(c.Frame.Ring.WindowsDropped)) + " window slots not in the GPU table, which keeps open windows first"
 	}
 	return sub
 }

@@ -241,6 +241,19 @@ const WIN_LOOKAHEAD: u32 = 6u;
 const WIN_STATUS: u32 = 7u; // 7..13, then 2 reserved words
 const WINDOW_ENTRY_WORDS: u32 = 16u;
 const WINDOW_STATUS_WORDS: u32 = 7u;
+// WinOwnerSealed is the claim word of a free entry that the counting
+// pass closed to new windows (SUMMARY §3): a lane that finds its key
+// absent once the table holds WindowClosedLimit entries seals the free
+// entry where the key would go, so no later lane puts the key there
+// either. window_tenants frees sealed entries again: a summary read
+// back never holds one.
+const WIN_OWNER_SEALED: u32 = 0xFFFFFFFFu;
+// WindowFreeShare: a window with no open slot (every slot EMPTY or
+// DONE) gets an entry only while more than 1/WindowFreeShare of the
+// table is free (WindowClosedLimit), so the probes of a key that finds
+// no entry stay short; windows with an open slot are placed first and
+// may fill the table.
+const WINDOW_FREE_SHARE: u32 = 4u;
 
 // Status map (SUMMARY §4): slot i is the nibble at bits 4 × (i % 8) of word
 // i / 8; statuses ≥ StatusCount are stored as StatusMapUnknown.

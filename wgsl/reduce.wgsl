@@ -1,9 +1,12 @@
-// reduce.wgsl: entry point `reduce`, the GPU telemetry reduction of
-// docs/SUMMARY.md: it reads the ring and control after a drain (in the same
-// submission, after finalize) and writes a summary (occupancy, active slots
-// per tenant, priority and opcode, five Count-Min sketches, the ticketed
-// window table) and the packed status map, so a frame reads back a few
-// kilobytes instead of 64 bytes per slot. Assembled after abi_gen.wgsl.
+// reduce.wgsl: entry points `reduce` and `reduce_windows`, the GPU
+// telemetry reduction of docs/SUMMARY.md: they read the ring and control
+// after a drain (in the same submission, after finalize) and write a
+// summary (occupancy, active slots per tenant, priority and opcode, five
+// Count-Min sketches, the ticketed window table) and the packed status map,
+// so a frame reads back a few kilobytes instead of 64 bytes per slot.
+// `reduce` writes everything but the window table's counts and places the
+// open windows; `reduce_windows`, the next dispatch, counts the window
+// slots. Assembled after abi_gen.wgsl.
 //
 // Bindings (group BIND_GROUP):
 //
@@ -61,8 +64,13 @@
 //   its own entry, so there is no shared hot address. An entry is claimed
 //   by a compare-exchange of WIN_OWNER from 0 to 1 + slot; its key (ARG0,
 //   OPCODE) is read from the owner's ring slot, so a lane never waits for
-//   another to publish a key. A slot that finds no entry after capacity
-//   probes is counted in SUM_WINDOW_DROPPED.
+//   another to publish a key. Open windows (a slot neither EMPTY nor DONE)
+//   are placed by reduce, before any other; reduce_windows counts every
+//   window slot and places the other windows while the table is less than
+//   WindowClosedLimit full, so when the table overflows it keeps the
+//   windows still running or faulted, and a key that finds no entry stops
+//   at the first free entry of its probe sequence (which it seals) instead
+//   of walking the whole table. Its slots count in SUM_WINDOW_DROPPED.
 // - Exactness: every counter is exact. Sketch counters equal decode's
 //   SketchInto bit for bit: the same slots (non-EMPTY; active for the
 //   active-opcode sketch), the same keys and the same splitmix64 row index,
@@ -222,79 +230,114 @@ fn is_window_opcode(op: u32, n: u32) -> bool {
     return false;
 }
 
-// A lane's last window key and where it went: MEMO_ENTRY (memo_entry is
-// its entry) or MEMO_DROPPED (all capacity entries were owned by other
-// keys). Both are final: an entry's key never changes and an owned entry is
-// never freed, so a key that found a full table never gets an entry. A
-// lane's slots are consecutive, and a window's slots mostly are too, so the
-// memo saves the probes (a compare-exchange and an owner's ring read each)
-// of every run of a key after its first: once the table is full, each
-// probe of a dropped key walks all capacity entries.
-const MEMO_NONE: u32 = 0u;
-const MEMO_ENTRY: u32 = 1u;
-const MEMO_DROPPED: u32 = 2u;
-var<private> memo_state: u32 = MEMO_NONE;
+// A lane's last window key and the entry it found (NO_ENTRY: none, for
+// good). Both are final within a pass: an entry's key never changes, an
+// owned entry is never freed, and a key found absent at a sealed entry or
+// in a full table never gets one. A lane's slots are consecutive, and a
+// window's slots mostly are too, so the memo saves the probes (a load or
+// compare-exchange and an owner's ring read each) of every run of a key
+// after its first.
+var<private> memo_valid: bool = false;
 var<private> memo_ticket: u32;
 var<private> memo_opcode: u32;
 var<private> memo_entry: u32;
 
-// window_run adds n slots of a window opcode, the lowest first, all with
-// the same ticket, class and status, to their entry of the table.
-fn window_run(slot: u32, n: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
+// window_find's answers besides an entry's first word (which is at least
+// SUMMARY_HEADER_WORDS): the key has no entry and never will in this pass,
+// or the compare-exchange retries ran out (try again with the next run).
+const NO_ENTRY: u32 = 0u;
+const NO_ENTRY_RETRY: u32 = 1u;
+
+// window_open says whether a window slot in status st makes its window
+// open (placed first, by reduce): every status but EMPTY and DONE, so
+// the windows still running and those that faulted or hold an unknown
+// status keep their entries when the table overflows.
+fn window_open(st: u32) -> bool {
+    return st != STATUS_EMPTY && st != STATUS_DONE;
+}
+
+// window_find returns the entry of key (ticket, op), probing linearly from
+// the key's hash. A key lies before the first free entry of its probe
+// sequence (entries are never freed during the passes), so a free entry
+// means the key is absent: the lane creates the entry there, owned by
+// slot, while the table holds fewer than limit entries, and otherwise
+// seals it (WIN_OWNER_SEALED), so that no lane creates the key after it
+// was counted as dropped. A lane that meets an entry claimed first by
+// another compares the owner's key, read from the owner's ring slot (the
+// ring is read-only here), so it joins an entry of its key that another
+// lane created in the meantime, whether it meant to create or to seal.
+fn window_find(slot: u32, op: u32, ticket: u32, limit: u32, s: Shape) -> u32 {
     if (s.capacity == 0u) {
-        atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
-        return;
-    }
-    if (memo_state != MEMO_NONE && memo_ticket == ticket && memo_opcode == op) {
-        if (memo_state == MEMO_DROPPED) {
-            atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
-        } else {
-            window_add(memo_entry, slot, n, kind, st);
-        }
-        return;
+        return NO_ENTRY;
     }
     var h = ((ticket * TABLE_MUL_A) ^ (op * TABLE_MUL_B)) & (s.capacity - 1u);
-    var entry = 0u;
-    var found = false;
     var probes = 0u;
     for (var it = 0u; it < s.capacity + CAS_RETRIES && probes < s.capacity; it++) {
         let e = s.windows + h * WINDOW_ENTRY_WORDS;
-        let r = atomicCompareExchangeWeak(&summary[e + WIN_OWNER], 0u, slot + 1u);
-        if (r.exchanged) {
-            atomicStore(&summary[e + WIN_TICKET], ticket);
-            atomicStore(&summary[e + WIN_OPCODE], op);
-            atomicAdd(&summary[SUM_WINDOW_ENTRIES], 1u);
-            entry = e;
-            found = true;
-            break;
+        var owner = atomicLoad(&summary[e + WIN_OWNER]);
+        if (owner == 0u) {
+            let seal = atomicLoad(&summary[SUM_WINDOW_ENTRIES]) >= limit;
+            let r = atomicCompareExchangeWeak(&summary[e + WIN_OWNER], 0u, select(slot + 1u, WIN_OWNER_SEALED, seal));
+            if (r.exchanged) {
+                if (seal) {
+                    return NO_ENTRY;
+                }
+                atomicStore(&summary[e + WIN_TICKET], ticket);
+                atomicStore(&summary[e + WIN_OPCODE], op);
+                atomicAdd(&summary[SUM_WINDOW_ENTRIES], 1u);
+                return e;
+            }
+            if (r.old_value == 0u) {
+                continue; // spurious failure: retry the same entry
+            }
+            owner = r.old_value;
         }
-        if (r.old_value == 0u) {
-            continue; // spurious failure: retry the same entry
+        if (owner == WIN_OWNER_SEALED) {
+            return NO_ENTRY;
         }
-        // The owner's key is in its ring slot, which no lane writes here.
-        let o = (r.old_value - 1u) * SLOT_WORDS;
+        let o = (owner - 1u) * SLOT_WORDS;
         if (ring[o + SLOT_OPCODE] == op && ring[o + SLOT_ARG0] == ticket) {
-            entry = e;
-            found = true;
-            break;
+            return e;
         }
         h = (h + 1u) & (s.capacity - 1u);
         probes++;
     }
-    if (!found) {
-        atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
-        if (probes == s.capacity) { // not when spurious failures ran out
-            memo_state = MEMO_DROPPED;
-            memo_ticket = ticket;
-            memo_opcode = op;
-        }
+    return select(NO_ENTRY_RETRY, NO_ENTRY, probes == s.capacity);
+}
+
+// window_reserve gives the key of an open window run its entry (reduce:
+// open windows are placed before any other, with no limit but the table's
+// size). It counts nothing: reduce_windows counts every window slot.
+fn window_reserve(slot: u32, op: u32, ticket: u32, s: Shape) {
+    if (memo_valid && memo_ticket == ticket && memo_opcode == op) {
         return;
     }
-    memo_state = MEMO_ENTRY;
+    let e = window_find(slot, op, ticket, ~0u, s);
+    memo_valid = e != NO_ENTRY_RETRY;
     memo_ticket = ticket;
     memo_opcode = op;
-    memo_entry = entry;
-    window_add(entry, slot, n, kind, st);
+    memo_entry = e;
+}
+
+// window_run adds n slots of a window opcode, the lowest first, all with
+// the same ticket, class and status, to their entry (reduce_windows): the
+// entry reduce reserved, or one created while the table holds fewer than
+// capacity − capacity / WINDOW_FREE_SHARE entries (abi.WindowClosedLimit);
+// otherwise they count as dropped.
+fn window_run(slot: u32, n: u32, op: u32, ticket: u32, kind: u32, st: u32, s: Shape) {
+    var e = memo_entry;
+    if (!memo_valid || memo_ticket != ticket || memo_opcode != op) {
+        e = window_find(slot, op, ticket, s.capacity - s.capacity / WINDOW_FREE_SHARE, s);
+        memo_valid = e != NO_ENTRY_RETRY;
+        memo_ticket = ticket;
+        memo_opcode = op;
+        memo_entry = e;
+    }
+    if (e < SUMMARY_HEADER_WORDS) {
+        atomicAdd(&summary[SUM_WINDOW_DROPPED], n);
+        return;
+    }
+    window_add(e, slot, n, kind, st);
 }
 
 // window_add adds n slots (slot the lowest) of one class and status to the
@@ -383,8 +426,8 @@ fn same_run(x: Run, r: Run) -> bool {
 }
 
 // end_run adds a finished run to the workgroup's tables; keys without a
-// table word go to their sketches' rows directly, window slots to their
-// entry.
+// table word go to their sketches' rows directly, an open window's key
+// to the window table (its slots are counted by reduce_windows).
 fn end_run(r: Run, s: Shape) {
     if (r.n == 0u) {
         return;
@@ -414,7 +457,11 @@ fn end_run(r: Run, s: Shape) {
         }
     }
     if (r.window) {
-        window_run(r.first, r.n, r.opcode, r.ticket, r.kind, r.status, s);
+        if (s.capacity == 0u) {
+            atomicAdd(&summary[SUM_WINDOW_DROPPED], r.n); // no table: reduce_windows does not run
+        } else if (window_open(r.status)) {
+            window_reserve(r.first, r.opcode, r.ticket, s);
+        }
     }
 }
 
@@ -554,4 +601,54 @@ fn reduce(@builtin(workgroup_id) wid: vec3<u32>,
     end_run(run, s);
     workgroupBarrier();
     flush(lane, s);
+}
+
+// reduce_windows is the counting pass of the window table (SUMMARY §3),
+// dispatched after reduce (whose end is a global barrier: every open
+// window has its entry) with reduce's grid, when the params name window
+// opcodes and a table. Each lane takes reduce's block of slots and counts
+// its window slots in runs of the same key, class and status (slots of
+// other opcodes between them do not end a run; the run's first slot is
+// still its lowest), each run added to its entry at once.
+@compute @workgroup_size(WORKGROUP_SIZE_X)
+fn reduce_windows(@builtin(workgroup_id) wid: vec3<u32>,
+                  @builtin(num_workgroups) groups: vec3<u32>,
+                  @builtin(local_invocation_index) lane: u32) {
+    let s = shape();
+    if (!s.ok || s.capacity == 0u || s.opcodes == 0u) {
+        return;
+    }
+    let words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
+    let lanes = groups.x * WORKGROUP_SIZE_X;
+    let per = words / lanes + select(0u, 1u, words % lanes != 0u);
+    let g = wid.x * WORKGROUP_SIZE_X + lane;
+    let end = min(s.slots, min(words, (g + 1u) * per) * STATUS_MAP_PER_WORD);
+    var run: Run; // n = 0: no run yet
+    for (var slot = g * per * STATUS_MAP_PER_WORD; slot < end; slot++) {
+        let base = slot * SLOT_WORDS;
+        let op = ring[base + SLOT_OPCODE];
+        // The run's opcode is a window opcode; any other is looked up.
+        if ((run.n == 0u || op != run.opcode) && !is_window_opcode(op, s.opcodes)) {
+            continue;
+        }
+        let st = ring[base + SLOT_STATUS];
+        let ticket = ring[base + SLOT_ARG0];
+        let kind = ring[base + SLOT_ARG0 + 1u];
+        if (run.n != 0u && op == run.opcode && ticket == run.ticket && kind == run.kind && st == run.status) {
+            run.n++;
+            continue;
+        }
+        if (run.n != 0u) {
+            window_run(run.first, run.n, run.opcode, run.ticket, run.kind, run.status, s);
+        }
+        run.status = st;
+        run.opcode = op;
+        run.ticket = ticket;
+        run.kind = kind;
+        run.first = slot;
+        run.n = 1u;
+    }
+    if (run.n != 0u) {
+        window_run(run.first, run.n, run.opcode, run.ticket, run.kind, run.status, s);
+    }
 }

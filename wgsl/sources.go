@@ -30,8 +30,10 @@ const (
 	DrainEntryPoint = "drain"
 	// FinalizeEntryPoint is the entry point of finalize.wgsl.
 	FinalizeEntryPoint = "finalize"
-	// ReduceEntryPoint is the entry point of reduce.wgsl.
+	// ReduceEntryPoint is the first entry point of reduce.wgsl.
 	ReduceEntryPoint = "reduce"
+	// ReduceWindowsEntryPoint is its second: the window table's counting pass.
+	ReduceWindowsEntryPoint = "reduce_windows"
 	// WindowTenantsEntryPoint is the entry point of window_tenants.wgsl.
 	WindowTenantsEntryPoint = "window_tenants"
 	// WindowTenantsWidth is window_tenants.wgsl's workgroup width: dispatch
@@ -140,8 +142,20 @@ func Reduce(workgroupSizeX uint32) Program {
 	}
 }
 
-// WindowTenants fills the window entries' tenants; dispatch it right after
-// Reduce when window opcodes are registered.
+// ReduceWindows counts the window slots into the window table (the module
+// of Reduce, its second entry point); dispatch it right after Reduce, with
+// Reduce's grid, when window opcodes and a table are registered.
+func ReduceWindows(workgroupSizeX uint32) Program {
+	return Program{
+		Label:      fmt.Sprintf("ringscope reduce windows x%d", workgroupSizeX),
+		Source:     ReduceSource(),
+		EntryPoint: ReduceWindowsEntryPoint,
+		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
+	}
+}
+
+// WindowTenants fills the window entries' tenants and frees the sealed
+// ones; dispatch it right after ReduceWindows.
 func WindowTenants() Program {
 	return Program{
 		Label:      "ringscope window tenants",

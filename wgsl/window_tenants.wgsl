@@ -1,8 +1,9 @@
-// window_tenants.wgsl: entry point `window_tenants`, the second pass of the
+// window_tenants.wgsl: entry point `window_tenants`, the last pass of the
 // telemetry reduction (docs/SUMMARY.md §3): it sets each window entry's
-// WIN_TENANT to the TENANT word of the window's lowest slot. reduce.wgsl
-// cannot: which slot is lowest is known only once every lane has done its
-// atomicMax, and a dispatch boundary is the only global barrier.
+// WIN_TENANT to the TENANT word of the window's lowest slot, and frees the
+// entries reduce_windows sealed. reduce_windows cannot: which slot is
+// lowest is known only once every lane has done its atomicMax, and a
+// dispatch boundary is the only global barrier.
 // Assembled after abi_gen.wgsl.
 //
 // Bindings (group BIND_GROUP), those of reduce.wgsl that it uses:
@@ -13,7 +14,7 @@
 //
 // Invariants:
 //
-// - Dispatch it after `reduce`, in the same submission, with at least one
+// - Dispatch it after `reduce_windows`, in the same submission, with at least one
 //   lane per window entry or fewer (a grid-stride loop covers the table).
 // - Checked: nothing is written unless the summary is as long as its
 //   params say; an entry whose lowest slot lies outside the ring is left
@@ -44,7 +45,12 @@ fn window_tenants(@builtin(global_invocation_id) gid: vec3<u32>,
     let slots = arrayLength(&ring) / SLOT_WORDS;
     for (var e = gid.x; e < capacity; e += groups.x * LANES) {
         let w = windows + e * WINDOW_ENTRY_WORDS;
-        if (atomicLoad(&summary[w + WIN_OWNER]) == 0u) {
+        let owner = atomicLoad(&summary[w + WIN_OWNER]);
+        if (owner == WIN_OWNER_SEALED) {
+            atomicStore(&summary[w + WIN_OWNER], 0u); // free again: the read-back table has no seals
+            continue;
+        }
+        if (owner == 0u) {
             continue;
         }
         let first = ~atomicLoad(&summary[w + WIN_FIRST_INV]);

@@ -357,7 +357,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if key == r.warmed {
 		hit, r.warmed = false, ""
 	}
-	var reduce *webgpu.ComputePipeline
+	var reduce *reducePipelines
 	if r.summaryOn() {
 		var sumHit bool
 		if reduce, sumHit, err = r.ensureSummary(ctx, width, created); err != nil {
@@ -748,7 +748,7 @@ func (r *Runner) upload() error {
 // submit encodes the drain and finalize dispatches, the reduce pass when
 // reduce is not nil (RingSummary), and the copies into stage, in one
 // command buffer, and submits it.
-func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgpu.Buffer, readRing bool, reduce *webgpu.ComputePipeline, width uint32) error {
+func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgpu.Buffer, readRing bool, reduce *reducePipelines, width uint32) error {
 	enc, err := r.dev.CreateCommandEncoder("ringscope step")
 	if err != nil {
 		return r.fail("encode", err)

@@ -20,8 +20,10 @@ type SummaryShape struct {
 	// WindowCapacity is the window table's entries, a power of two ≤
 	// abi.WindowMaxCapacity; the default is DefaultWindowCapacity when
 	// Options.WindowOpcodes is not empty, else no table. Windows are exact
-	// while the ring holds at most this many (ticket, opcode) pairs; past
-	// it, decode.RingTelemetry.WindowsDropped counts the slots left out.
+	// while the ring holds at most abi.WindowClosedLimit (3/4) of this many
+	// (ticket, opcode) pairs; past it the table keeps the open windows
+	// first and decode.RingTelemetry.WindowsDropped counts the slots left
+	// out (docs/SUMMARY.md §3).
 	WindowCapacity uint32
 }
 

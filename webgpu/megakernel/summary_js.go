@@ -13,14 +13,15 @@ import (
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// summary holds the device resources of RingSummary: the reduce and
-// window-tenants pipelines (one reduce pipeline per width), their layout,
-// the summary, status-map and params buffers and their bind group.
+// summary holds the device resources of RingSummary: the reduce,
+// reduce-windows and window-tenants pipelines (the first two per width),
+// their layout, the summary, status-map and params buffers and their bind
+// group.
 type summary struct {
 	reduceModule, tenantsModule *webgpu.ShaderModule
 	bgl                         *webgpu.BindGroupLayout
 	pipeLayout                  *webgpu.PipelineLayout
-	reduce                      map[uint32]*webgpu.ComputePipeline
+	reduce                      map[uint32]*reducePipelines
 	tenants                     *webgpu.ComputePipeline
 	buf, statusMap, params      *webgpu.Buffer
 	bindGroup                   *webgpu.BindGroup
@@ -29,12 +30,15 @@ type summary struct {
 	pbuf  []byte
 }
 
+// reducePipelines are the two entry points of reduce.wgsl at one width.
+type reducePipelines struct{ reduce, windows *webgpu.ComputePipeline }
+
 func (r *Runner) summaryOn() bool { return r.opts.RingReadback == RingSummary }
 
 // ensureSummary creates what the reduce pass needs (on a cache miss) and
-// returns its pipeline for width; buffersChanged says the ABI buffers were
+// returns its pipelines for width; buffersChanged says the ABI buffers were
 // just (re)created, so the bind group must be rebuilt.
-func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged bool) (*webgpu.ComputePipeline, bool, error) {
+func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
 	s := &r.sum
 	hit := true
 	var err error
@@ -78,14 +82,19 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 	}
 	red := s.reduce[width]
 	if red == nil {
-		p := wgsl.Reduce(width)
-		if red, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-			Label: p.Label, Layout: s.pipeLayout, Module: s.reduceModule, EntryPoint: p.EntryPoint, Constants: p.Constants,
-		}); err != nil {
-			return nil, false, r.fail("create reduce pipeline", err)
+		red = new(reducePipelines)
+		for _, p := range []struct {
+			prog wgsl.Program
+			dst  **webgpu.ComputePipeline
+		}{{wgsl.Reduce(width), &red.reduce}, {wgsl.ReduceWindows(width), &red.windows}} {
+			if *p.dst, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
+				Label: p.prog.Label, Layout: s.pipeLayout, Module: s.reduceModule, EntryPoint: p.prog.EntryPoint, Constants: p.prog.Constants,
+			}); err != nil {
+				return nil, false, r.fail("create "+p.prog.Label+" pipeline", err)
+			}
 		}
 		if s.reduce == nil {
-			s.reduce = make(map[uint32]*webgpu.ComputePipeline)
+			s.reduce = make(map[uint32]*reducePipelines)
 		}
 		s.reduce[width] = red
 		hit = false
@@ -142,22 +151,33 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 
 // encodeSummary clears the summary (before the passes: clearBuffer is a
 // command of the encoder) — call it first — and returns a func that adds
-// the reduce pass (reduce, then window tenants) after the drain pass.
-func (r *Runner) encodeSummary(enc *webgpu.CommandEncoder, reduce *webgpu.ComputePipeline, width uint32) func() {
+// the reduce pass (reduce, then, with a window table, reduce windows and
+// window tenants) after the drain pass.
+func (r *Runner) encodeSummary(enc *webgpu.CommandEncoder, red *reducePipelines, width uint32) func() {
 	s := &r.sum
 	enc.ClearBuffer(s.buf, 0, s.buf.Size())
 	return func() {
 		pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope reduce"})
-		pass.SetPipeline(reduce)
-		pass.SetBindGroup(abi.BindGroup, s.bindGroup)
-		pass.DispatchWorkgroups(reduceGrid(r.q.Slots(), width, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
-		if sh := r.opts.summaryShape(); sh.WindowCapacity > 0 && len(r.opts.WindowOpcodes) > 0 {
-			// A dispatch boundary is a global barrier: every window's
-			// lowest slot is final.
-			pass.SetPipeline(s.tenants)
-			pass.DispatchWorkgroups(tenantsGrid(sh.WindowCapacity, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
-		}
+		r.encodeReduce(pass, red, width)
 		pass.End()
+	}
+}
+
+// encodeReduce records the reduce pass's dispatches into pass. Each
+// dispatch boundary is a global barrier: reduce_windows starts once every
+// open window has its entry, window_tenants once every window's lowest
+// slot is final.
+func (r *Runner) encodeReduce(pass *webgpu.ComputePassEncoder, red *reducePipelines, width uint32) {
+	s := &r.sum
+	grid := reduceGrid(r.q.Slots(), width, r.dev.Limits().MaxComputeWorkgroupsPerDimension)
+	pass.SetPipeline(red.reduce)
+	pass.SetBindGroup(abi.BindGroup, s.bindGroup)
+	pass.DispatchWorkgroups(grid, 1, 1)
+	if sh := r.opts.summaryShape(); sh.WindowCapacity > 0 && len(r.opts.WindowOpcodes) > 0 {
+		pass.SetPipeline(red.windows)
+		pass.DispatchWorkgroups(grid, 1, 1)
+		pass.SetPipeline(s.tenants)
+		pass.DispatchWorkgroups(tenantsGrid(sh.WindowCapacity, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
 	}
 }
 

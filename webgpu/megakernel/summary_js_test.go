@@ -112,28 +112,43 @@ func compareSummary(t *testing.T, r *Runner, label string) (dropped bool) {
 		assert.Equal(t, full.Windows, gpu.Windows, "%s: windows", label)
 		return false
 	}
-	// Overflow: exactly when the ring holds more windows than entries; every
-	// window kept is exact.
-	assert.Greater(t, len(full.Windows), int(sh.WindowCapacity), label)
-	assert.Len(t, gpu.Windows, int(sh.WindowCapacity), label)
+	// Overflow: only when the ring holds more windows than
+	// WindowClosedLimit, and then the table holds at least that many.
+	// Every window kept is exact, and every open window is kept when the
+	// open windows fit in the table.
+	limit := int(abi.WindowClosedLimit(sh.WindowCapacity))
+	assert.Greater(t, len(full.Windows), limit, label)
+	assert.GreaterOrEqual(t, len(gpu.Windows), limit, label)
+	assert.LessOrEqual(t, len(gpu.Windows), int(sh.WindowCapacity), label)
 	byKey := map[[2]uint32]decode.WindowTelemetry{}
 	var slots uint32
 	for _, w := range full.Windows {
 		byKey[[2]uint32{w.Ticket, w.Opcode}] = w
 	}
+	kept := map[[2]uint32]bool{}
 	for _, w := range gpu.Windows {
 		assert.Equal(t, byKey[[2]uint32{w.Ticket, w.Opcode}], w, label)
+		kept[[2]uint32{w.Ticket, w.Opcode}] = true
 	}
+	open := map[[2]uint32]bool{}
 	for _, s := range full.Slots {
 		if s.Opcode == abi.OpSpin || s.Opcode == sumWindowOp {
 			slots++
+			if s.Status != decode.StatusEmpty && s.Status != decode.StatusDone {
+				open[[2]uint32{s.Args[0], s.Opcode}] = true
+			}
 		}
 	}
-	kept := uint32(0)
-	for _, w := range gpu.Windows {
-		kept += windowSlotCount(full.Slots, w)
+	if len(open) <= int(sh.WindowCapacity) {
+		for k := range open {
+			assert.True(t, kept[k], "%s: open window %v kept", label, k)
+		}
 	}
-	assert.Equal(t, slots-kept, gpu.WindowsDropped, "%s: dropped slots", label)
+	inTable := uint32(0)
+	for _, w := range gpu.Windows {
+		inTable += windowSlotCount(full.Slots, w)
+	}
+	assert.Equal(t, slots-inTable, gpu.WindowsDropped, "%s: dropped slots", label)
 	return true
 }
 
@@ -192,6 +207,45 @@ func TestSummaryDifferential(t *testing.T) {
 	}
 	assert.Positive(t, overflowed, "some rings overflow the 4-entry window table")
 	t.Logf("%d rings compared in %v (%d with a full window table)", summaryRings+1, time.Since(start), overflowed)
+}
+
+// TestSummaryKeepsOpenWindows: a ring of 500 windows, 10 of them open (a
+// slot poked out of PUBLISHED, so the drain faults it), in a table of 16
+// entries: the table overflows, and it keeps all 10 open windows (placed
+// by reduce before the closed ones), each exact.
+func TestSummaryKeepsOpenWindows(t *testing.T) {
+	o := Options{Slots: 4096, Tenants: 2, Observable: summaryObserved, Budget: 64, WindowOpcodes: []uint32{abi.OpSpin},
+		Summary: SummaryShape{WindowCapacity: 16}, RingReadback: RingSummary}
+	r := openT(t, shared(t), o)
+	items := make([]host.Item, 2000)
+	for i := range items {
+		items[i] = host.Item{Opcode: abi.OpSpin, Priority: uint32(i % abi.PriorityLevels), Tenant: uint32(i % 2)}
+		items[i].Args[0], items[i].Args[1] = uint32(i/4), uint32(i%2) // 500 tickets of 4 slots
+	}
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	open := map[uint32]bool{}
+	for j := uint32(3); len(open) < 10; j += 197 { // one slot (item j's) of 10 tickets spread over the ring
+		poke(r, slotOf(r, j%abi.PriorityLevels, j/abi.PriorityLevels), abi.SlotStatus, abi.StatusWaitIO)
+		open[j/4] = true
+	}
+	r.RequestRing()
+	_, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	tel := r.Telemetry()
+	require.Zero(t, tel.Occupancy.Published, "one Step drained every item")
+	require.True(t, compareSummary(t, r, "500 windows in 16 entries"), "the table overflows")
+
+	var gpu decode.RingTelemetry
+	require.NoError(t, decode.DecodeSummaryInto(&gpu, nil, r.Control(), r.SummaryBytes(), r.StatusMapBytes(), o.WindowOpcodes))
+	kept := map[uint32]bool{}
+	for _, w := range gpu.Windows {
+		kept[w.Ticket] = true
+	}
+	for ticket := range open {
+		assert.True(t, kept[ticket], "open window %d kept", ticket)
+	}
+	assert.Positive(t, gpu.WindowsDropped)
 }
 
 func (o Options) describe(i int) string {
@@ -298,7 +352,7 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 
 // TestReduceGPUTime (opt-in: RINGSCOPE_MEASURE_REDUCE=1, an adapter with
 // timestamp-query) logs the GPU time of the reduce pass alone (clear,
-// reduce, window tenants, as encodeSummary records them) at 65,536 and
+// reduce, reduce windows, window tenants, as encodeSummary records them) at 65,536 and
 // 1,048,576 slots, on a ring left by one drain of up to 40,960 NOPs (the
 // bench row's ten frames of 4,096), without and with NOP as the window
 // opcode (a ticket per 4 items: more windows than the table's 256
@@ -348,13 +402,7 @@ func TestReduceGPUTime(t *testing.T) {
 				enc.ClearBuffer(r.sum.buf, 0, r.sum.buf.Size())
 				pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "reduce time",
 					TimestampWrites: &webgpu.ComputePassTimestampWrites{QuerySet: qs, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}})
-				pass.SetPipeline(red)
-				pass.SetBindGroup(abi.BindGroup, r.sum.bindGroup)
-				pass.DispatchWorkgroups(reduceGrid(slots, ep.Width, dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
-				if len(windows) > 0 {
-					pass.SetPipeline(r.sum.tenants)
-					pass.DispatchWorkgroups(tenantsGrid(r.opts.summaryShape().WindowCapacity, dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
-				}
+				r.encodeReduce(pass, red, ep.Width)
 				pass.End()
 				enc.ResolveQuerySet(qs, 0, 2, resolve, 0)
 				enc.CopyBufferToBuffer(resolve, 0, stage, 0, timestampBytes)

@@ -96,7 +96,24 @@ const (
 	WinStatus         = 7 // 7..13, then 2 reserved words
 	WindowEntryWords  = 16
 	WindowStatusWords = StatusFault - StatusPublished + 1
+	// WinOwnerSealed is the claim word of a free entry that the counting
+	// pass closed to new windows (SUMMARY §3): a lane that finds its key
+	// absent once the table holds WindowClosedLimit entries seals the free
+	// entry where the key would go, so no later lane puts the key there
+	// either. window_tenants frees sealed entries again: a summary read
+	// back never holds one.
+	WinOwnerSealed = 0xFFFFFFFF
+	// WindowFreeShare: a window with no open slot (every slot EMPTY or
+	// DONE) gets an entry only while more than 1/WindowFreeShare of the
+	// table is free (WindowClosedLimit), so the probes of a key that finds
+	// no entry stay short; windows with an open slot are placed first and
+	// may fill the table.
+	WindowFreeShare = 4
 )
+
+// WindowClosedLimit is how many entries of a capacity-entry window table
+// windows without open slots may bring it to (SUMMARY §3).
+func WindowClosedLimit(capacity uint32) uint32 { return capacity - capacity/WindowFreeShare }
 
 // Status map (SUMMARY §4): slot i is the nibble at bits 4 × (i % 8) of word
 // i / 8; statuses ≥ StatusCount are stored as StatusMapUnknown.

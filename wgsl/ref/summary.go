@@ -3,6 +3,7 @@ package ref
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -65,11 +66,12 @@ func SketchIndex(row, width, key uint32) uint32 {
 	return row*width + mod64(splitmix64(u64{key ^ salt.lo, salt.hi}), width)
 }
 
-// Reduce is the Go twin of reduce.wgsl followed by window_tenants.wgsl: it
-// returns the summary and the status map the two passes write for control
-// and ring (both after the drain) under p. It is deterministic: window
-// entries are created in slot order; the GPU's placement differs, the
-// decoded windows do not (when none was dropped).
+// Reduce is the Go twin of reduce.wgsl's two entry points followed by
+// window_tenants.wgsl: it returns the summary and the status map the three
+// dispatches write for control and ring (both after the drain) under p. It
+// is deterministic: window entries are created in slot order, the open
+// windows' first; the GPU's placement differs, the decoded windows do not
+// (when none was dropped).
 func Reduce(control, ring []byte, p wgsl.SummaryParams) (summary, statusMap []byte, err error) {
 	if err := p.Check(); err != nil {
 		return nil, nil, err
@@ -130,20 +132,30 @@ func Reduce(control, ring []byte, p wgsl.SummaryParams) (summary, statusMap []by
 			sum[abi.SumActiveOpcode+min(op, abi.MetricOpcodes)]++
 			sketch(3, op, 1)
 		}
+		switch {
+		case !contains(p.WindowOpcodes, op):
+		case p.WindowCapacity == 0:
+			sum[abi.SumWindowDropped]++
+		case windowOpen(st): // reduce places the open windows first
+			windowEntry(sum, win, p.WindowCapacity, ring, slot, rd(ring, base+abi.SlotArg0), op, math.MaxUint32)
+		}
+	}
+
+	// reduce_windows counts every window slot; the other windows get
+	// entries while the table is below WindowClosedLimit.
+	for slot := uint32(0); slot < slots && p.WindowCapacity > 0; slot++ {
+		base := slot * abi.SlotWords
+		op := rd(ring, base+abi.SlotOpcode)
 		if !contains(p.WindowOpcodes, op) {
 			continue
 		}
-		ticket, kind := rd(ring, base+abi.SlotArg0), rd(ring, base+abi.SlotArg0+1)
-		e, ok := windowEntry(sum, win, p.WindowCapacity, ring, slot, ticket, op)
+		st, ticket, kind := rd(ring, base+abi.SlotStatus), rd(ring, base+abi.SlotArg0), rd(ring, base+abi.SlotArg0+1)
+		e, ok := windowEntry(sum, win, p.WindowCapacity, ring, slot, ticket, op, abi.WindowClosedLimit(p.WindowCapacity))
 		if !ok {
 			sum[abi.SumWindowDropped]++
 			continue
 		}
-		if sum[e+abi.WinOwner] == 0 {
-			sum[e+abi.WinOwner], sum[e+abi.WinTicket], sum[e+abi.WinOpcode] = slot+1, ticket, op
-			sum[e+abi.WinFirstInv], sum[e+abi.WinTenant] = ^slot, tenant
-			sum[abi.SumWindowEntries]++
-		}
+		sum[e+abi.WinFirstInv] = max(sum[e+abi.WinFirstInv], ^slot)
 		switch kind {
 		case abi.WindowClassRequired:
 			sum[e+abi.WinRequired]++
@@ -152,6 +164,17 @@ func Reduce(control, ring []byte, p wgsl.SummaryParams) (summary, statusMap []by
 		}
 		if st >= abi.StatusPublished && st <= abi.StatusFault {
 			sum[e+abi.WinStatus+st-abi.StatusPublished]++
+		}
+	}
+	// window_tenants: each entry's tenant is its lowest slot's; sealed
+	// entries are free again.
+	for e := win; e < win+uint32(p.WindowCapacity)*abi.WindowEntryWords; e += abi.WindowEntryWords {
+		switch sum[e+abi.WinOwner] {
+		case 0:
+		case abi.WinOwnerSealed:
+			sum[e+abi.WinOwner] = 0
+		default:
+			sum[e+abi.WinTenant] = rd(ring, ^sum[e+abi.WinFirstInv]*abi.SlotWords+abi.SlotTenant)
 		}
 	}
 
@@ -166,29 +189,43 @@ func Reduce(control, ring []byte, p wgsl.SummaryParams) (summary, statusMap []by
 	return summary, statusMap, nil
 }
 
-// windowEntry finds the entry of (ticket, op) or the free one where it
-// goes, probing linearly from the kernel's hash; ok is false when the
-// table has no room.
-func windowEntry(sum []uint32, win, capacity uint32, ring []byte, slot, ticket, op uint32) (uint32, bool) {
+// windowEntry finds the entry of (ticket, op), probing linearly from the
+// kernel's hash, or creates it for slot at the first free entry while the
+// table holds fewer than limit entries; past the limit it seals that free
+// entry instead. ok is false when the key gets no entry.
+func windowEntry(sum []uint32, win, capacity uint32, ring []byte, slot, ticket, op, limit uint32) (uint32, bool) {
 	if capacity == 0 {
 		return 0, false
 	}
 	h := (ticket*0x9E3779B1 ^ op*0x85EBCA6B) & (capacity - 1)
 	for probe := uint32(0); probe < capacity; probe++ {
 		e := win + h*abi.WindowEntryWords
-		owner := sum[e+abi.WinOwner]
-		if owner == 0 {
+		switch owner := sum[e+abi.WinOwner]; owner {
+		case 0:
+			if sum[abi.SumWindowEntries] >= limit {
+				sum[e+abi.WinOwner] = abi.WinOwnerSealed
+				return 0, false
+			}
+			sum[e+abi.WinOwner], sum[e+abi.WinTicket], sum[e+abi.WinOpcode] = slot+1, ticket, op
+			sum[abi.SumWindowEntries]++
 			return e, true
-		}
-		o := (owner - 1) * abi.SlotWords
-		if binary.LittleEndian.Uint32(ring[(o+abi.SlotOpcode)*abi.WordBytes:]) == op &&
-			binary.LittleEndian.Uint32(ring[(o+abi.SlotArg0)*abi.WordBytes:]) == ticket {
-			return e, true
+		case abi.WinOwnerSealed:
+			return 0, false
+		default:
+			o := (owner - 1) * abi.SlotWords
+			if binary.LittleEndian.Uint32(ring[(o+abi.SlotOpcode)*abi.WordBytes:]) == op &&
+				binary.LittleEndian.Uint32(ring[(o+abi.SlotArg0)*abi.WordBytes:]) == ticket {
+				return e, true
+			}
 		}
 		h = (h + 1) & (capacity - 1)
 	}
 	return 0, false
 }
+
+// windowOpen says whether a window slot in status st makes its window
+// open: every status but EMPTY and DONE.
+func windowOpen(st uint32) bool { return st != abi.StatusEmpty && st != abi.StatusDone }
 
 func active(st uint32) bool {
 	switch st {

@@ -133,3 +133,100 @@ func TestReduceSmall(t *testing.T) {
 	_, _, err = Reduce(control[:4], ring, wgsl.SummaryParams{Depth: 1, Width: 16})
 	assert.Error(t, err)
 }
+
+// TestReduceWindowTable checks Reduce's window table against windows
+// grouped here from the ring, for random rings of 1 to 130 windows in
+// tables of 0 to 64 entries: every entry is exact; with no slot dropped
+// every window has an entry; slots drop only past WindowClosedLimit; every
+// open window (a slot neither EMPTY nor DONE) keeps its entry when the open
+// windows fit; the dropped count is exact; no sealed entry is left.
+func TestReduceWindowTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2026))
+	control := make([]byte, abi.ControlMinWords*abi.WordBytes)
+	const op = 0x77
+	type key struct{ ticket, op uint32 }
+	var overflowed int
+	for i := range 300 {
+		slots := 1 + rng.IntN(1200)
+		capacity := []uint32{0, 1, 4, 16, 64}[i%5]
+		tickets := 1 + rng.Uint32N(2*capacity+2) // about half the rings overflow
+		ring := make([]byte, slots*abi.SlotBytes)
+		put := func(s, w int, v uint32) { binary.LittleEndian.PutUint32(ring[(s*abi.SlotWords+w)*abi.WordBytes:], v) }
+		want := map[key][abi.WindowStatusWords + 2]uint32{} // statuses, then required and lookahead
+		open := map[key]bool{}
+		var windowSlots uint32
+		for s := range slots {
+			st := []uint32{abi.StatusEmpty, abi.StatusDone, abi.StatusDone, abi.StatusDone, abi.StatusPublished, abi.StatusFault, 99}[rng.IntN(7)]
+			if rng.IntN(8) != 0 {
+				st = abi.StatusDone // mostly closed windows
+			}
+			o := []uint32{op, op, abi.OpNop}[rng.IntN(3)]
+			k := key{rng.Uint32N(tickets), o}
+			class := rng.Uint32N(3)
+			put(s, abi.SlotStatus, st)
+			put(s, abi.SlotOpcode, o)
+			put(s, abi.SlotArg0, k.ticket)
+			put(s, abi.SlotArg0+1, class)
+			if o != op {
+				continue
+			}
+			windowSlots++
+			c := want[k]
+			if st >= abi.StatusPublished && st <= abi.StatusFault {
+				c[st-abi.StatusPublished]++
+			}
+			if class < 2 {
+				c[abi.WindowStatusWords+class]++
+			}
+			want[k] = c
+			if st != abi.StatusEmpty && st != abi.StatusDone {
+				open[k] = true
+			}
+		}
+		p := wgsl.SummaryParams{Depth: 1, Width: 8, WindowCapacity: capacity, WindowOpcodes: []uint32{op}}
+		sum, _, err := Reduce(control, ring, p)
+		require.NoError(t, err)
+		w := func(i uint64) uint32 { return binary.LittleEndian.Uint32(sum[i*abi.WordBytes:]) }
+		kept := map[key]bool{}
+		var keptSlots uint32
+		for e := abi.SummaryWindowWord(1, 8); e < abi.SummaryWindowWord(1, 8)+uint64(capacity)*abi.WindowEntryWords; e += abi.WindowEntryWords {
+			if w(e+abi.WinOwner) == 0 {
+				continue
+			}
+			require.NotEqual(t, uint32(abi.WinOwnerSealed), w(e+abi.WinOwner), "ring %d: a sealed entry left", i)
+			k := key{w(e + abi.WinTicket), w(e + abi.WinOpcode)}
+			var got [abi.WindowStatusWords + 2]uint32
+			for j := range abi.WindowStatusWords {
+				got[j] = w(e + abi.WinStatus + uint64(j))
+			}
+			got[abi.WindowStatusWords], got[abi.WindowStatusWords+1] = w(e+abi.WinRequired), w(e+abi.WinLookahead)
+			require.Equal(t, want[k], got, "ring %d: window %v", i, k)
+			kept[k] = true
+			n := uint32(0)
+			for s := range slots {
+				if binary.LittleEndian.Uint32(ring[(s*abi.SlotWords+abi.SlotOpcode)*abi.WordBytes:]) == op &&
+					binary.LittleEndian.Uint32(ring[(s*abi.SlotWords+abi.SlotArg0)*abi.WordBytes:]) == k.ticket {
+					n++
+				}
+			}
+			keptSlots += n
+		}
+		dropped := w(abi.SumWindowDropped)
+		require.Equal(t, windowSlots-keptSlots, dropped, "ring %d: dropped slots", i)
+		require.Equal(t, uint32(len(kept)), w(abi.SumWindowEntries), "ring %d: entries", i)
+		if dropped == 0 {
+			require.Len(t, kept, len(want), "ring %d: every window kept", i)
+			continue
+		}
+		overflowed++
+		require.Greater(t, len(want), int(abi.WindowClosedLimit(capacity)), "ring %d: dropped below the limit", i)
+		require.GreaterOrEqual(t, len(kept), int(abi.WindowClosedLimit(capacity)), "ring %d", i)
+		if len(open) <= int(capacity) {
+			for k := range open {
+				require.True(t, kept[k], "ring %d: open window %v kept", i, k)
+			}
+		}
+	}
+	assert.Greater(t, overflowed, 50, "rings that overflow their table")
+	assert.Less(t, overflowed, 250, "rings that fit their table")
+}
