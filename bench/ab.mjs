@@ -5,7 +5,10 @@
 // measurements alternate A, B, A, B… in headless Chromium.
 //
 //   node bench/ab.mjs --a /tmp/old-static --b static [--rounds 4] [--seconds 6]
-//                     [--loads 8] [--query '?slots=65536']
+//                     [--loads 8] [--query '?slots=65536'] [--query-b Q]
+//
+// --query-b gives B its own query (A keeps --query): one build in two
+// settings, such as --a static --b static --query-b '?slots=65536&readback=full'.
 //
 // For every round and build it prints the page's frame rate (the header's
 // frame counter) and, from Chrome's Performance.getMetrics, layouts per
@@ -21,13 +24,14 @@ const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
 );
 if (!args.a || !args.b) {
-  console.error('usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--loads N] [--query Q]');
+  console.error('usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--loads N] [--query Q] [--query-b Q]');
   process.exit(2);
 }
 const rounds = Number(args.rounds ?? 4);
 const seconds = Number(args.seconds ?? 6);
 const loads = Number(args.loads ?? 8);
-const query = args.query ?? '?slots=65536';
+const queries = { A: args.query ?? '?slots=65536' };
+queries.B = args['query-b'] ?? queries.A;
 
 // The flags every run needs here (e2e/playwright.config.mjs).
 const median = (xs) => {
@@ -46,7 +50,7 @@ const frameCounter = () => {
 const decoded = () => /\d/.test(document.querySelector('[data-testid="done-count"]')?.textContent ?? '');
 
 // live measures one window of the running page.
-async function live(browser, url) {
+async function live(browser, url, query) {
   const page = await browser.newPage();
   await page.goto(url + query);
   await page.waitForFunction(decoded, null, { timeout: 60_000 });
@@ -66,7 +70,7 @@ async function live(browser, url) {
 }
 
 // cold measures one load in a fresh context: navigation to the first frame shown.
-async function cold(browser, url) {
+async function cold(browser, url, query) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -93,7 +97,7 @@ try {
   const rows = { A: [], B: [] };
   for (let r = 0; r < rounds; r++) {
     for (const k of ['A', 'B']) {
-      const m = await live(browser, servers[k].url);
+      const m = await live(browser, servers[k].url, queries[k]);
       rows[k].push(m);
       console.log(`live ${k} round ${r + 1}: ${m.fps.toFixed(1)} fps, ${m.layoutsPerSecond.toFixed(1)} layouts/s, task ${m.taskMs.toFixed(1)} ms, layout ${m.layoutMs.toFixed(2)} ms, style ${m.styleMs.toFixed(2)} ms per frame`);
     }
@@ -102,7 +106,7 @@ try {
   console.log(`live median: A ${fa.toFixed(1)} fps, B ${fb.toFixed(1)} fps, B/A ${(fb / fa).toFixed(2)}×; ` +
     `task per frame A ${median(rows.A.map((m) => m.taskMs)).toFixed(1)} ms, B ${median(rows.B.map((m) => m.taskMs)).toFixed(1)} ms`);
   const first = { A: [], B: [] };
-  for (let i = 0; i < loads; i++) for (const k of ['A', 'B']) first[k].push(await cold(browser, servers[k].url));
+  for (let i = 0; i < loads; i++) for (const k of ['A', 'B']) first[k].push(await cold(browser, servers[k].url, queries[k]));
   for (const k of ['A', 'B']) console.log(`cold ${k}: ${first[k].map((x) => Math.round(x)).join(', ')} ms`);
   const sa = median(first.A), sb = median(first.B);
   console.log(`cold median: A ${Math.round(sa)} ms, B ${Math.round(sb)} ms, B/A ${(sb / sa).toFixed(2)}×`);
