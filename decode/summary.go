@@ -305,6 +305,8 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 			*p = h.word(at + abi.WinStatus + uint64(i))
 		}
 		switch {
+		case owner == abi.WinOwnerSealed:
+			return summaryErr(at*abi.WordBytes, "window entry %d is sealed (its claim word is WIN_OWNER_SEALED): the window_tenants pass did not run", e)
 		case owner-1 >= h.slots:
 			return summaryErr(at*abi.WordBytes, "window entry %d: owner slot %d is past the %d slots", e, owner-1, h.slots)
 		case first > owner-1:

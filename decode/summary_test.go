@@ -226,6 +226,7 @@ func TestDecodeSummaryErrors(t *testing.T) {
 		{"map padding", ctl, sum, setWord(smap, 0, binary.LittleEndian.Uint32(smap)|0x1<<20), []uint32{9}, BufferStatusMap, "past the 4 slots"},
 		{"map counts", ctl, sum, setWord(smap, 0, binary.LittleEndian.Uint32(smap)^0x2), []uint32{9}, BufferStatusMap, "status map holds"},
 		{"owner", ctl, setWord(sum, win+abi.WinOwner, 99), smap, []uint32{9}, BufferSummary, "owner slot 98"},
+		{"sealed", ctl, setWord(sum, win+abi.WinOwner, abi.WinOwnerSealed), smap, []uint32{9}, BufferSummary, "window_tenants pass did not run"},
 		{"first", ctl, setWord(sum, win+abi.WinFirstInv, ^uint32(3)), smap, []uint32{9}, BufferSummary, "lowest slot 3"},
 		{"entries", ctl, setWord(sum, abi.SumWindowEntries, 3), smap, []uint32{9}, BufferSummary, "entries in use"},
 		{"window opcode", ctl, setWord(sum, win+abi.WinOpcode, 10), smap, []uint32{9}, BufferSummary, "not a window opcode"},
