@@ -365,7 +365,7 @@ func TestReadbackRow(t *testing.T) {
 						}
 					})
 					if summary {
-						if read, _ := pol.Next(r.Telemetry()); read {
+						if read, _ := pol.Next(); read {
 							r.RequestRing()
 						}
 					}

@@ -14,14 +14,14 @@ import (
 // the GPU's reduce pass and reads back only control, log, the summary and
 // the 4-bit status map; the panels draw from the summary's fields
 // (occupancy, active counts, windows, the GPU's sketches, the slot map from
-// the status map). The host copy of the ring, though, is updated only by a
-// ring read: until then slots the GPU finished still look busy to the host
-// publisher, and parked slots (YIELD, REQUEUE, WAIT_IO) and faults are
-// neither republished nor reclaimed. api.RingPolicy therefore reads the
-// ring with a frame when the slot inspector or a new recording needs it,
-// after back-pressure that a ring read would relieve (at most every
-// api.DefaultPressureEvery frames), and every api.DefaultRingEvery frames while the
-// summary shows parked or faulted slots. Auto picks full on a CPU or
+// the status map). The host copy of the ring follows the status map (the
+// GPU writes only the statuses of the slots it claims: host.Queue.
+// AbsorbStatusMap), so the publisher sees the slots the GPU finished and
+// Requeue and ReclaimFaults the parked and faulted ones without a ring
+// read. api.RingPolicy reads the ring with a frame when the slot inspector
+// or a new recording needs it, and after back-pressure a ring read would
+// relieve (a safety net, at most every api.DefaultPressureEvery frames).
+// Auto picks full on a CPU or
 // fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
@@ -56,7 +56,7 @@ func (a *app) planRingRead() {
 		return
 	}
 	a.ringPolicy.Ask(api.RingReason(a.ringAsk.Swap(0)))
-	if read, _ := a.ringPolicy.Next(a.runner.Telemetry()); read {
+	if read, _ := a.ringPolicy.Next(); read {
 		a.runner.RequestRing()
 	}
 }

@@ -45,60 +45,41 @@ func TestOptionParamErrorSummary(t *testing.T) {
 
 func TestRingPolicy(t *testing.T) {
 	var p api.RingPolicy
-	quiet := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Empty: 10, Done: 5, Published: 3}}
-	parked := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Empty: 10, Yield: 1}}
-
-	read, _ := p.Next(nil)
-	assert.False(t, read, "nothing asked, nothing known")
-	for i := 0; i < 3*api.DefaultRingEvery; i++ {
-		read, _ = p.Next(quiet)
-		require.False(t, read, "no host work: summary frames only (frame %d)", i)
+	read, _ := p.Next()
+	assert.False(t, read, "nothing asked")
+	for i := 0; i < 100; i++ {
+		read, _ = p.Next()
+		require.False(t, read, "nothing asked: summary frames only (frame %d)", i)
 		p.Stepped(false)
 	}
-	read, why := p.Next(parked)
-	assert.True(t, read, "parked work waited long enough")
-	assert.Equal(t, api.RingHostWork, why)
-	p.Stepped(true)
-	for i := 1; i < api.DefaultRingEvery; i++ {
-		read, _ = p.Next(parked)
-		require.False(t, read, "parked work waits %d frames at most (frame %d)", api.DefaultRingEvery, i)
-		p.Stepped(false)
-	}
-	read, _ = p.Next(parked)
-	assert.True(t, read)
-	p.Stepped(true)
 
 	p.Ask(api.RingInspect)
 	p.Ask(api.RingBackPressure)
-	read, why = p.Next(quiet)
+	read, why := p.Next()
 	assert.True(t, read)
 	assert.Equal(t, api.RingInspect|api.RingBackPressure, why)
 	p.Stepped(false) // the Step did not read it (it failed): still asked
-	read, _ = p.Next(quiet)
+	read, _ = p.Next()
 	assert.True(t, read)
 	p.Stepped(true)
-	read, _ = p.Next(quiet)
+	read, _ = p.Next()
 	assert.False(t, read, "a ring read answers every reason")
 
 	// Back-pressure alone waits PressureEvery frames since the last read.
 	p.Ask(api.RingBackPressure)
 	for i := 1; i < api.DefaultPressureEvery; i++ {
-		read, _ = p.Next(quiet)
+		read, _ = p.Next()
 		require.False(t, read, "frame %d", i)
 		p.Stepped(false)
 	}
-	read, why = p.Next(quiet)
+	read, why = p.Next()
 	assert.True(t, read)
 	assert.Equal(t, api.RingBackPressure, why)
 	p.Stepped(true)
 
-	p = api.RingPolicy{Every: 2}
-	p.Stepped(false)
-	read, _ = p.Next(&decode.RingTelemetry{Occupancy: decode.RingOccupancy{Fault: 1}})
-	assert.True(t, read, "faults wait for a ring read to be reclaimed")
 	p.Ask(api.RingCapture)
 	p.Reset()
-	read, _ = p.Next(quiet)
+	read, _ = p.Next()
 	assert.False(t, read, "a new ring forgets")
 }
 

@@ -427,6 +427,12 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		if err := decode.DecodeSummaryInto(&r.tel, &r.scratch, r.q.Control(), sb, mb, r.opts.WindowOpcodes); err != nil {
 			return r.fail("decode summary", err)
 		}
+		// The GPU writes only the STATUS words of the slots it claims, so
+		// the status map brings the host copy up to date without the ring:
+		// publishes, requeues and fault reclaims need no ring read.
+		if err := r.q.AbsorbStatusMap(mb); err != nil {
+			return r.fail("absorb status map", err)
+		}
 	} else if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
 		return r.fail("decode", err)
 	}

@@ -248,6 +248,59 @@ func TestSummaryKeepsOpenWindows(t *testing.T) {
 	assert.Positive(t, gpu.WindowsDropped)
 }
 
+// TestSummaryHostCopyFollowsStatusMap: 60 summary frames of parking,
+// faulting and plain work (back-pressure included) with no ring read,
+// Requeue and ReclaimFaults after each. After every frame the host copy's
+// statuses are the GPU's status map; at the end, once nothing is left to
+// claim, a ring read brings back the host copy byte for byte (the GPU
+// writes only the statuses of the slots it claims).
+func TestSummaryHostCopyFollowsStatusMap(t *testing.T) {
+	o := Options{Slots: 1000, Tenants: 3, Observable: summaryObserved, Budget: 4, Grid: 2, WorkgroupSize: 64, RingReadback: RingSummary}
+	r := openT(t, shared(t), o)
+	rng := rand.New(rand.NewPCG(17, 4))
+	ops := []uint32{abi.OpNop, abi.OpNop, abi.OpSpin, abi.OpYield, abi.OpRequeue, abi.OpWaitIO, sumWindowOp /* faults */}
+	var refused, requeued, reclaimed int
+	for frame := range 60 {
+		if frame < 50 {
+			items := make([]host.Item, rng.IntN(300))
+			for i := range items {
+				items[i] = host.Item{Opcode: ops[rng.IntN(len(ops))], Tenant: rng.Uint32N(3), Priority: rng.Uint32N(abi.PriorityLevels)}
+			}
+			if _, err := r.Publish(items); err != nil {
+				var full *host.PartitionFullError
+				require.ErrorAs(t, err, &full)
+				refused++
+			}
+		}
+		ep, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+		require.False(t, ep.RingRead, "frame %d read the ring", frame)
+		var host decode.StatusMap
+		host.SetSlots(decode.Decode(r.Control(), r.Ring()).Slots)
+		require.Equal(t, r.Telemetry().StatusMap.Words(), host.Words(), "frame %d: host statuses vs the GPU's status map", frame)
+		st, err := r.Requeue()
+		require.NoError(t, err)
+		requeued += st.Yielded + st.Requeued + st.Serviced
+		reclaimed += r.ReclaimFaults()
+	}
+	assert.Positive(t, refused, "some frames met back-pressure")
+	assert.Positive(t, requeued, "parked slots republished from the status map")
+	assert.Positive(t, reclaimed, "faults reclaimed from the status map")
+	// Claim what is pending (parked slots park again; no Requeue now), so
+	// that the ring-read Step claims nothing.
+	for i := 0; r.q.NeedsSubmit(); i++ {
+		require.Less(t, i, 20, "the pending work drains")
+		_, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+	}
+	want := append([]byte(nil), r.Ring()...)
+	r.RequestRing()
+	ep, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	require.True(t, ep.RingRead)
+	assert.Equal(t, want, r.Ring(), "the ring read back is the host copy")
+}
+
 func (o Options) describe(i int) string {
 	sh := o.summaryShape()
 	return "ring " + itoa(i) + " slots " + itoa(int(o.Slots)) + " sketch " + itoa(int(sh.Depth)) + "×" + itoa(int(sh.Width)) +

@@ -34,7 +34,8 @@ type Queue struct {
 	prevBE    uint32                  // BUDGET_EXHAUSTED at the last Absorb
 
 	// ringHead is each partition's HEAD (at most TAIL) at the last Absorb
-	// of the ring: below it the host copy's statuses are the GPU's.
+	// of the ring or AbsorbStatusMap: below it the host copy's statuses
+	// are the GPU's.
 	// reclaimFrom and requeueFrom are where ReclaimFaults and Requeue
 	// resume their scans.
 	ringHead, reclaimFrom, requeueFrom [abi.PriorityLevels]uint32

@@ -48,6 +48,60 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 	return nil
 }
 
+// AbsorbStatusMap takes the statuses of a GPU status map (the reduce
+// pass's 4 bits per slot, docs/SUMMARY.md §4) into the host copy of the
+// ring, after the Absorb of the same readback's control: a summary frame's
+// stand-in for a ring read. The GPU writes no slot word but STATUS, and
+// only in the slots it claims, the positions from each partition's HEAD at
+// the last ring or status-map absorb to its HEAD now; so taking those
+// slots' statuses leaves the host copy what a ring read would, and Publish,
+// Requeue and ReclaimFaults see the slots the GPU finished, parked and
+// faulted. Only slots the host copy shows PUBLISHED or CLAIMED change;
+// statuses the host wrote since the last ClearDirty are kept. It refuses a
+// status map of the wrong length, and a slot it would change whose code
+// is not a status (STATUS_MAP_UNKNOWN or above: the GPU never writes one),
+// changing nothing.
+func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
+	if want := abi.StatusMapWords(q.cfg.Slots) * abi.WordBytes; uint64(len(statusMap)) != want {
+		return fmt.Errorf("host: absorb status map: %d bytes, want %d for %d slots", len(statusMap), want, q.cfg.Slots)
+	}
+	code := func(slot uint32) uint32 {
+		return word(statusMap, int(slot/abi.StatusMapPerWord)) >> (abi.StatusMapBits * (slot % abi.StatusMapPerWord)) & (1<<abi.StatusMapBits - 1)
+	}
+	keep := q.dirty[RingBuffer].ranges()
+	// Two passes, so that a refusal changes nothing.
+	for apply := range 2 {
+		for p := uint32(0); p < abi.PriorityLevels; p++ {
+			c := q.capacity(p)
+			if c == 0 {
+				continue
+			}
+			to := min(q.head(p), q.tail(p))
+			for k := max(q.ringHead[p], to-min(to, c)); k < to; k++ {
+				slot := q.slotOf(p, k)
+				if st := q.status(slot); st != abi.StatusPublished && st != abi.StatusClaimed {
+					continue
+				}
+				at := int(slot)*abi.SlotWords + abi.SlotStatus
+				if inRanges(keep, at*abi.WordBytes) {
+					continue
+				}
+				st := code(slot)
+				if st >= abi.StatusMapUnknown {
+					return fmt.Errorf("host: absorb status map: slot %d (priority %d position %d) reads code %d, not a status", slot, p, k, st)
+				}
+				if apply == 1 {
+					putWord(q.ring, at, st)
+				}
+			}
+			if apply == 1 {
+				q.ringHead[p] = to
+			}
+		}
+	}
+	return nil
+}
+
 // absorb copies src into dst except for the sorted ranges keep.
 func absorb(dst, src []byte, keep []ByteRange) {
 	at := 0
