@@ -284,10 +284,9 @@ var readbackPhases = [...]string{"publish", "prepare", "upload", "submit", "read
 // on two runners on one device, frames interleaved: one reads back the
 // whole ring every frame (megakernel.RingAlways), the other the GPU summary
 // (megakernel.RingSummary: control + log + summary + status map), reading
-// the ring only when the page would (api.RingPolicy with
-// api.StaleBackPressure: back-pressure the stale host copy may cause, at
-// most every 4 frames; parked work every 16), and the row counts those
-// frames. Each run starts from Reset; its first frame (which uploads the
+// the ring only when the page would (api.RingPolicy: for the slot
+// inspector and a new recording, so never here; the host copy follows the
+// status map), and the row counts those frames. Each run starts from Reset; its first frame (which uploads the
 // whole ring and creates buffers) is not counted. Both run the interpreter
 // program (the page's ModeAuto may compile a JIT pipeline mid-run, which is
 // not what this row compares). Besides the frame, each side reports its
@@ -359,11 +358,7 @@ func TestReadbackRow(t *testing.T) {
 					summary := modes[i] == megakernel.RingSummary
 					t0 := time.Now()
 					items = gens[i].Next(items[:0], readbackItemsPerFrame)
-					n := publishDropping(r, items, func(p uint32) {
-						if summary && api.StaleBackPressure(r.Telemetry(), p) {
-							pol.Ask(api.RingBackPressure)
-						}
-					})
+					n := publishDropping(r, items)
 					if summary {
 						if read, _ := pol.Next(); read {
 							r.RequestRing()

@@ -166,11 +166,10 @@ func busyRing(tb testing.TB, slots uint32) (control, ring, log []byte) {
 
 // publishDropping publishes items into q, dropping the items of a full
 // priority partition (the page's back-pressure: wasm/app_js.go
-// publishWithBackPressure), and returns how many were published. full, if
-// not nil, is told each full partition's priority.
+// publishWithBackPressure), and returns how many were published.
 func publishDropping(q interface {
 	Publish([]host.Item) (int, error)
-}, items []host.Item, full ...func(priority uint32)) int {
+}, items []host.Item) int {
 	total := 0
 	for range abi.PriorityLevels + 1 {
 		if len(items) == 0 {
@@ -181,9 +180,6 @@ func publishDropping(q interface {
 		var pf *host.PartitionFullError
 		if !errors.As(err, &pf) {
 			break
-		}
-		for _, f := range full {
-			f(pf.Priority)
 		}
 		kept := items[:0] // in place, as the page does
 		for _, it := range items {

@@ -550,9 +550,7 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 
 // publishWithBackPressure publishes a.items; when a priority partition is
 // full its items wait for a later frame (they are dropped from this batch:
-// the generator makes more), the way a producer sheds load. Under summary
-// readback a full partition whose next slot the status map shows free
-// asks for a ring read (readback_js.go).
+// the generator makes more), the way a producer sheds load.
 func (a *app) publishWithBackPressure() error {
 	items := a.items
 	for range maxPublishRetries + 1 {
@@ -563,9 +561,6 @@ func (a *app) publishWithBackPressure() error {
 		var full *host.PartitionFullError
 		if !errors.As(err, &full) {
 			return err
-		}
-		if a.summaryMode() && api.StaleBackPressure(a.runner.Telemetry(), full.Priority) {
-			a.ringPolicy.Ask(api.RingBackPressure)
 		}
 		kept := items[:0]
 		for _, it := range items {

@@ -19,9 +19,7 @@ import (
 // AbsorbStatusMap), so the publisher sees the slots the GPU finished and
 // Requeue and ReclaimFaults the parked and faulted ones without a ring
 // read. api.RingPolicy reads the ring with a frame when the slot inspector
-// or a new recording needs it, and after back-pressure a ring read would
-// relieve (a safety net, at most every api.DefaultPressureEvery frames).
-// Auto picks full on a CPU or
+// or a new recording needs it. Auto picks full on a CPU or
 // fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
