@@ -20,7 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { launch } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench', '.out');
@@ -159,6 +158,9 @@ function serveWasm(wasmPath) {
 
 async function runWasmInChromium(wasmPath, argv, logPath) {
   const server = await serveWasm(wasmPath);
+  // Imported here, not at the top: --format and --page run where Playwright
+  // is not installed (bench/device.sh on the device machine).
+  const { launch } = await import('./chromium.mjs');
   const browser = await launch();
   const log = fs.createWriteStream(logPath);
   try {
