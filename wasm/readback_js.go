@@ -25,8 +25,8 @@ import (
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
 // (ui.ResolveReadback).
 //
-// Rings the embedding API opens (open) run full readback: the embedder
-// publishes, and a stale host copy would refuse its publishes.
+// Rings the embedding API opens (open) run full readback: drain() and
+// snapshot() give the embedder every slot of every frame.
 
 // summaryMode reports whether the ring runs summary readback. Called with
 // mu held.

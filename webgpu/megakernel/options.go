@@ -55,8 +55,10 @@ const (
 	// packed status map instead of the ring, decoding them with
 	// decode.DecodeSummaryInto: a frame's bytes no longer grow 64 per slot
 	// but half a byte per slot. The ring comes back only when
-	// Runner.RequestRing asked for it (Drain always asks); until then the
-	// host copy's statuses are stale as under RingOnDemand.
+	// Runner.RequestRing asked for it (Drain always asks); the host copy
+	// takes its statuses from the status map (host.Queue.AbsorbStatusMap),
+	// so unlike RingOnDemand it does not go stale: the GPU writes only the
+	// statuses of the slots it claims.
 	RingSummary
 )
 
