@@ -79,8 +79,36 @@ func FuzzPublish(f *testing.F) {
 					putLE(ctl, abi.CtrlHead+p, h+take)
 				}
 				putLE(ctl, abi.CtrlBudgetExhausted, next())
-				if err := q.Absorb(ctl, ring, nil); err != nil {
+				if next()%2 == 0 {
+					if err := q.Absorb(ctl, ring, nil); err != nil {
+						t.Fatal(err)
+					}
+					before = snapshot(q)
+					break
+				}
+				// A summary frame: control, then the status map (sometimes
+				// corrupted). A refusal changes nothing; a true map leaves
+				// the host copy what the ring read would.
+				if err := q.Absorb(ctl, nil, nil); err != nil {
 					t.Fatal(err)
+				}
+				m := statusMap(ring)
+				corrupt := next()%4 == 0
+				if corrupt {
+					switch next() % 2 {
+					case 0:
+						m = m[:int(next())%len(m)]
+					default:
+						m[int(next())%len(m)] ^= byte(next() | 1)
+					}
+				}
+				mid := snapshot(q)
+				if err := q.AbsorbStatusMap(m); err != nil {
+					if !same(mid, snapshot(q)) {
+						t.Fatalf("a refused status map (%v) changed the host copy", err)
+					}
+				} else if !corrupt && !bytes.Equal(q.Ring(), ring) {
+					t.Fatal("the status map left the host copy unlike the ring")
 				}
 				before = snapshot(q)
 			case 3:
