@@ -145,6 +145,18 @@ func decodeSlots(slots []RingSlotSnapshot, ring []byte) RingOccupancy {
 	}
 }
 
+// DecodeSlot decodes slot i of ring (whole 64-byte slots), as DecodeInto
+// would: false when ring has no slot i.
+func DecodeSlot(ring []byte, i int) (RingSlotSnapshot, bool) {
+	if i < 0 || i >= len(ring)/abi.SlotBytes || i > maxSlots-1 {
+		return RingSlotSnapshot{}, false
+	}
+	var s [1]RingSlotSnapshot
+	decodeSlots(s[:], ring[i*abi.SlotBytes:][:abi.SlotBytes])
+	s[0].Index = uint32(i)
+	return s[0], true
+}
+
 // ActiveSlotsForOpcode returns copies of the slots running opcode op in an
 // active status, in slot order.
 func (t *RingTelemetry) ActiveSlotsForOpcode(op uint32) []RingSlotSnapshot {

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -229,4 +230,21 @@ func TestDecodeIntoNilScratch(t *testing.T) {
 	var dst RingTelemetry
 	require.NoError(t, DecodeInto(&dst, nil, newControl(0, 1).bytes(), ringBytes(window(1, routeOp, 0, 3, 0)), []uint32{routeOp}))
 	assert.Len(t, dst.Windows, 1)
+}
+
+func TestDecodeSlot(t *testing.T) {
+	ring := randomRing(rand.New(rand.NewPCG(3, 9)), 40, []uint32{9})
+	full, err := TryDecode(newControl(0, 4).bytes(), ring)
+	require.NoError(t, err)
+	for i := range full.Slots {
+		got, ok := DecodeSlot(ring, i)
+		require.True(t, ok)
+		require.Equal(t, full.Slots[i], got, "slot %d", i)
+	}
+	for _, i := range []int{-1, 40, 1 << 40} {
+		_, ok := DecodeSlot(ring, i)
+		assert.False(t, ok, "slot %d", i)
+	}
+	_, ok := DecodeSlot(ring[:100], 1)
+	assert.False(t, ok, "a partial slot")
 }

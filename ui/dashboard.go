@@ -38,6 +38,10 @@ type Dashboard struct {
 	// OnRequestRing asks for the full ring with the next frame (the slot
 	// inspector under summary readback); nil: ignored.
 	OnRequestRing func()
+	// OnInspectSlot names the slot the inspector shows (-1: none), so the
+	// page puts it in the summary frames that follow (Frame.HostSlot)
+	// instead of reading the ring; nil: the inspector asks OnRequestRing.
+	OnInspectSlot func(i int)
 	// OnApplySettings receives a validated Settings from the form.
 	OnApplySettings func(Settings)
 

@@ -275,6 +275,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
 					vgcomp.Frame = c.frame
+					vgcomp.OnInspectSlot = c.OnInspectSlot
 					vgcomp.OnRequestRing = c.OnRequestRing
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}

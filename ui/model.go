@@ -53,6 +53,13 @@ type Frame struct {
 	// until the next Apply).
 	StatusMap   []uint32
 	StatusSlots int
+	// HostSlot is, on a summary frame, the slot the inspector shows
+	// (Dashboard.OnInspectSlot named it) as the page's copy of the ring
+	// held it after this frame's readback: that copy follows the GPU's
+	// status map (host.Queue.AbsorbStatusMap), so it is the slot a ring
+	// read would have shown. HostSlotOK says it is set.
+	HostSlot   decode.RingSlotSnapshot
+	HostSlotOK bool
 
 	Timings Timings
 }

@@ -18,16 +18,22 @@ import (
 // live.
 //
 // A frame read back as a GPU summary has no slot snapshots, only the 4-bit
-// status map: the map is drawn from it, the tooltip says what it knows
-// (index, status, partition), and a click asks the page for the full ring
-// (OnRequestRing); the inspector says "loading slot…" until a frame with
-// slots arrives, then keeps that snapshot of the slot (with its live status
-// from the map) until the person refreshes it.
+// status map: the map is drawn from it and the tooltip says what it knows
+// (index, status, partition). A click names the slot to the page
+// (OnInspectSlot), which puts it, from its copy of the ring, in the frames
+// that follow (Frame.HostSlot): the inspector follows it live with no ring
+// read. A page without OnInspectSlot is asked for the full ring instead
+// (OnRequestRing); the inspector then says "loading slot…" until a frame
+// with slots arrives, and keeps that snapshot of the slot (with its live
+// status from the map) until the person refreshes it.
 type SlotMap struct {
 	Frame *Frame
 	// OnRequestRing asks the page to read the full ring back with the next
 	// frame (summary readback); nil when the page cannot.
 	OnRequestRing func()
+	// OnInspectSlot names the inspected slot to the page (-1: none); nil
+	// when the page cannot supply Frame.HostSlot.
+	OnInspectSlot func(i int)
 
 	canvas Canvas
 	// hostSize is the host's width, which the canvas is scaled to.
@@ -45,11 +51,13 @@ type SlotMap struct {
 
 	selected int
 	hasSel   bool
-	// snap is the selected slot as the last frame with slots showed it
-	// (snapSeq), kept for the summary frames that follow.
-	snap    decode.RingSlotSnapshot
-	snapSeq uint64
-	snapOK  bool
+	// snap is the selected slot as the last frame with slots, or with it
+	// as its HostSlot (snapHost), showed it (snapSeq), kept for the summary
+	// frames that follow.
+	snap     decode.RingSlotSnapshot
+	snapSeq  uint64
+	snapOK   bool
+	snapHost bool
 }
 
 // MaxSlotMapHeight is the tallest the slot map is shown, in CSS pixels.
@@ -63,11 +71,15 @@ func (c *SlotMap) slots() []decode.RingSlotSnapshot {
 }
 
 // Compute keeps the inspector's snapshot of the selected slot from the
-// last frame that carried slots.
+// last frame that carried slots or the slot as its HostSlot.
 func (c *SlotMap) Compute() {
-	slots := c.slots()
-	if c.hasSel && c.selected < len(slots) {
-		c.snap, c.snapSeq, c.snapOK = slots[c.selected], c.Frame.Seq, true
+	if !c.hasSel || c.Frame == nil {
+		return
+	}
+	if slots := c.slots(); c.selected < len(slots) {
+		c.snap, c.snapSeq, c.snapOK, c.snapHost = slots[c.selected], c.Frame.Seq, true, false
+	} else if f := c.Frame; f.HostSlotOK && int(f.HostSlot.Index) == c.selected {
+		c.snap, c.snapSeq, c.snapOK, c.snapHost = f.HostSlot, f.Seq, true, true
 	}
 }
 
@@ -225,15 +237,18 @@ func (c *SlotMap) Click(ev vugu.DOMEvent) {
 	}
 }
 
-// Select opens the inspector on slot i. On a frame without slot snapshots
-// (summary readback) it asks the page for the ring: the inspector shows
-// "loading slot…" until a frame with slots arrives.
+// Select opens the inspector on slot i and names it to the page. On a
+// frame without slot snapshots (summary readback) the inspector shows
+// "loading slot…" until a frame brings the slot: as its HostSlot or, for a
+// page without OnInspectSlot, with the ring, which it asks for.
 func (c *SlotMap) Select(i int) {
 	c.selected, c.hasSel = i, true
 	if c.snapOK && int(c.snap.Index) != i {
 		c.snapOK = false
 	}
-	if !c.Frame.HasSlots() {
+	if c.OnInspectSlot != nil {
+		c.OnInspectSlot(i)
+	} else if !c.Frame.HasSlots() {
 		c.RefreshSlot()
 	}
 }
@@ -242,7 +257,12 @@ func (c *SlotMap) Select(i int) {
 func (c *SlotMap) RefreshSlot() { call(c.OnRequestRing) }
 
 // CloseInspector closes the inspector.
-func (c *SlotMap) CloseInspector() { c.hasSel = false }
+func (c *SlotMap) CloseInspector() {
+	c.hasSel = false
+	if c.OnInspectSlot != nil {
+		c.OnInspectSlot(-1)
+	}
+}
 
 // HasSelection reports whether the inspector is open on a slot of the ring.
 func (c *SlotMap) HasSelection() bool { return c.hasSel && c.selected < c.Frame.SlotCount() }
@@ -257,12 +277,23 @@ func (c *SlotMap) Loading() bool {
 // frame has only the status map (the person may refresh it).
 func (c *SlotMap) Summarised() bool { return c.HasSelection() && !c.Frame.HasSlots() && c.snapOK }
 
+// Live reports whether a summary frame's inspector shows the slot of this
+// very frame, from the page's copy of the ring (Frame.HostSlot).
+func (c *SlotMap) Live() bool { return c.Summarised() && c.snapHost && c.snapSeq == c.Frame.Seq }
+
 // InspectorNote says where the inspector's data comes from on a summary
-// frame: still loading, or the frame of the ring read it shows.
+// frame: still loading, this frame's host copy, or the frame of the ring
+// read it shows.
 func (c *SlotMap) InspectorNote() string {
 	switch {
+	case c.Loading() && c.OnInspectSlot != nil:
+		return "loading slot… (with the next frame)"
 	case c.Loading():
 		return "loading slot… (the full ring is read back with the next frame)"
+	case c.Live():
+		return "slot from the page's copy of the ring, which follows the GPU's status map (no ring read)"
+	case c.Summarised() && c.snapHost:
+		return "slot as of frame " + Thousands(c.snapSeq) + " (the page's copy of the ring); status from the live status map"
 	case c.Summarised():
 		return "slot as of frame " + Thousands(c.snapSeq) + " (the last ring read); status from the live status map"
 	}
@@ -315,6 +346,9 @@ func (c *SlotMap) InspectorItems() []KV {
 		return nil
 	}
 	items := SlotDetails(&c.snap, &c.Frame.Ring.Control)
+	if c.Live() {
+		return items // this frame's slot: its status is the map's
+	}
 	if st, ok := c.Frame.SlotStatus(c.selected); ok {
 		now := KV{Label: "status now", Value: st.String(), Title: "the slot's status in this frame's status map (the other fields are from frame " + Thousands(c.snapSeq) + ")"}
 		items = append([]KV{now}, items...)

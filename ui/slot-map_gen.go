@@ -81,7 +81,7 @@ func (c *SlotMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "inspector-title"}}}
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(c.InspectorTitle())
-					if c.Summarised() {
+					if c.Summarised() && !c.Live() {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn btn-small"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "slot-refresh"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "read the full ring back with the next frame and show this slot as it is now"}}}
 						vgparent.AppendChild(vgn)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{

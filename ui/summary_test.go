@@ -143,6 +143,43 @@ func TestSlotMapInspectorOnSummaryFrames(t *testing.T) {
 	assert.False(t, full.Loading())
 }
 
+// TestSlotMapInspectorFromHostSlot: with OnInspectSlot the inspector asks
+// for no ring; it shows the slot the summary frames carry as HostSlot,
+// live, and names each selection (and the close) to the page.
+func TestSlotMapInspectorFromHostSlot(t *testing.T) {
+	asked, named := 0, []int{}
+	m := SlotMap{Frame: summaryFrame(1), OnRequestRing: func() { asked++ }, OnInspectSlot: func(i int) { named = append(named, i) }}
+	m.Select(3)
+	assert.Zero(t, asked, "no ring read")
+	assert.Equal(t, []int{3}, named)
+	assert.True(t, m.Loading())
+	assert.Equal(t, "loading slot… (with the next frame)", m.InspectorNote())
+
+	slot := testRing().Slots[3]
+	f := summaryFrame(2)
+	f.HostSlot, f.HostSlotOK = slot, true
+	m.Frame = f
+	m.Compute()
+	assert.True(t, m.Live())
+	assert.Contains(t, m.InspectorNote(), "page's copy of the ring")
+	items := m.InspectorItems()
+	assert.Equal(t, "FAULT", kv(items, "status").Value)
+	assert.Equal(t, KV{}, kv(items, "status now"), "this frame's slot: no second status")
+
+	m.Frame = summaryFrame(3) // a frame without it (an API step): kept, marked
+	m.Compute()
+	assert.False(t, m.Live())
+	assert.Equal(t, "slot as of frame 2 (the page's copy of the ring); status from the live status map", m.InspectorNote())
+
+	other := summaryFrame(4)
+	other.HostSlot, other.HostSlotOK = testRing().Slots[5], true
+	m.Frame = other
+	m.Compute()
+	assert.False(t, m.Live(), "another slot's copy is not this one")
+	m.CloseInspector()
+	assert.Equal(t, []int{3, -1}, named)
+}
+
 func kv(items []KV, label string) KV {
 	for _, it := range items {
 		if it.Label == label {

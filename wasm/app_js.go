@@ -89,6 +89,13 @@ type app struct {
 	ringAsk      atomic.Uint32
 	ringReads    uint64
 	lastReadBack uint64
+	// inspect is the slot the inspector shows (the UI stores it; -1:
+	// none). Under summary readback each live frame copies that slot from
+	// the host copy of the ring right after its Step (inspected, taken by
+	// capture into ui.Frame.HostSlot), so the inspector needs no ring read.
+	inspect     atomic.Int32
+	inspected   decode.RingSlotSnapshot
+	inspectedOK bool
 
 	// Device loss (recover_js.go): recoveries so far, the last loss, and
 	// whether the shown frame (seq staleSeq) predates a loss.
@@ -153,6 +160,8 @@ func newApp(cfg api.PageConfig) *app {
 	}
 	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
 	a.dash.OnRequestRing = func() { a.askRing(api.RingInspect) }
+	a.inspect.Store(-1)
+	a.dash.OnInspectSlot = func(i int) { a.inspect.Store(int32(max(i, -1))) }
 	a.dash.OnApplySettings = func(s ui.Settings) {
 		select {
 		case a.settings <- s:
@@ -539,6 +548,10 @@ func (a *app) liveFrame() (*ui.Frame, error) {
 		a.ringReads++
 	}
 	a.lastReadBack = ep.Telemetry.BytesReadBack
+	if i := int(a.inspect.Load()); a.summaryMode() && i >= 0 {
+		// Before Requeue moves parked slots: the slot as the GPU left it.
+		a.inspected, a.inspectedOK = decode.DecodeSlot(a.runner.Ring(), i)
+	}
 	if _, err := a.runner.Requeue(); err != nil {
 		return nil, err
 	}
@@ -601,7 +614,9 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	if src := &a.runner.Telemetry().StatusMap; src.Len() > 0 {
 		fb.statusMap = append(fb.statusMap[:0], src.Words()...)
 		f.StatusMap, f.StatusSlots = fb.statusMap, src.Len()
+		f.HostSlot, f.HostSlotOK = a.inspected, a.inspectedOK
 	}
+	a.inspectedOK = false
 	if sketchErr == nil {
 		f.Sketch = &fb.sketch
 	}

@@ -18,8 +18,10 @@ import (
 // GPU writes only the statuses of the slots it claims: host.Queue.
 // AbsorbStatusMap), so the publisher sees the slots the GPU finished and
 // Requeue and ReclaimFaults the parked and faulted ones without a ring
-// read. api.RingPolicy reads the ring with a frame when the slot inspector
-// or a new recording needs it. Auto picks full on a CPU or
+// read, and the slot inspector shows its slot from it (ui.Frame.HostSlot).
+// api.RingPolicy reads the ring with a frame when a new recording needs it
+// or the inspector refreshes a slot kept from an older frame. Auto picks
+// full on a CPU or
 // fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU

@@ -5,8 +5,10 @@ type RingReason uint8
 
 // Reasons for a ring read, a bit set (RingPolicy.Ask).
 const (
-	// RingInspect: the slot inspector opened (or refreshed) on a frame
-	// that has only the status map.
+	// RingInspect: the slot inspector asked for the ring on a frame that
+	// has only the status map (its refresh of a slot kept from an older
+	// frame; the page's live frames bring the inspected slot from the host
+	// copy, ui.Frame.HostSlot).
 	RingInspect RingReason = 1 << iota
 	// RingCapture: a recording started; its replay needs a ring to show
 	// slots, so its first frame carries one.
@@ -21,7 +23,7 @@ const (
 // and fault reclaims need no ring read; the ring is read with the next
 // frame when
 //
-//   - the person opened the slot inspector on a summary frame (RingInspect);
+//   - the slot inspector asked for it (RingInspect: a refresh);
 //   - a recording started (RingCapture), so that the capture's replay and
 //     its exports have the slots of the frames that follow.
 //
