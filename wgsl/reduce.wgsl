@@ -139,7 +139,8 @@ struct Shape {
     width: u32,
     capacity: u32,
     opcodes: u32,
-    windows: u32, // first word of the window table
+    windows: u32,   // first word of the window table
+    map_words: u32, // status-map words: ceil(slots / STATUS_MAP_PER_WORD)
 }
 
 fn shape() -> Shape {
@@ -162,9 +163,23 @@ fn shape() -> Shape {
     let cells = s.depth * s.width;
     s.windows = SUMMARY_HEADER_WORDS + (SUMMARY_SKETCHES + 2u) * cells;
     let words = s.windows + s.capacity * WINDOW_ENTRY_WORDS;
-    let map_words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
-    s.ok = arrayLength(&summary) >= words && arrayLength(&status_map) >= map_words;
+    s.map_words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
+    s.ok = arrayLength(&summary) >= words && arrayLength(&status_map) >= s.map_words;
     return s;
+}
+
+// lane_words is the lane's block of status-map words, [x, y), the same in
+// both entry points (one grid): each lane owns a contiguous block of
+// ceil(words / lanes) words, so any grid covers the ring. A CPU adapter
+// runs a lane's loop as one stream, which its caches and prefetchers
+// follow (a grid-stride order over words ran 2-3× slower on SwiftShader).
+// Below 2^25 words and 2^24 lanes (maxComputeWorkgroupsPerDimension × the
+// width), (g + 1) × per < words + lanes never wraps.
+fn lane_words(wid: u32, groups: u32, lane: u32, words: u32) -> vec2<u32> {
+    let lanes = groups * WORKGROUP_SIZE_X;
+    let per = words / lanes + select(0u, 1u, words % lanes != 0u);
+    let g = wid * WORKGROUP_SIZE_X + lane;
+    return vec2<u32>(min(words, g * per), min(words, (g + 1u) * per));
 }
 
 // mul_hi is the high word of the 64-bit product a × b.
@@ -555,18 +570,9 @@ fn reduce(@builtin(workgroup_id) wid: vec3<u32>,
     if (wid.x == 0u) {
         header(lane, s);
     }
-    let words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
     var run: Run; // n = 0: no run yet
-    // Each lane owns a contiguous block of per words: a CPU adapter runs a
-    // lane's loop as one stream, which its caches and prefetchers follow
-    // (a grid-stride order over words ran 2-3× slower on SwiftShader).
-    // Below 2^25 words and 2^24 lanes (maxComputeWorkgroupsPerDimension ×
-    // the width), (g + 1) × per < words + lanes never wraps.
-    let lanes = groups.x * WORKGROUP_SIZE_X;
-    let per = words / lanes + select(0u, 1u, words % lanes != 0u);
-    let g = wid.x * WORKGROUP_SIZE_X + lane;
-    let end = min(words, (g + 1u) * per);
-    for (var w = g * per; w < end; w++) {
+    let block = lane_words(wid.x, groups.x, lane, s.map_words);
+    for (var w = block.x; w < block.y; w++) {
         let first = w * STATUS_MAP_PER_WORD;
         let n = min(STATUS_MAP_PER_WORD, s.slots - first);
         var word = 0u;
@@ -618,13 +624,10 @@ fn reduce_windows(@builtin(workgroup_id) wid: vec3<u32>,
     if (!s.ok || s.capacity == 0u || s.opcodes == 0u) {
         return;
     }
-    let words = s.slots / STATUS_MAP_PER_WORD + select(0u, 1u, s.slots % STATUS_MAP_PER_WORD != 0u);
-    let lanes = groups.x * WORKGROUP_SIZE_X;
-    let per = words / lanes + select(0u, 1u, words % lanes != 0u);
-    let g = wid.x * WORKGROUP_SIZE_X + lane;
-    let end = min(s.slots, min(words, (g + 1u) * per) * STATUS_MAP_PER_WORD);
+    let block = lane_words(wid.x, groups.x, lane, s.map_words);
+    let end = min(s.slots, block.y * STATUS_MAP_PER_WORD);
     var run: Run; // n = 0: no run yet
-    for (var slot = g * per * STATUS_MAP_PER_WORD; slot < end; slot++) {
+    for (var slot = block.x * STATUS_MAP_PER_WORD; slot < end; slot++) {
         let base = slot * SLOT_WORDS;
         let op = ring[base + SLOT_OPCODE];
         // The run's opcode is a window opcode; any other is looked up.

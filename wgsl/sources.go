@@ -75,15 +75,21 @@ func WindowTenantsSource() string { return assemble(windowTenants) }
 
 func assemble(kernel string) string { return abiGen + "\n" + kernel }
 
+// atWidth is the program of entry in source at workgroup width
+// workgroupSizeX (its WORKGROUP_SIZE_X override), labelled by name.
+func atWidth(name, source, entry string, workgroupSizeX uint32) Program {
+	return Program{
+		Label:      fmt.Sprintf("ringscope %s x%d", name, workgroupSizeX),
+		Source:     source,
+		EntryPoint: entry,
+		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
+	}
+}
+
 // Drain is the bounded drain of PROTOCOL §3 with every opcode of §4, at
 // workgroup width workgroupSizeX (64, 128 or 256; see PROTOCOL §6).
 func Drain(workgroupSizeX uint32) Program {
-	return Program{
-		Label:      fmt.Sprintf("ringscope drain x%d", workgroupSizeX),
-		Source:     DrainSource(),
-		EntryPoint: DrainEntryPoint,
-		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
-	}
+	return atWidth("drain", DrainSource(), DrainEntryPoint, workgroupSizeX)
 }
 
 // JIT is the drain specialised to opcodes: every opcode the kernel
@@ -94,12 +100,8 @@ func Drain(workgroupSizeX uint32) Program {
 // ENABLE_ flag explicitly, so equal JITKeys give equal programs.
 func JIT(workgroupSizeX uint32, opcodes []uint32) Program {
 	set := jitSet(opcodes)
-	p := Program{
-		Label:      fmt.Sprintf("ringscope drain x%d %s", workgroupSizeX, jitKey(set)),
-		Source:     DrainSource(),
-		EntryPoint: DrainEntryPoint,
-		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
-	}
+	p := Drain(workgroupSizeX)
+	p.Label += " " + jitKey(set)
 	for _, o := range jitOpcodes() {
 		on := 0.0
 		if _, ok := slices.BinarySearch(set, o.value); ok {
@@ -134,24 +136,14 @@ func Finalize() Program {
 // Sketch shape and window table come from the summary params (binding BindingSummaryParams), not from the program, so
 // one pipeline serves every shape.
 func Reduce(workgroupSizeX uint32) Program {
-	return Program{
-		Label:      fmt.Sprintf("ringscope reduce x%d", workgroupSizeX),
-		Source:     ReduceSource(),
-		EntryPoint: ReduceEntryPoint,
-		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
-	}
+	return atWidth("reduce", ReduceSource(), ReduceEntryPoint, workgroupSizeX)
 }
 
 // ReduceWindows counts the window slots into the window table (the module
 // of Reduce, its second entry point); dispatch it right after Reduce, with
 // Reduce's grid, when window opcodes and a table are registered.
 func ReduceWindows(workgroupSizeX uint32) Program {
-	return Program{
-		Label:      fmt.Sprintf("ringscope reduce windows x%d", workgroupSizeX),
-		Source:     ReduceSource(),
-		EntryPoint: ReduceWindowsEntryPoint,
-		Constants:  map[string]float64{WorkgroupSizeX: float64(workgroupSizeX)},
-	}
+	return atWidth("reduce windows", ReduceSource(), ReduceWindowsEntryPoint, workgroupSizeX)
 }
 
 // WindowTenants fills the window entries' tenants and frees the sealed

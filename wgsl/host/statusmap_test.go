@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
@@ -48,15 +49,11 @@ func (g *gpuCopy) drain(q *host.Queue, budget uint32) {
 	}
 }
 
-// statusMap is the reduce pass's status map of ring.
+// statusMap is the reduce pass's status map of ring, as decode packs it.
 func statusMap(ring []byte) []byte {
-	slots := len(ring) / abi.SlotBytes
-	m := make([]byte, abi.StatusMapWords(uint32(slots))*abi.WordBytes)
-	for s := range slots {
-		i := s / abi.StatusMapPerWord
-		setW(m, i, w(m, i)|min(slotW(ring, s, abi.SlotStatus), abi.StatusMapUnknown)<<(abi.StatusMapBits*(s%abi.StatusMapPerWord)))
-	}
-	return m
+	var m decode.StatusMap
+	m.SetSlots(decode.Decode(nil, ring).Slots)
+	return m.AppendBytes(nil)
 }
 
 // TestAbsorbStatusMapIsARingRead: two queues run the same random workload
