@@ -30,6 +30,12 @@ type CaptureModel struct {
 	Count     int
 	Index     int
 	Seq       uint64
+	// RingFrom is the frame whose ring the shown frame's slots and
+	// occupancy come from (docs/CAPTURE.md §1.2: a frame that did not read
+	// the ring back shows the latest earlier one of its generation), -1
+	// for none; RingSeq is that frame's sequence number.
+	RingFrom int
+	RingSeq  uint64
 
 	// Error is why the last import or export failed ("" for none); Notice
 	// what the last one did.
@@ -146,6 +152,20 @@ func (c *CaptureBar) PositionText() string {
 		s += " · " + m.Source
 	}
 	return s
+}
+
+// RingNote says, for a replayed frame that carries no ring, where its slots
+// and occupancy come from ("" when it carries its own).
+func (c *CaptureBar) RingNote() string {
+	m := c.m()
+	switch {
+	case !m.Replaying || m.RingFrom == m.Index:
+		return ""
+	case m.RingFrom < 0:
+		return "no slots: no frame of this ring carries one"
+	}
+	return "slots and occupancy of frame " + strconv.Itoa(m.RingFrom+1) + " (seq " + strconv.FormatUint(m.RingSeq, 10) +
+		"): this frame did not read the ring back"
 }
 
 // Replaying reports replay mode.

@@ -98,6 +98,11 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-position"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-position"}}}
 		vgparent.AppendChild(vgn)
 		vgn.SetInnerHTML(c.PositionText())
+		if c.RingNote() != "" {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-ring-note"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-ring-note"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.RingNote())
+		}
 		if c.Replaying() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge badge-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "replaying"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the panels show a recorded frame; the live loop is paused"}}}
 			vgparent.AppendChild(vgn)

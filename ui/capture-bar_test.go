@@ -26,6 +26,13 @@ func TestCaptureBarText(t *testing.T) {
 	assert.Equal(t, "2", c.ScrubMax())
 	assert.Equal(t, "1", c.ScrubValue())
 	assert.Equal(t, "frame 2 / 3 · seq 42 · x.rscap", c.PositionText())
+	m.RingFrom = 1
+	assert.Empty(t, c.RingNote(), "the frame carries its ring")
+	m.RingFrom, m.RingSeq = 0, 41
+	assert.Equal(t, "slots and occupancy of frame 1 (seq 41): this frame did not read the ring back", c.RingNote())
+	m.RingFrom = -1
+	assert.Equal(t, "no slots: no frame of this ring carries one", c.RingNote())
+	m.RingFrom = 1
 
 	m.Notice = "imported"
 	assert.True(t, c.ShowNotice())

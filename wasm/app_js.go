@@ -79,8 +79,8 @@ type app struct {
 	// fallback one (auto picks full there); readback is the mode the ring
 	// runs in (ui.ReadbackSummary or ui.ReadbackFull) and readbackWhy the
 	// reason; ringPolicy decides the ring reads of summary mode, and
-	// ringAsk carries reasons from the UI and the recorder (which must not
-	// wait for mu) to the loop. ringReads counts the frames that read the
+	// ringAsk carries reasons from the UI (which must not wait for mu) to
+	// the loop. ringReads counts the frames that read the
 	// ring; lastReadBack is the last frame's bytes read back.
 	software     bool
 	readback     string

@@ -55,10 +55,15 @@ type captureState struct {
 	rec       *capture.Recorder
 	recording bool
 	frame     capture.Frame // scratch of recordFrame
-	windows   []uint32
-	sketchD   int
-	sketchW   int
-	adapter   *capture.Adapter
+	// ringSeq and ringGen name the newest recorded frame that carries a
+	// ring; ringHeld says there is one (holdsRing).
+	ringSeq  uint64
+	ringGen  uint32
+	ringHeld bool
+	windows  []uint32
+	sketchD  int
+	sketchW  int
+	adapter  *capture.Adapter
 
 	subs    map[int]js.Value
 	nextSub int
@@ -213,12 +218,17 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 		fr.Generation = f.Ring.Control.Generation
 	}
 	fr.Control, fr.Ring, fr.Log = a.runner.Control(), nil, a.runner.LogBytes()
-	if ep == nil || ep.RingRead {
-		fr.Ring = a.runner.Ring()
-	}
 	// The host copy is the truth; its GENERATION is the frame's.
 	if len(fr.Control) >= capture.MinControlBytes {
 		fr.Generation = word(fr.Control, abi.CtrlGeneration)
+	}
+	// A frame that read the ring carries it. So does a summary frame when
+	// the recording holds no ring of its generation (its first frame, a new
+	// ring, or the frame with the ring evicted), so that the replay shows
+	// slots: the host copy it records equals the GPU's ring (it follows the
+	// status map), so this costs a copy, not a ring read.
+	if ep == nil || ep.RingRead || !st.holdsRing(fr.Generation) {
+		fr.Ring = a.runner.Ring()
 	}
 	t := f.Timings
 	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{
@@ -232,8 +242,20 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 		d = capture.DispatchOf(*f.Dispatch)
 		fr.Meta.Dispatch = &d
 	}
-	st.rec.Record(fr)
+	if st.rec.Record(fr) && fr.Ring != nil {
+		st.ringSeq, st.ringGen, st.ringHeld = fr.Seq, fr.Generation, true
+	}
 	a.updateModelLocked(st, true)
+}
+
+// holdsRing reports whether the recorder still holds the newest frame
+// recorded with a ring and that ring is of generation gen. Called with
+// st.mu held.
+func (st *captureState) holdsRing(gen uint32) bool {
+	if !st.ringHeld || st.ringGen != gen || st.rec.Len() == 0 {
+		return false
+	}
+	return st.rec.At(0).Seq <= st.ringSeq
 }
 
 func finite(v float64) float64 {
@@ -297,11 +319,16 @@ func notify(subs map[int]js.Value, v any) {
 func (a *app) updateModelLocked(st *captureState, quiet bool) {
 	frames, bytes, dropped := st.rec.Len(), st.rec.Bytes(), st.rec.Dropped()
 	rec, replaying, count, index, source := st.recording, st.replay != nil, 0, st.index, st.source
-	var seq uint64
+	var seq, ringSeq uint64
+	ringFrom := index
 	if st.replay != nil {
 		count = st.replay.Len()
 		if index < count {
-			seq = st.replay.Summary(index).Seq
+			s := st.replay.Summary(index)
+			seq, ringFrom = s.Seq, s.RingFrom
+			if ringFrom >= 0 {
+				ringSeq = st.replay.Summary(ringFrom).Seq
+			}
 		}
 	}
 	errText, note := st.lastErr, st.lastNote
@@ -309,6 +336,7 @@ func (a *app) updateModelLocked(st *captureState, quiet bool) {
 		m := d.CaptureModel()
 		m.Recording, m.Frames, m.Bytes, m.Dropped = rec, frames, bytes, dropped
 		m.Replaying, m.Count, m.Index, m.Seq, m.Source = replaying, count, index, seq, source
+		m.RingFrom, m.RingSeq = ringFrom, ringSeq
 		m.Error, m.Notice = errText, note
 	}
 	if a.env == nil {
@@ -328,9 +356,9 @@ func (a *app) setRecording(on bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if on && !st.recording {
-		// Under summary readback the recording's first frame carries the
-		// ring, so its replay and exports show slots (readback_js.go).
-		a.askRing(api.RingCapture)
+		// The recording's first frame carries the ring, so its replay and
+		// exports show slots (recordFrame).
+		st.ringHeld = false
 	}
 	st.recording = on
 	st.lastErr, st.lastNote = "", ""

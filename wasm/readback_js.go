@@ -18,11 +18,10 @@ import (
 // GPU writes only the statuses of the slots it claims: host.Queue.
 // AbsorbStatusMap), so the publisher sees the slots the GPU finished and
 // Requeue and ReclaimFaults the parked and faulted ones without a ring
-// read, and the slot inspector shows its slot from it (ui.Frame.HostSlot).
-// api.RingPolicy reads the ring with a frame when a new recording needs it
-// or the inspector refreshes a slot kept from an older frame. Auto picks
-// full on a CPU or
-// fallback adapter, where the reduce pass reads the whole ring on the CPU
+// read, the slot inspector shows its slot from it (ui.Frame.HostSlot) and
+// a recording takes its ring from it (recordFrame). api.RingPolicy reads
+// the ring with a frame only when the inspector refreshes a slot kept from
+// an older frame. Auto picks full on a CPU or fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
 // (ui.ResolveReadback).
@@ -45,7 +44,7 @@ func (a *app) setReadback(mode, why string) {
 }
 
 // askRing asks for the full ring with the next frame, for reason r. It
-// never blocks: the UI's handlers and the recorder call it.
+// never blocks: the UI's handlers call it.
 func (a *app) askRing(r api.RingReason) { a.ringAsk.Or(uint32(r)) }
 
 // planRingRead decides, before a Step, whether it reads the ring back

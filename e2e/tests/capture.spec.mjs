@@ -114,6 +114,33 @@ test('the scrubber shows a recorded frame through the panels; back to live', asy
   expect(errors).toEqual([]);
 });
 
+test('under summary readback a recording takes its ring from the page\'s copy, with no ring read', async ({ page }) => {
+  const errors = watchErrors(page);
+  await ready(page, `${PAGE}&readback=summary`);
+  const info = await steps(page, 5);
+  const res = await page.evaluate(async () => {
+    const snap = await ringscope.snapshot();
+    const n = (await ringscope.captureInfo()).frames;
+    const first = await ringscope.captureFrame(0), last = await ringscope.captureFrame(n - 1);
+    const slots = (f) => Object.values(f.telemetry.occupancy).reduce((a, b) => a + b, 0);
+    return { readback: snap.readback, ringReads: snap.ringReads, firstSlots: slots(first), lastSlots: slots(last) };
+  });
+  expect(res.readback).toBe('summary');
+  expect(res.ringReads, 'the recording copies the host ring; it does not read the GPU ring').toBe(0);
+  expect(res.firstSlots, 'the first recorded frame carries the ring').toBe(1024);
+  expect(res.lastSlots, 'later frames show the first one\'s slots').toBe(1024);
+
+  // The replay says where a ringless frame's slots come from.
+  const scrubber = page.getByTestId('capture-scrubber');
+  await scrubber.fill(String(info.frames - 1));
+  await expect(page.getByTestId('capture-ring-note')).toHaveText(/^slots and occupancy of frame 1 \(seq \d+\): this frame did not read the ring back$/);
+  await scrubber.fill('0');
+  await expect(page.getByTestId('capture-position')).toContainText('frame 1 /');
+  await expect(page.getByTestId('capture-ring-note')).toHaveCount(0);
+  await page.getByTestId('back-to-live').click();
+  expect(errors).toEqual([]);
+});
+
 test('a legacy vyre dump (MAGIC = 0) imports through the API and as two dropped files', async ({ page }) => {
   const errors = watchErrors(page);
   await ready(page);

@@ -10,9 +10,6 @@ const (
 	// frame; the page's live frames bring the inspected slot from the host
 	// copy, ui.Frame.HostSlot).
 	RingInspect RingReason = 1 << iota
-	// RingCapture: a recording started; its replay needs a ring to show
-	// slots, so its first frame carries one.
-	RingCapture
 )
 
 // RingPolicy is when the page's live loop reads the full ring under
@@ -20,12 +17,9 @@ const (
 // control, log, the GPU summary and the 4-bit status map. The host copy of
 // the ring follows the status map (host.Queue.AbsorbStatusMap: the GPU
 // writes only the statuses of the slots it claims), so publishes, requeues
-// and fault reclaims need no ring read; the ring is read with the next
-// frame when
-//
-//   - the slot inspector asked for it (RingInspect: a refresh);
-//   - a recording started (RingCapture), so that the capture's replay and
-//     its exports have the slots of the frames that follow.
+// and fault reclaims need no ring read, and a recording takes its ring from
+// the host copy; the ring is read with the next frame only when the slot
+// inspector asked for it (RingInspect: a refresh).
 //
 // Every other frame reads no ring: its bytes are ~half a byte per slot plus
 // a few kilobytes, not 64 per slot. The zero value is ready to use.

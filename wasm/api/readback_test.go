@@ -50,10 +50,10 @@ func TestRingPolicy(t *testing.T) {
 		p.Stepped(false)
 	}
 	p.Ask(api.RingInspect)
-	p.Ask(api.RingCapture)
+	p.Ask(api.RingInspect)
 	read, why := p.Next()
 	assert.True(t, read)
-	assert.Equal(t, api.RingInspect|api.RingCapture, why)
+	assert.Equal(t, api.RingInspect, why)
 	p.Stepped(false) // the Step did not read it (it failed): still asked
 	read, _ = p.Next()
 	assert.True(t, read)
@@ -61,7 +61,7 @@ func TestRingPolicy(t *testing.T) {
 	read, _ = p.Next()
 	assert.False(t, read, "a ring read answers every reason")
 
-	p.Ask(api.RingCapture)
+	p.Ask(api.RingInspect)
 	p.Reset()
 	read, _ = p.Next()
 	assert.False(t, read, "a new ring forgets")
