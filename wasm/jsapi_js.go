@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall/js"
 
@@ -92,10 +93,14 @@ type OpenResult struct {
 // apiOpen: open(options) starts a fresh ring and generation. Options:
 // slots, tenants, masks (array of 0/1 per tenant), observable, logCapacity,
 // budget, workgroupSize, workerGroups, windowOpcodes, memoryBudgetBytes
-// (the device-memory budget the ring is planned against) and
-// watchdogIntervals (the watchdog's N, default 3). Absent fields take the
-// page's defaults; invalid ones reject before any GPU work, the previous
-// ring untouched.
+// (the device-memory budget the ring is planned against),
+// watchdogIntervals (the watchdog's N, default 3) and readback ("full", the
+// default: every frame reads the whole ring and snapshot() has every slot;
+// "summary": frames read control, log, the GPU summary and the status map,
+// snapshot()'s telemetry has the summary's fields and no slots, and drain()
+// still reads the ring; "auto": the page's choice for this adapter). Absent
+// fields take the page's defaults; invalid ones reject before any GPU work,
+// the previous ring untouched.
 func (a *app) apiOpen(args []js.Value) (any, error) {
 	opts, err := openOptions(arg(args, 0), a.cfg.Settings.RingSlots)
 	if err != nil {
@@ -103,7 +108,18 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	}
 	// Refused options leave everything as it was, the live loop included.
 	a.mu.Lock()
-	if a.runner != nil {
+	s := a.settingsNow
+	s.Readback = opts.readback
+	mode, why := ui.ResolveReadback(s, a.software)
+	if mode == ui.ReadbackSummary {
+		if s.SketchDepth > ui.SummaryMaxSketchDepth || s.SketchWidth > ui.SummaryMaxSketchWidth {
+			err = fmt.Errorf("readback %q: the page's sketch of %d × %d exceeds the GPU summary's %d × %d (URL parameter sketch)",
+				opts.readback, s.SketchDepth, s.SketchWidth, ui.SummaryMaxSketchDepth, ui.SummaryMaxSketchWidth)
+		}
+		opts.RingReadback = megakernel.RingSummary
+		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+	}
+	if a.runner != nil && err == nil {
 		err = opts.Validate(a.runner.Device().Limits())
 	}
 	a.mu.Unlock()
@@ -118,7 +134,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		a.watchN = opts.watchdogIntervals
 		a.watchdog = decode.NewWatchdog(a.watchN)
 		a.gen = nil // the embedder publishes; the live loop only drains
-		a.setReadback(ui.ReadbackFull, "the embedding API's open runs full readback")
+		a.setReadback(mode, "the embedding API's open: "+why)
 		q := a.runner.Control()
 		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots,
 			WatchdogIntervals: a.watchdog.StallIntervals()}
@@ -134,7 +150,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 			s.Tenants = len(opts.Masks)
 		}
 		s.WindowOpcodes = opcodeList(opts.WindowOpcodes)
-		s.Readback = ui.ReadbackFull
+		s.Readback = opts.readback
 		a.settingsNow = s
 		a.ui(func(d *ui.Dashboard) { d.Settings = s })
 		a.uiReset()
@@ -157,6 +173,7 @@ func word(b []byte, w int) uint32 { return binary.LittleEndian.Uint32(b[w*abi.Wo
 type openOpts struct {
 	megakernel.Options
 	watchdogIntervals int
+	readback          string // one of ui.ReadbackModes
 }
 
 func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
@@ -200,6 +217,9 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
 	}
 	oo.watchdogIntervals = int(n)
+	if oo.readback, err = optReadback(o); err != nil {
+		return oo, err
+	}
 	masks, err := optUint32Array(o, what, "masks")
 	if err != nil {
 		return oo, err
@@ -217,6 +237,24 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 		return oo, err
 	}
 	return oo, nil
+}
+
+// optReadback reads open's readback: one of ui.ReadbackModes, "full" when
+// absent (drain() and snapshot() give every slot, as before the option).
+func optReadback(o js.Value) (string, error) {
+	if o.IsUndefined() || o.IsNull() {
+		return ui.ReadbackFull, nil
+	}
+	v := o.Get("readback")
+	switch {
+	case v.IsUndefined() || v.IsNull():
+		return ui.ReadbackFull, nil
+	case v.Type() != js.TypeString:
+		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), v.Type())
+	case !slices.Contains(ui.ReadbackModes, v.String()):
+		return "", fmt.Errorf("open: readback %q: want one of %s", v.String(), strings.Join(ui.ReadbackModes, ", "))
+	}
+	return v.String(), nil
 }
 
 // maxWatchdogIntervals bounds open's watchdogIntervals.

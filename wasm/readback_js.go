@@ -26,8 +26,12 @@ import (
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
 // (ui.ResolveReadback).
 //
-// Rings the embedding API opens (open) run full readback: drain() and
-// snapshot() give the embedder every slot of every frame.
+// Rings the embedding API opens (open) run full readback unless its
+// readback option asks for summary or auto: drain() and snapshot() of a
+// full ring give the embedder every slot of every frame; under summary,
+// snapshot() has the summary's fields and drain() still every slot (its
+// submissions read the ring; with none to make, the runner decodes the host
+// copy).
 
 // summaryMode reports whether the ring runs summary readback. Called with
 // mu held.

@@ -165,6 +165,52 @@ test('the API rejects invalid input with the reason and publishes nothing', asyn
   expect(d.telemetry.control.faults).toBe(0);
 });
 
+test('open({readback: "summary"}): frames read no ring, snapshot() has the summary, drain() reads the ring', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const refusal = (o) => page.evaluate((o) => ringscope.open(o).then(() => 'opened', (e) => e.message), o);
+  expect(await refusal({ slots: 64, readback: 'fast' })).toBe('open: readback "fast": want one of auto, summary, full');
+  expect(await refusal({ slots: 64, readback: 1 })).toBe('open: readback must be a string, one of auto, summary, full; got number');
+
+  const slots = 4096, n = 600;
+  await page.evaluate((slots) => ringscope.open({ slots, tenants: 2, readback: 'summary' }), slots);
+  await expect(headerStat(page, 'readback')).toHaveText('summary');
+  const items = Array.from({ length: n }, (_, i) => ({ opcode: OP.NOP, tenant: i % 2, priority: i % 5 }));
+  expect(await page.evaluate((items) => ringscope.publish(items), items)).toBe(n);
+  const snap = await page.evaluate(async () => {
+    for (let i = 0; i < 3; i++) await ringscope.step();
+    return ringscope.snapshot();
+  });
+  expect(snap.readback).toBe('summary');
+  expect(snap.ringReads, 'summary frames read no ring').toBe(0);
+  expect(snap.lastBytesReadBack).toBeGreaterThan(0);
+  expect(snap.lastBytesReadBack, 'a frame reads less than the ring alone').toBeLessThan(slots * 64);
+  expect(snap.telemetry.slots ?? []).toHaveLength(0);
+  const occ = snap.telemetry.occupancy;
+  expect(Object.values(occ).reduce((a, b) => a + b, 0), 'the summary counts every slot').toBe(slots);
+  expect(occ.done + occ.published + occ.claimed).toBe(n);
+
+  // drain() gives every slot. With nothing left to run it decodes the
+  // page's copy of the ring (it follows the status map): no ring read.
+  const d = await page.evaluate(() => ringscope.drain({ maxSubmissions: 16 }));
+  expect(d.telemetry.control.doneCount).toBe(n);
+  expect(d.telemetry.occupancy.done).toBe(n);
+  expect(d.telemetry.slots).toHaveLength(slots);
+  expect(d.telemetry.slots.filter((sl) => sl.status === 3).length, 'DONE slots (PROTOCOL §3: 3)').toBe(n);
+  expect((await page.evaluate(() => ringscope.snapshot())).ringReads).toBe(0);
+  // With work left, its submissions read the ring back.
+  expect(await page.evaluate((items) => ringscope.publish(items), items.slice(0, 100))).toBe(100);
+  const d2 = await page.evaluate(() => ringscope.drain({ maxSubmissions: 16 }));
+  expect(d2.report.dispatchCount).toBeGreaterThan(0);
+  expect(d2.telemetry.control.doneCount).toBe(n + 100);
+  expect(d2.telemetry.occupancy.done).toBe(n + 100);
+  expect(d2.telemetry.slots).toHaveLength(slots);
+
+  // Without the option a ring runs full readback, as before it.
+  await page.evaluate(() => ringscope.open({ slots: 64 }));
+  await expect(headerStat(page, 'readback')).toHaveText('full');
+  expect((await page.evaluate(() => ringscope.snapshot())).readback).toBe('full');
+});
+
 test('run, pause, step and reset behave as a person expects', async ({ page }) => {
   test.setTimeout(60_000);
   await gotoReady(page, '?slots=4096');

@@ -808,7 +808,9 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 // disabled tenant stay parked), REQUEUE slots republished with priority
 // ageing and WAIT_IO slots serviced by the IOFunc. The report covers this
 // call's submissions; its item counts are the generation's (published
-// since Open or Reset, DONE_COUNT).
+// since Open or Reset, DONE_COUNT). Telemetry has every slot afterwards:
+// under RingSummary a Drain with nothing to submit decodes the host copy,
+// which equals the GPU's ring (it follows the status map).
 func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.MegakernelReport, error) {
 	var rep decode.MegakernelReport
 	if err := r.usable("drain"); err != nil {
@@ -824,6 +826,11 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 			return rep, fmt.Errorf("megakernel: requeue: %w", err)
 		}
 		if i >= maxSubmissions || !r.needsSubmit() {
+			if i == 0 && r.summaryOn() {
+				if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
+					return rep, fmt.Errorf("megakernel: decode the host copy: %w", err)
+				}
+			}
 			break
 		}
 		r.wantRing = true

@@ -301,6 +301,40 @@ func TestSummaryHostCopyFollowsStatusMap(t *testing.T) {
 	assert.Equal(t, want, r.Ring(), "the ring read back is the host copy")
 }
 
+// TestSummaryDrainGivesEverySlot: a Drain with nothing left to run, after
+// summary frames, decodes the host copy, so its telemetry has every slot,
+// and they equal the GPU's ring read back afterwards.
+func TestSummaryDrainGivesEverySlot(t *testing.T) {
+	o := Options{Slots: 500, Tenants: 2, Observable: summaryObserved, Budget: 8, Grid: 2, WorkgroupSize: 64, RingReadback: RingSummary}
+	r := openT(t, shared(t), o)
+	items := make([]host.Item, 200)
+	for i := range items {
+		items[i] = host.Item{Opcode: abi.OpNop, Tenant: uint32(i % 2), Priority: uint32(i % abi.PriorityLevels)}
+	}
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	for i := 0; r.q.NeedsSubmit(); i++ {
+		require.Less(t, i, 20, "the work drains")
+		ep, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+		require.False(t, ep.RingRead)
+	}
+	require.Empty(t, r.Telemetry().Slots, "a summary frame has no slots")
+
+	rep, err := r.Drain(ctxT(t), 16)
+	require.NoError(t, err)
+	assert.Zero(t, rep.DispatchCount, "nothing was left to submit")
+	got := append([]decode.RingSlotSnapshot(nil), r.Telemetry().Slots...)
+	require.Len(t, got, int(o.Slots))
+	assert.Equal(t, uint32(len(items)), r.Telemetry().Occupancy.Done)
+
+	r.RequestRing()
+	ep, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	require.True(t, ep.RingRead)
+	assert.Equal(t, r.Telemetry().Slots, got, "the drained slots are the GPU's ring")
+}
+
 func (o Options) describe(i int) string {
 	sh := o.summaryShape()
 	return "ring " + itoa(i) + " slots " + itoa(int(o.Slots)) + " sketch " + itoa(int(sh.Depth)) + "×" + itoa(int(sh.Width)) +
