@@ -53,11 +53,11 @@ type Runner struct {
 	// warming is closed when Warm's compile ends (nil: none in flight);
 	// warmed is the pipeline key it compiled, which the next Step counts
 	// as a miss: that Step waited for the compile.
-	warming chan struct{}
-	warmed  string
-	bufs                        [bufCount]*webgpu.Buffer
-	staging                     [2]*webgpu.Buffer
-	bindGroup                   *webgpu.BindGroup
+	warming   chan struct{}
+	warmed    string
+	bufs      [bufCount]*webgpu.Buffer
+	staging   [2]*webgpu.Buffer
+	bindGroup *webgpu.BindGroup
 	// Timestamp queries of the drain pass, when the device has the
 	// timestamp-query feature.
 	querySet *webgpu.QuerySet
