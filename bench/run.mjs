@@ -212,7 +212,14 @@ function pageRows(frame, startup, live, pageErr) {
   const rows = [];
   if (frame) {
     const p = distOf(frame.pageFrameMs), fl = distOf(frame.floorMs);
-    rows.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; ${frame.pageFramesPerSecond ? `${f(frame.pageFramesPerSecond, 1)} frames/s over both windows, ` : ''}${live ? `the live test measured ${f(live.framesPerSecond, 1)} frames/s and ${f(live.renderedPerSecond, 1)} renders/s;` : ''} crossOriginIsolated ${frame.crossOriginIsolated}${frame.adapter ? `; adapter ${frame.adapter}` : ''} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | [P] test "whole frame vs platform floor" |`);
+    // The page's own host times per frame, medians (pageParts: [publish,
+    // submit → mapped, decode]), against the same floor.
+    let parts = '';
+    if (frame.pageParts?.length) {
+      const [pub, trip, dec] = [0, 1, 2].map((k) => distOf(frame.pageParts.map((x) => x[k])).median);
+      parts = `the page's own parts per frame (medians of ${frame.pageParts.length.toLocaleString('en-US')} frames, subscribe): publish + upload ${f(pub, 2)}, submit → readback mapped ${f(trip, 2)} (${ratio(trip, fl.median)} the floor), decode ${f(dec, 2)}; the rest of the median frame (about ${f(Math.max(p.median - pub - trip - dec, 0), 2)}) is rendering and the browser's work on the same main thread; `;
+    }
+    rows.push(`| 4 | the page's whole frame vs platform floor, ${frame.slots.toLocaleString('en-US')} slots (${frame.preset}) | ${dist(p, (x) => f(x, 2))} | ${dist(fl, (x) => f(x, 2))} | **${ratio(p.median, fl.median)}** | ms per frame: page = live loop (publish + dispatch + readback + decode + render), per frame-counter change; floor = one dispatch + copy + mapAsync + copy out of ${bytes(frame.bytesPerFrame)} (what the page reads back per frame) on its own device in the same page; ${parts}${frame.pageFramesPerSecond ? `${f(frame.pageFramesPerSecond, 1)} frames/s over both windows, ` : ''}${live ? `the live test measured ${f(live.framesPerSecond, 1)} frames/s and ${f(live.renderedPerSecond, 1)} renders/s;` : ''} crossOriginIsolated ${frame.crossOriginIsolated}${frame.adapter ? `; adapter ${frame.adapter}` : ''} | ${target('≤ 1.5×', p.median / fl.median <= 1.5)} | [P] test "whole frame vs platform floor" |`);
   } else rows.push(`| 4 | the page's whole frame vs platform floor | – | – | – | not measured: ${pageErr ?? 'no frame.json'} | | [P] |`);
   if (startup) {
     const ff = distOf(startup.loads.map((l) => l.firstFrameMs));

@@ -281,11 +281,18 @@ type FrameSummary struct {
 	// Stalled is the watchdog's verdict; DonePerSecond its rate.
 	Stalled       bool
 	DonePerSecond float64
-	RoundTripMS   float64
+	// PublishMS, RoundTripMS and DecodeMS are the frame's host times:
+	// publishing and uploading its items, submit to the readback mapped,
+	// and decoding it (ui.Timings).
+	PublishMS   float64
+	RoundTripMS float64
+	DecodeMS    float64
 }
 
 func frameSummary(f *ui.Frame, published uint64) FrameSummary {
-	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: published, RoundTripMS: f.Timings.RoundTripMS}
+	t := &f.Timings
+	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: published,
+		PublishMS: t.PublishMS, RoundTripMS: t.RoundTripMS, DecodeMS: t.DecodeMS}
 	if r := f.Ring; r != nil {
 		c := &r.Control
 		s.Generation, s.Epoch, s.DoneCount, s.Claims, s.Faults, s.Dispatches = c.Generation, c.Epoch, c.DoneCount, c.Claims, c.Faults, c.Dispatches

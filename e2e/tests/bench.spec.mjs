@@ -199,8 +199,13 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
   // One window of the live loop: ms per decoded frame between consecutive
   // changes of the frame counter (a render may show several frames), and
   // the bytes read back per frame from the page's own report.
+  // The page's own host times per frame (subscribe): publish + upload,
+  // submit → readback mapped, decode; the rest of a frame is rendering and
+  // the browser's work on the same main thread.
   const window_ = async () => {
     const before = await page.evaluate(async () => {
+      const parts = (window.__bench.parts = []);
+      window.__bench.unsubscribe = window.ringscope.subscribe((f) => parts.push([f.publishMS, f.roundTripMS, f.decodeMS]));
       const s = await window.ringscope.snapshot();
       return { i: window.__bench.renders.length, bytes: s.report.bytesReadBack, n: s.report.dispatchCount };
     });
@@ -212,6 +217,8 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
     // the page's frame.
     return page.evaluate(async (b) => {
       const r = window.__bench.renders.slice(b.i);
+      window.__bench.unsubscribe();
+      const parts = window.__bench.parts;
       const s = await window.ringscope.snapshot();
       const perFrame = [];
       for (let k = 1; k < r.length; k++) {
@@ -220,7 +227,7 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
       }
       const frames = r.length > 1 ? r[r.length - 1][1] - r[0][1] : 0;
       const span = r.length > 1 ? r[r.length - 1][0] - r[0][0] : 0;
-      return { perFrame, frames, span, bytesPerFrame: (s.report.bytesReadBack - b.bytes) / Math.max(s.report.dispatchCount - b.n, 1) };
+      return { perFrame, frames, span, parts, bytesPerFrame: (s.report.bytesReadBack - b.bytes) / Math.max(s.report.dispatchCount - b.n, 1) };
     }, before);
   };
   const w1 = await window_();
@@ -266,6 +273,8 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
     slots: SLOTS,
     preset: await headerStat(page, 'preset').textContent(),
     pageFrameMs: [...w1.perFrame, ...w2.perFrame],
+    // Per frame of both windows: [publishMS, roundTripMS, decodeMS].
+    pageParts: [...w1.parts, ...w2.parts],
     pageFramesPerSecond: (w1.frames + w2.frames) / ((w1.span + w2.span) / 1000),
     bytesPerFrame: bytes,
     floorMs: floor.ms,
@@ -274,7 +283,7 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
     adapter: floor.adapter,
     at: new Date().toISOString(),
   };
-  console.log(`ringscope bench frame: ${JSON.stringify({ ...result, pageFrameMs: result.pageFrameMs.length, floorMs: result.floorMs.length })}`);
+  console.log(`ringscope bench frame: ${JSON.stringify({ ...result, pageFrameMs: result.pageFrameMs.length, pageParts: result.pageParts.length, floorMs: result.floorMs.length })}`);
   await writeResult(testInfo, 'frame.json', result);
   expect(result.pageFrameMs.length).toBeGreaterThan(0);
   expect(result.floorMs.length).toBe(FLOOR_TRIPS);

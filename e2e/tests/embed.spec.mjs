@@ -40,7 +40,8 @@ test('a host page embeds ringscope with one import: a mounted panel and a subscr
   expect(snap.second).toBe(false);
   expect(snap.seen).toHaveLength(1);
   expect(snap.seen[0]).toMatchObject({ seq: snap.step.seq, doneCount: snap.step.doneCount, totalSlots: 4096 });
-  expect(Object.keys(snap.seen[0])).toEqual(expect.arrayContaining(['seq', 'doneCount', 'queueDepth', 'epoch', 'generation', 'atMillis']));
+  expect(Object.keys(snap.seen[0])).toEqual(expect.arrayContaining(['seq', 'doneCount', 'queueDepth', 'epoch', 'generation', 'atMillis', 'publishMS', 'roundTripMS', 'decodeMS']));
+  expect(snap.seen[0].roundTripMS).toBeGreaterThan(0);
   await expect(done).toHaveText(snap.last.doneCount.toLocaleString('en'));
   await expect(page.getByTestId('embed-seq')).toHaveText(String(snap.last.seq));
 
