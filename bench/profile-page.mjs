@@ -4,7 +4,7 @@
 // the frames per second of the window, the functions by self time and by
 // inclusive time, and writes the profile (open it in Chrome's DevTools).
 //
-//   node bench/profile-page.mjs [--slots 65536] [--seconds 6] [--dir static] [--out bench/.out/page.cpuprofile]
+//   node bench/profile-page.mjs [--slots 65536] [--seconds 6] [--query readback=summary] [--dir static] [--out bench/.out/page.cpuprofile]
 //
 // CHROMIUM, RINGSCOPE_SERVER and RINGSCOPE_CHROMIUM_ARGS as in
 // e2e/playwright.config.mjs (bench/gpu-chromium.sh sets them on a GPU machine).
@@ -18,6 +18,8 @@ const opt = (name, def) => {
 };
 const slots = Number(opt('slots', 65536));
 const seconds = Number(opt('seconds', 6));
+// --query adds URL parameters (readback=summary, preset=…).
+const query = opt('query', '');
 const outFile = opt('out', path.join(root, 'bench', '.out', 'page.cpuprofile'));
 // --dir serves another build of the page, such as one with the wasm's
 // function names kept (make build strips them: -ldflags=-s).
@@ -27,7 +29,7 @@ let browser;
 try {
   browser = await launch();
   const page = await browser.newPage();
-  await page.goto(`${server.url}?slots=${slots}`);
+  await page.goto(`${server.url}?slots=${slots}${query ? `&${query}` : ''}`);
   await page.waitForFunction(() => /\d/.test(document.querySelector('[data-testid="done-count"]')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.waitForTimeout(3_000);
   const frame = () => page.evaluate(async () => (await window.ringscope.snapshot()).report.dispatchCount);
