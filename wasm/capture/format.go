@@ -20,8 +20,13 @@ const (
 	// and the line ending catch a file that went through a text-mode
 	// transfer, as in PNG.
 	Magic = "\x89RSCAP\r\n"
-	// Version is the container version this package writes and reads.
-	Version = 1
+	// Version is the newest container version this package writes and
+	// reads: version 2 adds ring patches (FlagRingPatch). Encode writes
+	// VersionNoPatches when no frame holds one, so that a reader of version
+	// 1 still reads such files.
+	Version = 2
+	// VersionNoPatches is the container version without ring patches.
+	VersionNoPatches = 1
 	// FormatName is Header.Format.
 	FormatName = "ringscope-capture"
 	// FilePrefixBytes is magic (8) + version (4) + header length (4).
@@ -47,9 +52,13 @@ const (
 
 // Frame record flags.
 const (
-	// FlagRing is set when the frame holds the ring (it was read back).
-	FlagRing   uint32 = 1 << 0
-	flagsKnown        = FlagRing
+	// FlagRing is set when the frame holds the whole ring.
+	FlagRing uint32 = 1 << 0
+	// FlagRingPatch is set when the frame holds a ring patch (patch.go):
+	// the slots that changed since the frame before it, which holds a ring
+	// or a patch of the same generation. Version 2 only.
+	FlagRingPatch uint32 = 1 << 1
+	flagsKnown           = FlagRing | FlagRingPatch
 )
 
 // Sources of a capture (Header.Source).
@@ -108,9 +117,13 @@ type Frame struct {
 	// dump); Decode checks that they agree.
 	Generation uint32
 	Control    []byte
-	Ring       []byte
-	Log        []byte
-	Meta       Meta
+	// Ring is the whole ring (FlagRing); Patch, when Ring is nil, the ring
+	// as a patch of the frame before it (FlagRingPatch, patch.go). Both nil:
+	// the frame carries no ring.
+	Ring  []byte
+	Patch []byte
+	Log   []byte
+	Meta  Meta
 }
 
 // Meta is a frame's JSON metadata: what the buffers do not hold.
@@ -169,7 +182,12 @@ func fail(off int64, frame int, field, format string, args ...any) error {
 // Encode writes always decodes.
 func Encode(c *Capture) ([]byte, error) {
 	h := c.Header
-	h.Format, h.Version, h.FrameCount = FormatName, Version, len(c.Frames)
+	h.Format, h.Version, h.FrameCount = FormatName, VersionNoPatches, len(c.Frames)
+	for i := range c.Frames {
+		if c.Frames[i].Patch != nil {
+			h.Version = Version
+		}
+	}
 	if h.ABIVersion == 0 {
 		h.ABIVersion = abi.Version
 	}
@@ -189,11 +207,11 @@ func Encode(c *Capture) ([]byte, error) {
 	size := FilePrefixBytes + len(hj)
 	for i := range c.Frames {
 		f := &c.Frames[i]
-		size += 4 + FrameFixedBytes + len(f.Control) + len(f.Ring) + len(f.Log) + 512
+		size += 4 + FrameFixedBytes + len(f.Control) + len(f.Ring) + len(f.Patch) + len(f.Log) + 512
 	}
 	out := make([]byte, 0, size)
 	out = append(out, Magic...)
-	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, uint32(h.Version))
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(hj)))
 	out = append(out, hj...)
 	var v validator
@@ -212,10 +230,13 @@ func Encode(c *Capture) ([]byte, error) {
 		if f.Ring != nil {
 			flags |= FlagRing
 		}
+		if f.Patch != nil {
+			flags |= FlagRingPatch
+		}
 		if err := v.frame(f, flags, i, start+4, start+4+FrameFixedBytes+int64(len(meta))); err != nil {
 			return nil, err
 		}
-		rec := FrameFixedBytes + len(meta) + len(f.Control) + len(f.Ring) + len(f.Log)
+		rec := FrameFixedBytes + len(meta) + len(f.Control) + len(f.Ring) + len(f.Patch) + len(f.Log)
 		if uint64(rec) > math.MaxUint32 {
 			return nil, fail(start, i, "record length", "%d bytes does not fit 32 bits", rec)
 		}
@@ -227,11 +248,12 @@ func Encode(c *Capture) ([]byte, error) {
 		out = le.AppendUint32(out, flags)
 		out = le.AppendUint32(out, uint32(len(meta)))
 		out = le.AppendUint32(out, uint32(len(f.Control)))
-		out = le.AppendUint32(out, uint32(len(f.Ring)))
+		out = le.AppendUint32(out, uint32(len(f.Ring)+len(f.Patch)))
 		out = le.AppendUint32(out, uint32(len(f.Log)))
 		out = append(out, meta...)
 		out = append(out, f.Control...)
 		out = append(out, f.Ring...)
+		out = append(out, f.Patch...)
 		out = append(out, f.Log...)
 	}
 	return out, nil
@@ -257,8 +279,9 @@ func Decode(data []byte) (*Capture, error) {
 		return nil, fail(n, -1, "version", "file ends after %d bytes, inside the 16-byte prefix", n)
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != Version {
-		return nil, fail(8, -1, "version", "container version %d is not supported (this build reads %d)", v, Version)
+	version := le.Uint32(data[8:])
+	if version != VersionNoPatches && version != Version {
+		return nil, fail(8, -1, "version", "container version %d is not supported (this build reads %d and %d)", version, VersionNoPatches, Version)
 	}
 	hlen := int64(le.Uint32(data[12:]))
 	if hlen > MaxHeaderBytes {
@@ -273,6 +296,9 @@ func Decode(data []byte) (*Capture, error) {
 	}
 	if err := checkHeader(&c.Header, FilePrefixBytes); err != nil {
 		return nil, err
+	}
+	if c.Header.Version != int(version) {
+		return nil, fail(FilePrefixBytes, -1, "version", "header version %d, but the container's is %d", c.Header.Version, version)
 	}
 	off := FilePrefixBytes + hlen
 	remaining := n - off
@@ -314,8 +340,13 @@ func Decode(data []byte) (*Capture, error) {
 		if sum != rec {
 			return nil, fail(off, i, "record length", "%d bytes, but the fixed part and the four lengths add up to %d", rec, sum)
 		}
-		if flags&^flagsKnown != 0 {
+		switch {
+		case flags&^flagsKnown != 0:
 			return nil, fail(p+20, i, "flags", "unknown flag bits %#x", flags&^flagsKnown)
+		case flags == FlagRing|FlagRingPatch:
+			return nil, fail(p+20, i, "flags", "both the ring and the ring patch flag are set")
+		case flags&FlagRingPatch != 0 && version == VersionNoPatches:
+			return nil, fail(p+20, i, "flags", "a ring patch in a version %d file (patches are version %d)", VersionNoPatches, Version)
 		}
 		q := p + FrameFixedBytes
 		metaAt := q
@@ -328,10 +359,13 @@ func Decode(data []byte) (*Capture, error) {
 		q += lens[0]
 		f.Control = data[q : q+lens[1] : q+lens[1]]
 		q += lens[1]
-		if flags&FlagRing != 0 {
+		switch {
+		case flags&FlagRing != 0:
 			f.Ring = data[q : q+lens[2] : q+lens[2]]
-		} else if lens[2] != 0 {
-			return nil, fail(p+32, i, "ring length", "%d bytes, but the ring flag is clear (no ring read back)", lens[2])
+		case flags&FlagRingPatch != 0:
+			f.Patch = data[q : q+lens[2] : q+lens[2]]
+		case lens[2] != 0:
+			return nil, fail(p+32, i, "ring length", "%d bytes, but the ring flags are clear (the frame carries no ring)", lens[2])
 		}
 		q += lens[2]
 		if lens[3] > 0 {
@@ -379,8 +413,8 @@ func checkHeader(h *Header, off int64) error {
 	switch {
 	case h.Format != FormatName:
 		return fail(off, -1, "format", "%q, expected %q", h.Format, FormatName)
-	case h.Version != Version:
-		return fail(off, -1, "version", "header version %d, expected %d", h.Version, Version)
+	case h.Version != VersionNoPatches && h.Version != Version:
+		return fail(off, -1, "version", "header version %d, expected %d or %d", h.Version, VersionNoPatches, Version)
 	case h.ABIVersion != abi.Version:
 		return fail(off, -1, "abiVersion", "ABI %d is not supported (this build decodes ABI %d)", h.ABIVersion, abi.Version)
 	case h.Source != SourceLive && h.Source != SourceDump:
@@ -394,11 +428,17 @@ func checkHeader(h *Header, off int64) error {
 }
 
 // validator checks frames in order: their own buffers and their order.
+// cur is the ring the last frame showed, when it carried one (chain): a
+// frame's whole ring, aliased, or patched into own.
 type validator struct {
 	windows []uint32
 	seq     uint64
 	at      float64
+	gen     uint32
 	n       int
+	chain   bool
+	cur     []byte
+	own     []byte
 	scratch decode.DecodeScratch
 	ring    decode.RingTelemetry
 	log     decode.Log
@@ -420,7 +460,7 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 		return fail(rec+8, i, "atMillis", "%v ms is before the previous frame's %v ms", f.AtMillis, v.at)
 	}
 	ringAt := bufs + int64(len(f.Control))
-	logAt := ringAt + int64(len(f.Ring))
+	logAt := ringAt + int64(len(f.Ring)) + int64(len(f.Patch))
 	if len(f.Control) < MinControlBytes {
 		return fail(bufs, i, "control", "%d bytes is shorter than the %d-byte control buffer (160 words)", len(f.Control), MinControlBytes)
 	}
@@ -433,7 +473,33 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 	if len(f.Ring)%SlotBytes != 0 {
 		return fail(ringAt, i, "ring", "%d bytes is not a whole number of 64-byte slots", len(f.Ring))
 	}
-	if err := decode.DecodeInto(&v.ring, &v.scratch, f.Control, f.Ring, v.windows); err != nil {
+	ring := f.Ring
+	switch {
+	case f.Ring != nil:
+		v.cur, v.chain = f.Ring, true
+	case f.Patch != nil:
+		if !v.chain || f.Generation != v.gen {
+			return fail(ringAt, i, "ring patch", "the frame before it carries no ring of generation %d to patch", f.Generation)
+		}
+		var pe *patchError
+		if err := checkPatch(f.Patch, len(v.cur)/SlotBytes); errors.As(err, &pe) {
+			return fail(ringAt+int64(pe.at), i, "ring patch", "%s", pe.msg)
+		}
+		if len(v.own) == 0 || &v.own[0] != &v.cur[0] {
+			v.own = append(v.own[:0], v.cur...) // frames' bytes stay as they are
+			v.cur = v.own
+		}
+		applyPatch(v.cur, f.Patch)
+		ring = v.cur
+	default:
+		v.chain = false
+	}
+	if err := decode.DecodeInto(&v.ring, &v.scratch, f.Control, ring, v.windows); err != nil {
+		var de *decode.DecodeError
+		if f.Patch != nil && errors.As(err, &de) && de.Buffer == decode.BufferRing {
+			// An offset in the patched ring is not one in the file.
+			return fail(ringAt, i, "ring patch", "the patched ring: %s", de.Msg)
+		}
 		return translate(err, i, bufs, ringAt, logAt)
 	}
 	if err := v.ring.Control.CheckABI(); err != nil {
@@ -458,7 +524,7 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 			return fail(rec, i, "meta.dispatch.executionMode", "%v", err)
 		}
 	}
-	v.seq, v.at, v.n = f.Seq, f.AtMillis, v.n+1
+	v.seq, v.at, v.gen, v.n = f.Seq, f.AtMillis, f.Generation, v.n+1
 	return nil
 }
 

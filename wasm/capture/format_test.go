@@ -19,7 +19,7 @@ func TestRoundTrip(t *testing.T) {
 	got, err := Decode(b)
 	require.NoError(t, err)
 	assert.Equal(t, FormatName, got.Header.Format)
-	assert.Equal(t, Version, got.Header.Version)
+	assert.Equal(t, VersionNoPatches, got.Header.Version, "a capture without patches is written as version 1")
 	assert.Equal(t, 3, got.Header.FrameCount)
 	assert.Equal(t, c.Header.Adapter, got.Header.Adapter)
 	assert.Equal(t, c.Header.WindowOpcodes, got.Header.WindowOpcodes)
@@ -72,7 +72,8 @@ func TestDecodeMalformed(t *testing.T) {
 		{"empty", func([]byte) []byte { return nil }, -1, "magic", nil, "not a capture file"},
 		{"json", func([]byte) []byte { return []byte(`{"traceEvents":[]}`) }, -1, "magic", nil, "starts like JSON"},
 		{"short prefix", func(b []byte) []byte { return b[:10] }, -1, "version", nil, "inside the 16-byte prefix"},
-		{"version", func(b []byte) []byte { return put(b, 8, 2) }, -1, "version", func([]byte) int { return 8 }, "not supported"},
+		{"version", func(b []byte) []byte { return put(b, 8, 3) }, -1, "version", func([]byte) int { return 8 }, "not supported"},
+		{"versions disagree", func(b []byte) []byte { return put(b, 8, 2) }, -1, "version", func([]byte) int { return 16 }, "header version 1, but the container's is 2"},
 		{"header past end", func(b []byte) []byte { return put(b, 12, uint32(len(b))) }, -1, "header length", func([]byte) int { return 12 }, "runs past the end"},
 		{"header not json", func(b []byte) []byte { b[16] = 'x'; return b }, -1, "header", func([]byte) int { return 16 }, "invalid JSON"},
 		{"truncated", func(b []byte) []byte { return b[:len(b)-1] }, 2, "record length", nil, "runs past the end"},
@@ -80,9 +81,11 @@ func TestDecodeMalformed(t *testing.T) {
 		{"trailing", func(b []byte) []byte { return append(b, 0, 0, 0, 0) }, -1, "frameCount", nil, "follow the last"},
 		{"seq zero", func(b []byte) []byte { o := frameOffset(b, 0); return put(put(b, o+4, 0), o+8, 0) }, 0, "seq", nil, "start at 1"},
 		{"seq order", func(b []byte) []byte { o := frameOffset(b, 1); return put(b, o+4, 1) }, 1, "seq", nil, "does not follow 1"},
-		{"flags", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, 3) }, 0, "flags", func(b []byte) int { return frameOffset(b, 0) + 24 }, "unknown flag bits 0x2"},
+		{"flags", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, 5) }, 0, "flags", func(b []byte) int { return frameOffset(b, 0) + 24 }, "unknown flag bits 0x4"},
+		{"both ring flags", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, 3) }, 0, "flags", nil, "both the ring and the ring patch flag"},
+		{"patch in version 1", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, FlagRingPatch) }, 0, "flags", nil, "a ring patch in a version 1 file"},
 		{"generation", func(b []byte) []byte { o := frameOffset(b, 2); return put(b, o+20, 7) }, 2, "generation", func(b []byte) int { return frameOffset(b, 2) + 20 }, "GENERATION word is 2"},
-		{"ring flag clear", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, 0) }, 0, "ring length", nil, "ring flag is clear"},
+		{"ring flag clear", func(b []byte) []byte { o := frameOffset(b, 0); return put(b, o+24, 0) }, 0, "ring length", nil, "ring flags are clear"},
 		{"control magic", func(b []byte) []byte {
 			o := frameOffset(b, 1)
 			meta := int(binary.LittleEndian.Uint32(b[o+28:]))
@@ -129,7 +132,7 @@ func TestDecodeHeaderLies(t *testing.T) {
 	// A header claiming a billion frames is refused before anything is
 	// allocated for them.
 	h := []byte(`{"format":"ringscope-capture","version":1,"abiVersion":1,"source":"live","frameCount":1073741824}`)
-	b := append([]byte(Magic), le32(Version, uint32(len(h)))...)
+	b := append([]byte(Magic), le32(VersionNoPatches, uint32(len(h)))...)
 	b = append(b, h...)
 	b = append(b, make([]byte, 700)...)
 	_, err := Decode(b)

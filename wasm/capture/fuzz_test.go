@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,8 +10,8 @@ import (
 
 // FuzzDecodeCapture feeds arbitrary bytes to Decode. It must never panic;
 // whatever it accepts must re-encode, decode to the same frames, and
-// export as a trace and as OpenMetrics. Seeds: testdata/fuzz and the
-// sample capture.
+// export as a trace and as OpenMetrics. Seeds: testdata/fuzz, the sample
+// capture, a dump and a capture of ring patches.
 func FuzzDecodeCapture(f *testing.F) {
 	b, err := Encode(sample())
 	require.NoError(f, err)
@@ -18,6 +19,9 @@ func FuzzDecodeCapture(f *testing.F) {
 	dump, err := FromDump(control(-1, 4, 2, 0), ring(4, 1, 3), nil)
 	require.NoError(f, err)
 	b, err = Encode(dump)
+	require.NoError(f, err)
+	f.Add(b)
+	b, err = Encode(patched(evolving(rand.New(rand.NewPCG(3, 4)), 8, true)))
 	require.NoError(f, err)
 	f.Add(b)
 	f.Add([]byte(Magic))

@@ -7,8 +7,11 @@ const (
 )
 
 // Recorder is a bounded flight recorder: the last frames recorded, at most
-// maxFrames of them and at most maxBytes of buffer storage (control, ring
-// and log capacity). Recording past either bound evicts the oldest frames.
+// maxFrames of them and at most maxBytes of buffer storage (control, ring,
+// patch and log capacity). Recording past either bound evicts the oldest
+// frames. A frame may hold its ring as a patch of the frame recorded before
+// it (Frame.Patch); evicting that frame patches its ring into the next one,
+// so the oldest frame held never needs one that is gone.
 // Record copies the frame's bytes, reusing the storage of the frame it
 // evicts, so a steady recorder of same-shaped frames stops allocating once
 // full. A Recorder is not safe for concurrent use. The zero value is not
@@ -20,6 +23,9 @@ type Recorder struct {
 	bytes               int
 	dropped             uint64
 	skipped             uint64
+	// slots is the ring size of the newest frame, when it shows one
+	// (a whole ring or a patch), else 0: what a patch may apply to.
+	slots int
 }
 
 // NewRecorder returns an empty recorder of maxFrames frames and maxBytes
@@ -76,14 +82,16 @@ func (r *Recorder) Reset() {
 	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes}
 }
 
-func frameBytes(f *Frame) int { return cap(f.Control) + cap(f.Ring) + cap(f.Log) }
+func frameBytes(f *Frame) int { return cap(f.Control) + cap(f.Ring) + cap(f.Patch) + cap(f.Log) }
 
 // Record copies f into the recorder, evicting the oldest frames as the
 // bounds require. It returns false, recording nothing, when f alone needs
-// more than maxBytes.
+// more than maxBytes, or f is a patch (Frame.Patch) that does not apply to
+// the newest frame held (another generation, no ring, a malformed patch) or
+// that does not fit beside the whole ring it needs.
 func (r *Recorder) Record(f *Frame) bool {
-	need := len(f.Control) + len(f.Ring) + len(f.Log)
-	if need > r.maxBytes {
+	need := len(f.Control) + len(f.Ring) + len(f.Patch) + len(f.Log)
+	if need > r.maxBytes || (f.Patch != nil && !r.patchable(f, need)) {
 		r.skipped++
 		return false
 	}
@@ -100,17 +108,25 @@ func (r *Recorder) Record(f *Frame) bool {
 	for r.n > 0 && (r.n == len(r.frames) || r.bytes+need > r.maxBytes) {
 		old := &r.frames[r.start]
 		r.bytes -= frameBytes(old)
+		if r.n > 1 {
+			r.rebase(old, &r.frames[(r.start+1)%len(r.frames)])
+		}
 		if r.n < len(r.frames) || r.bytes+need > r.maxBytes {
-			spare = Frame{Control: old.Control, Ring: old.Ring, Log: old.Log}
+			spare = Frame{Control: old.Control, Ring: old.Ring, Patch: old.Patch, Log: old.Log}
 			*old = Frame{}
 		}
 		r.start = (r.start + 1) % len(r.frames)
 		r.n--
 		r.dropped++
 	}
+	if f.Patch != nil && r.n == 0 {
+		r.skipped++ // its base was evicted after all (patchable guards this)
+		return false
+	}
 	slot := &r.frames[(r.start+r.n)%len(r.frames)]
 	slot.Control = roomier(slot.Control, spare.Control)
 	slot.Ring = roomier(slot.Ring, spare.Ring)
+	slot.Patch = roomier(slot.Patch, spare.Patch)
 	slot.Log = roomier(slot.Log, spare.Log)
 	slot.Seq, slot.AtMillis, slot.Generation, slot.Meta = f.Seq, f.AtMillis, f.Generation, f.Meta
 	if f.Meta.Dispatch != nil {
@@ -119,16 +135,48 @@ func (r *Recorder) Record(f *Frame) bool {
 	}
 	slot.Control = copyOrNil(slot.Control, f.Control)
 	slot.Ring = copyOrNil(slot.Ring, f.Ring)
+	slot.Patch = copyOrNil(slot.Patch, f.Patch)
 	slot.Log = copyOrNil(slot.Log, f.Log)
 	if b := frameBytes(slot); r.bytes+b > r.maxBytes {
 		// Reused storage larger than needed: trim to the bytes held.
 		slot.Control = copyOrNil(nil, slot.Control)
 		slot.Ring = copyOrNil(nil, slot.Ring)
+		slot.Patch = copyOrNil(nil, slot.Patch)
 		slot.Log = copyOrNil(nil, slot.Log)
 	}
 	r.bytes += frameBytes(slot)
 	r.n++
+	switch {
+	case f.Ring != nil:
+		r.slots = len(f.Ring) / SlotBytes
+	case f.Patch == nil:
+		r.slots = 0
+	}
 	return true
+}
+
+// patchable reports whether patch frame f (need bytes) applies to the
+// newest frame held and fits in maxBytes beside the whole ring it patches,
+// which is what that frame becomes once the frames before it are evicted.
+func (r *Recorder) patchable(f *Frame, need int) bool {
+	newest := r.At(r.n - 1)
+	if newest == nil || r.slots == 0 || newest.Generation != f.Generation || checkPatch(f.Patch, r.slots) != nil {
+		return false
+	}
+	return need+r.slots*SlotBytes+cap(newest.Control)+cap(newest.Log) <= r.maxBytes
+}
+
+// rebase is evict's step for the oldest frame old, when next holds its
+// ring as a patch of old's: next takes old's ring storage with its patch
+// applied, and old keeps next's patch storage (for reuse). old's bytes are
+// no longer counted; next's change by what it gained and gave.
+func (r *Recorder) rebase(old, next *Frame) {
+	if next.Patch == nil {
+		return
+	}
+	r.bytes += cap(old.Ring) - cap(next.Patch)
+	applyPatch(old.Ring, next.Patch) // Record checked it against old's ring
+	old.Ring, old.Patch, next.Ring, next.Patch = nil, next.Patch, old.Ring, nil
 }
 
 // copyOrNil copies src into dst's storage; a nil src stays nil (no ring

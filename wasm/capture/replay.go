@@ -36,13 +36,17 @@ type Summary struct {
 type Replay struct {
 	c         *Capture
 	summaries []Summary
+	// ring is frame at's ring when a patch made it (ringOf), kept so that
+	// a scrub forward applies only the patches in between.
+	ring []byte
+	at   int
 }
 
 // NewReplay decodes every frame of c once. c must stay unchanged while the
 // replay is used. It fails, naming the frame, only on a capture that Decode
 // would have refused.
 func NewReplay(c *Capture) (*Replay, error) {
-	r := &Replay{c: c, summaries: make([]Summary, len(c.Frames))}
+	r := &Replay{c: c, summaries: make([]Summary, len(c.Frames)), at: -1}
 	var (
 		d    Decoded
 		wd   = decode.NewWatchdog(0)
@@ -51,7 +55,7 @@ func NewReplay(c *Capture) (*Replay, error) {
 	for i := range c.Frames {
 		f := &c.Frames[i]
 		from := i
-		if f.Ring == nil {
+		if f.Ring == nil && f.Patch == nil {
 			from = -1
 			if last >= 0 && c.Frames[last].Generation == f.Generation {
 				from = last
@@ -59,9 +63,9 @@ func NewReplay(c *Capture) (*Replay, error) {
 		} else {
 			last = i
 		}
-		var ring []byte
-		if from >= 0 {
-			ring = c.Frames[from].Ring
+		ring, err := r.ringOf(from)
+		if err != nil {
+			return nil, fmt.Errorf("capture: frame %d: %w", i, err)
 		}
 		if err := DecodeBuffers(&d, f.Control, ring, nil, c.Header.WindowOpcodes); err != nil {
 			return nil, fmt.Errorf("capture: frame %d: %w", i, err)
@@ -92,9 +96,9 @@ func (r *Replay) Decode(i int, dst *Decoded) error {
 		return fmt.Errorf("capture: frame %d is out of range: the capture holds %d frames", i, len(r.summaries))
 	}
 	f, s := &r.c.Frames[i], &r.summaries[i]
-	var ring []byte
-	if s.RingFrom >= 0 {
-		ring = r.c.Frames[s.RingFrom].Ring
+	ring, err := r.ringOf(s.RingFrom)
+	if err != nil {
+		return fmt.Errorf("capture: frame %d: %w", i, err)
 	}
 	if err := DecodeBuffers(dst, f.Control, ring, f.Log, r.c.Header.WindowOpcodes); err != nil {
 		return fmt.Errorf("capture: frame %d: %w", i, err)
@@ -115,4 +119,44 @@ func (r *Replay) Decode(i int, dst *Decoded) error {
 	}
 	rep.RecordProgress(max(f.Meta.Published, uint64(dst.Ring.Control.DoneCount)), uint64(dst.Ring.Control.DoneCount))
 	return nil
+}
+
+// ringOf returns the ring frame i carries (nil for i < 0 or no ring): its
+// whole ring, or for a patch frame the ring its patches make from the
+// frame with a whole ring before it. The result aliases the capture or
+// r.ring, valid until the next call.
+func (r *Replay) ringOf(i int) ([]byte, error) {
+	if i < 0 {
+		return nil, nil
+	}
+	frames := r.c.Frames
+	switch {
+	case frames[i].Patch == nil:
+		return frames[i].Ring, nil
+	case i == r.at:
+		return r.ring, nil
+	}
+	k := i // the first patch to apply
+	for k > 0 && frames[k].Patch != nil && k-1 != r.at {
+		k--
+	}
+	switch {
+	case k > 0 && k-1 == r.at && frames[k].Patch != nil:
+		// r.ring is frame k-1's: apply k…i.
+	case frames[k].Ring != nil:
+		r.ring = append(r.ring[:0], frames[k].Ring...)
+		k++
+	default:
+		return nil, fmt.Errorf("frame %d's ring patch has no frame with a whole ring before it", i)
+	}
+	for ; k <= i; k++ {
+		p := frames[k].Patch
+		if err := checkPatch(p, len(r.ring)/SlotBytes); err != nil {
+			r.at = -1
+			return nil, fmt.Errorf("frame %d: ring patch: %w", k, err)
+		}
+		applyPatch(r.ring, p)
+	}
+	r.at = i
+	return r.ring, nil
 }
