@@ -17,6 +17,7 @@ import (
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
 )
 
 // Capture and replay in the page (docs/EMBEDDING.md, docs/CAPTURE.md):
@@ -55,15 +56,13 @@ type captureState struct {
 	rec       *capture.Recorder
 	recording bool
 	frame     capture.Frame // scratch of recordFrame
-	// ringSeq and ringGen name the newest recorded frame that carries a
-	// ring; ringHeld says there is one (holdsRing).
-	ringSeq  uint64
-	ringGen  uint32
-	ringHeld bool
-	windows  []uint32
-	sketchD  int
-	sketchW  int
-	adapter  *capture.Adapter
+	// patch and runs are recordFrame's scratch for a ring patch.
+	patch   []byte
+	runs    []capture.SlotRun
+	windows []uint32
+	sketchD int
+	sketchW int
+	adapter *capture.Adapter
 
 	subs    map[int]js.Value
 	nextSub int
@@ -186,6 +185,8 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	if f == nil || a.runner == nil {
 		return
 	}
+	// A patch covers the ring's changes since the frame before it.
+	defer a.runner.ClearRingChanges()
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -217,18 +218,23 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	if f.Ring != nil {
 		fr.Generation = f.Ring.Control.Generation
 	}
-	fr.Control, fr.Ring, fr.Log = a.runner.Control(), nil, a.runner.LogBytes()
+	fr.Control, fr.Ring, fr.Patch, fr.Log = a.runner.Control(), nil, nil, a.runner.LogBytes()
 	// The host copy is the truth; its GENERATION is the frame's.
 	if len(fr.Control) >= capture.MinControlBytes {
 		fr.Generation = word(fr.Control, abi.CtrlGeneration)
 	}
-	// A frame that read the ring carries it. So does a summary frame when
-	// the recording holds no ring of its generation (its first frame, a new
-	// ring, or the frame with the ring evicted), so that the replay shows
-	// slots: the host copy it records equals the GPU's ring (it follows the
-	// status map), so this costs a copy, not a ring read.
-	if ep == nil || ep.RingRead || !st.holdsRing(fr.Generation) {
-		fr.Ring = a.runner.Ring()
+	// A frame that read the ring carries it whole. A summary frame carries
+	// the host copy, which equals the GPU's ring (it follows the status
+	// map), so recording it costs a copy, not a ring read: as a patch of
+	// the slots that changed since the frame before, when the recorder
+	// holds that one, else whole (a recording's first frame, a new ring).
+	ring := a.runner.Ring()
+	if n := st.rec.Len(); ep != nil && !ep.RingRead && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
+		st.runs = slotRuns(st.runs[:0], a.runner.RingChanges())
+		st.patch = capture.AppendPatch(st.patch[:0], ring, st.runs)
+		fr.Patch = st.patch
+	} else {
+		fr.Ring = ring
 	}
 	t := f.Timings
 	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{
@@ -242,20 +248,27 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 		d = capture.DispatchOf(*f.Dispatch)
 		fr.Meta.Dispatch = &d
 	}
-	if st.rec.Record(fr) && fr.Ring != nil {
-		st.ringSeq, st.ringGen, st.ringHeld = fr.Seq, fr.Generation, true
+	if !st.rec.Record(fr) && fr.Patch != nil {
+		// The patch did not apply (a new generation) or fit beside its
+		// base: record the ring whole.
+		fr.Ring, fr.Patch = ring, nil
+		st.rec.Record(fr)
 	}
 	a.updateModelLocked(st, true)
 }
 
-// holdsRing reports whether the recorder still holds the newest frame
-// recorded with a ring and that ring is of generation gen. Called with
-// st.mu held.
-func (st *captureState) holdsRing(gen uint32) bool {
-	if !st.ringHeld || st.ringGen != gen || st.rec.Len() == 0 {
-		return false
+// slotRuns appends the whole slots of the sorted byte ranges rs to dst,
+// merged where they touch.
+func slotRuns(dst []capture.SlotRun, rs []host.ByteRange) []capture.SlotRun {
+	for _, r := range rs {
+		first, end := uint32(r.Start/capture.SlotBytes), uint32((r.End+capture.SlotBytes-1)/capture.SlotBytes)
+		if n := len(dst); n > 0 && dst[n-1].First+dst[n-1].Count >= first {
+			dst[n-1].Count = max(dst[n-1].Count, end-dst[n-1].First)
+			continue
+		}
+		dst = append(dst, capture.SlotRun{First: first, Count: end - first})
 	}
-	return st.rec.At(0).Seq <= st.ringSeq
+	return dst
 }
 
 func finite(v float64) float64 {
@@ -362,11 +375,6 @@ func (a *app) setRecording(on bool) {
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if on && !st.recording {
-		// The recording's first frame carries the ring, so its replay and
-		// exports show slots (recordFrame).
-		st.ringHeld = false
-	}
 	st.recording = on
 	st.lastErr, st.lastNote = "", ""
 	a.updateModelLocked(st, false)

@@ -270,6 +270,14 @@ func (r *Runner) Control() []byte  { return r.q.Control() }
 func (r *Runner) Ring() []byte     { return r.q.Ring() }
 func (r *Runner) LogBytes() []byte { return r.q.Log() }
 
+// RingChanges is the byte ranges of the host copy of the ring, in whole
+// slots, that changed since ClearRingChanges (host.Queue.RingChanges): under
+// RingSummary a frame's few thousand slots, under a ring read all of them.
+func (r *Runner) RingChanges() []host.ByteRange { return r.q.RingChanges() }
+
+// ClearRingChanges forgets them.
+func (r *Runner) ClearRingChanges() { r.q.ClearRingChanges() }
+
 // Step makes one submission: it plans the launch (the policy's
 // recommendation from the last readback, the device's limits, the queue
 // length and the memory budget), makes sure buffers and pipelines exist

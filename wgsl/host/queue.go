@@ -26,6 +26,9 @@ type Queue struct {
 	ring    []byte
 	log     []byte
 	dirty   [bufferCount]dirtySet
+	// changed is the ring's slots (whole slots) changed since the last
+	// ClearRingChanges, by the host or by an absorb: a recorder's patch.
+	changed dirtySet
 
 	epoch     uint32                  // host epoch, bumped by NewEpoch
 	published [abi.TenantCount]uint32 // items published per tenant this epoch
@@ -78,6 +81,8 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.dirty[ControlBuffer].markWords(0, len(q.control)/abi.WordBytes)
 	q.dirty[RingBuffer].markWords(0, len(q.ring)/abi.WordBytes)
 	q.dirty[LogBuffer].markWords(0, len(q.log)/abi.WordBytes)
+	q.changed.clear()
+	q.changed.markWords(0, len(q.ring)/abi.WordBytes)
 	return nil
 }
 
@@ -145,6 +150,24 @@ func (q *Queue) Dirty(b Buffer) []ByteRange {
 	}
 	return q.dirty[b].ranges()
 }
+
+// markRing records a host write of n words at word w of slot: dirty for the
+// upload, changed for RingChanges.
+func (q *Queue) markRing(slot uint32, w, n int) {
+	q.dirty[RingBuffer].markWords(w, n)
+	q.changed.markWords(int(slot)*abi.SlotWords, abi.SlotWords)
+}
+
+// RingChanges returns the byte ranges of the ring, sorted, coalesced and
+// in whole slots, that changed since the last ClearRingChanges (or the
+// Queue's start or Reset): the host's writes (publishes, requeues, fault
+// reclaims), the statuses AbsorbStatusMap took and, for an Absorb of the
+// ring, all of it. A flight recorder's patch of the host copy. The slice
+// is the Queue's, valid until its next change.
+func (q *Queue) RingChanges() []ByteRange { return q.changed.ranges() }
+
+// ClearRingChanges forgets the ring's changes (RingChanges).
+func (q *Queue) ClearRingChanges() { q.changed.clear() }
 
 // ClearDirty forgets every dirty range; call it after the upload.
 func (q *Queue) ClearDirty() {
@@ -299,7 +322,7 @@ func (q *Queue) put(it *Item, age uint32) uint32 {
 		putWord(q.ring, base+abi.SlotArg0+a, v)
 	}
 	putWord(q.ring, base+abi.SlotStatus, abi.StatusPublished)
-	q.dirty[RingBuffer].markWords(base, abi.SlotWords)
+	q.markRing(slot, base, abi.SlotWords)
 	q.setControl(abi.CtrlTail+int(p), k+1)
 	q.age[slot] = age
 	return slot

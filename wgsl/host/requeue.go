@@ -38,6 +38,8 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 	}
 	if ring != nil {
 		absorb(q.ring, ring, q.dirty[RingBuffer].ranges())
+		q.changed.clear()
+		q.changed.markWords(0, len(q.ring)/abi.WordBytes)
 		for p := range q.ringHead {
 			q.ringHead[p] = min(q.head(uint32(p)), q.tail(uint32(p)))
 		}
@@ -90,8 +92,9 @@ func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
 				if st >= abi.StatusMapUnknown {
 					return fmt.Errorf("host: absorb status map: slot %d (priority %d position %d) reads code %d, not a status", slot, p, k, st)
 				}
-				if apply == 1 {
+				if apply == 1 && st != q.status(slot) {
 					putWord(q.ring, at, st)
+					q.changed.markWords(int(slot)*abi.SlotWords, abi.SlotWords)
 				}
 			}
 			if apply == 1 {
@@ -337,7 +340,7 @@ func (q *Queue) move(from uint32, it *Item, age uint32) bool {
 	if to := q.put(it, age); to != from {
 		base := int(from) * abi.SlotWords
 		putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
-		q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
+		q.markRing(from, base+abi.SlotStatus, 1)
 		q.age[from] = 0
 	}
 	return true
@@ -369,7 +372,7 @@ func (q *Queue) ReclaimFaults() int {
 			case abi.StatusFault:
 				base := int(slot) * abi.SlotWords
 				putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
-				q.dirty[RingBuffer].markWords(base+abi.SlotStatus, 1)
+				q.markRing(slot, base+abi.SlotStatus, 1)
 				q.age[slot] = 0
 				n++
 			case abi.StatusPublished, abi.StatusClaimed:

@@ -117,6 +117,76 @@ func TestAbsorbStatusMapIsARingRead(t *testing.T) {
 	assert.Positive(t, refused, "some frames met back-pressure")
 }
 
+// TestRingChangesCoverEveryChange plays summary frames (publish, the GPU's
+// drain, AbsorbStatusMap, Requeue, ReclaimFaults) and checks, each frame,
+// that every slot of the host copy that differs from the copy at the last
+// ClearRingChanges lies in RingChanges: a patch of those slots rebuilds
+// the ring. The ranges are sorted whole slots, and a ring Absorb is all of
+// it.
+func TestRingChangesCoverEveryChange(t *testing.T) {
+	cfg := host.ControlConfig{Slots: 160, Observable: 8, Tenants: 4}
+	q := newQueue(t, cfg)
+	g := gpuCopy{append([]byte(nil), q.Control()...), append([]byte(nil), q.Ring()...)}
+	rng := rand.New(rand.NewPCG(3, 1))
+	ops := []uint32{abi.OpNop, abi.OpNop, abi.OpYield, abi.OpRequeue, abi.OpWaitIO, abi.OpRaise}
+	assertWhole := func(frame int) {
+		rs := q.RingChanges()
+		require.Equal(t, []host.ByteRange{{Start: 0, End: len(q.Ring())}}, rs, "frame %d: all of the ring", frame)
+	}
+	assertWhole(-1)
+	q.ClearRingChanges()
+	was := append([]byte(nil), q.Ring()...)
+	var changedSlots, coveredSlots int
+	for frame := range 300 {
+		items := make([]host.Item, rng.IntN(16))
+		for i := range items {
+			items[i] = host.Item{Opcode: ops[rng.IntN(len(ops))], Tenant: rng.Uint32N(4), Priority: rng.Uint32N(abi.PriorityLevels)}
+		}
+		_, _ = q.Publish(items)
+		g.upload(q)
+		g.drain(q, rng.Uint32N(14))
+		require.NoError(t, q.Absorb(g.control, nil, nil))
+		require.NoError(t, q.AbsorbStatusMap(statusMap(g.ring)))
+		_, _ = q.Requeue(nil)
+		rs := q.RingChanges()
+		prevEnd := -1
+		for _, r := range rs {
+			require.Zero(t, r.Start%abi.SlotBytes, "frame %d: whole slots", frame)
+			require.Zero(t, r.End%abi.SlotBytes, "frame %d: whole slots", frame)
+			require.Greater(t, r.Start, prevEnd, "frame %d: sorted, coalesced", frame)
+			prevEnd = r.End
+			coveredSlots += r.Len() / abi.SlotBytes
+		}
+		in := func(b int) bool {
+			for _, r := range rs {
+				if b >= r.Start && b < r.End {
+					return true
+				}
+			}
+			return false
+		}
+		now := q.Ring()
+		for s := 0; s < int(cfg.Slots); s++ {
+			a, b := s*abi.SlotBytes, (s+1)*abi.SlotBytes
+			if string(was[a:b]) != string(now[a:b]) {
+				changedSlots++
+				require.True(t, in(a), "frame %d: slot %d changed outside RingChanges", frame, s)
+			}
+		}
+		q.ClearRingChanges()
+		q.ReclaimFaults() // after the frame's record: the next frame's change
+		copy(was, q.Ring())
+		if frame%100 == 99 {
+			require.NoError(t, q.Absorb(g.control, g.ring, nil))
+			assertWhole(frame)
+			q.ClearRingChanges()
+		}
+	}
+	t.Logf("%d slot changes in %d slots of RingChanges", changedSlots, coveredSlots)
+	assert.Greater(t, changedSlots, 1000)
+	assert.LessOrEqual(t, coveredSlots, 2*changedSlots, "the changes are not the whole ring every frame")
+}
+
 func TestAbsorbStatusMapRefuses(t *testing.T) {
 	q := newQueue(t, host.ControlConfig{Slots: 64, Observable: 8})
 	_, err := q.Publish([]host.Item{{Opcode: abi.OpNop}, {Opcode: abi.OpNop}})
