@@ -1,6 +1,8 @@
 // Package capture is ringscope's flight recorder and its file formats, in
 // pure Go: a bounded Recorder of frames (raw control, ring and log bytes,
-// the per-dispatch decode.MegakernelTelemetry, timestamps, generation), the
+// a ring either whole or as a patch of the slots that changed since the
+// frame before, the per-dispatch decode.MegakernelTelemetry, timestamps,
+// generation), the
 // capture file (Encode, Decode; docs/CAPTURE.md), the import of a bare vyre
 // control + ring dump pair (FromDump), a Replay that decodes any frame of a
 // capture for the dashboard's panels, and two standard exports: a Chrome
