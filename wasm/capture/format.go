@@ -475,6 +475,8 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 	}
 	ring := f.Ring
 	switch {
+	case f.Ring != nil && f.Patch != nil:
+		return fail(rec+20, i, "flags", "both the ring and the ring patch flag are set")
 	case f.Ring != nil:
 		v.cur, v.chain = f.Ring, true
 	case f.Patch != nil:

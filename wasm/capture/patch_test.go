@@ -158,6 +158,10 @@ func TestDecodePatchMalformed(t *testing.T) {
 			c.Frames[1].Patch = append(le.AppendUint32(le.AppendUint32(le.AppendUint32(nil, 1), 0), 2), make([]byte, 100)...)
 		}, 1, "but 1 runs of slots make 140"},
 	}
+	both := &Capture{Header: base.Header, Frames: append([]Frame(nil), base.Frames...)}
+	both.Frames[1].Ring = both.Frames[0].Ring
+	_, err := Encode(both)
+	assert.ErrorContains(t, err, "frame 1: flags: both the ring and the ring patch flag are set")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Capture{Header: base.Header, Frames: append([]Frame(nil), base.Frames...)}
