@@ -14,7 +14,8 @@ import (
 // drains (random end statuses) and requeues, and checks after every step:
 // no panic, buffer lengths fixed, a refused publish writes nothing, every
 // changed byte lies in a dirty range, and dirty ranges are sorted, disjoint
-// and word-aligned.
+// and word-aligned; every ring byte changed since the last ClearRingChanges
+// lies in RingChanges, whole slots, sorted and disjoint.
 func FuzzPublish(f *testing.F) {
 	f.Add(uint8(10), uint8(3), []byte{0, 2, 1, 0, 0, 7, 2, 1, 1, 3, 0})
 	f.Add(uint8(1), uint8(1), []byte{0, 4, 2, 0, 2, 0, 0, 1, 5, 3, 0, 0, 1, 6, 3})
@@ -30,6 +31,8 @@ func FuzzPublish(f *testing.F) {
 			return
 		}
 		q.ClearDirty()
+		q.ClearRingChanges()
+		since := append([]byte(nil), q.Ring()...) // the ring at the last ClearRingChanges
 		lens := [3]int{len(q.Control()), len(q.Ring()), len(q.Log())}
 		r := bytes.NewReader(script)
 		next := func() uint32 {
@@ -156,6 +159,21 @@ func FuzzPublish(f *testing.F) {
 				}
 			}
 			q.ClearDirty()
+			rc := q.RingChanges()
+			for i, rg := range rc {
+				if rg.Start%abi.SlotBytes != 0 || rg.End%abi.SlotBytes != 0 || rg.Start >= rg.End || rg.End > lens[1] || (i > 0 && rc[i-1].End >= rg.Start) {
+					t.Fatalf("bad ring changes %v", rc)
+				}
+			}
+			for i, b := range q.Ring() {
+				if b != since[i] && !covered(rc, i) {
+					t.Fatalf("ring byte %d changed outside the ring changes %v", i, rc)
+				}
+			}
+			if next()%3 == 0 {
+				q.ClearRingChanges()
+				copy(since, q.Ring())
+			}
 		}
 	})
 }

@@ -174,12 +174,13 @@ func TestRingChangesCoverEveryChange(t *testing.T) {
 			}
 		}
 		q.ClearRingChanges()
-		q.ReclaimFaults() // after the frame's record: the next frame's change
-		copy(was, q.Ring())
+		copy(was, q.Ring()) // the ring as the frame recorded it
+		q.ReclaimFaults()   // after the frame's record: the next frame's change
 		if frame%100 == 99 {
 			require.NoError(t, q.Absorb(g.control, g.ring, nil))
 			assertWhole(frame)
 			q.ClearRingChanges()
+			copy(was, q.Ring())
 		}
 	}
 	t.Logf("%d slot changes in %d slots of RingChanges", changedSlots, coveredSlots)
