@@ -89,6 +89,9 @@ type app struct {
 	ringAsk      atomic.Uint32
 	ringReads    uint64
 	lastReadBack uint64
+	// snapTel and snapScratch decode the host copy for snapshot({slots}).
+	snapTel     decode.RingTelemetry
+	snapScratch decode.DecodeScratch
 	// inspect is the slot the inspector shows (the UI stores it; -1:
 	// none). Under summary readback each live frame copies that slot from
 	// the host copy of the ring right after its Step (inspected, taken by

@@ -30,7 +30,7 @@ func installAPI(a *app) {
 	method(obj, "publish", a.apiPublish)
 	method(obj, "setTenantMask", a.apiSetTenantMask)
 	method(obj, "drain", a.apiDrain)
-	method(obj, "snapshot", func([]js.Value) (any, error) { return a.apiSnapshot() })
+	method(obj, "snapshot", func(args []js.Value) (any, error) { return a.apiSnapshot(args) })
 	for _, extend := range apiExtensions {
 		extend(a, obj)
 	}
@@ -449,13 +449,27 @@ type Snapshot struct {
 	LastBytesReadBack uint64
 }
 
-func (a *app) apiSnapshot() (any, error) {
+// apiSnapshot: snapshot({slots}) returns the last decoded state. Under
+// summary readback its telemetry is the summary's, without slots; with
+// slots: true it is the host copy of the ring decoded (every slot, as the
+// GPU left them and the host changed them since: no ring read).
+func (a *app) apiSnapshot(args []js.Value) (any, error) {
+	o := arg(args, 0)
+	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
+		return nil, fmt.Errorf("snapshot: options must be an object, got %s", o.Type())
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.runner == nil {
 		return nil, errNotReady
 	}
 	tel := a.runner.Telemetry()
+	if optBool(o, "slots") && a.summaryMode() {
+		if err := decode.DecodeInto(&a.snapTel, &a.snapScratch, a.runner.Control(), a.runner.Ring(), a.runner.Options().WindowOpcodes); err != nil {
+			return nil, fmt.Errorf("snapshot: decode the host copy: %w", err)
+		}
+		tel = &a.snapTel
+	}
 	counters, _ := tel.RuntimeCounters()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
 		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),

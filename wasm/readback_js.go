@@ -29,9 +29,9 @@ import (
 // Rings the embedding API opens (open) run full readback unless its
 // readback option asks for summary or auto: drain() and snapshot() of a
 // full ring give the embedder every slot of every frame; under summary,
-// snapshot() has the summary's fields and drain() still every slot (its
-// submissions read the ring; with none to make, the runner decodes the host
-// copy).
+// snapshot() has the summary's fields, and snapshot({slots: true}) and
+// drain() every slot (snapshot decodes the host copy; drain's submissions
+// read the ring, and with none to make the runner decodes the host copy).
 
 // summaryMode reports whether the ring runs summary readback. Called with
 // mu held.

@@ -188,6 +188,13 @@ test('open({readback: "summary"}): frames read no ring, snapshot() has the summa
   const occ = snap.telemetry.occupancy;
   expect(Object.values(occ).reduce((a, b) => a + b, 0), 'the summary counts every slot').toBe(slots);
   expect(occ.done + occ.published + occ.claimed).toBe(n);
+  // snapshot({slots: true}) decodes the page's copy of the ring: every
+  // slot, the same counts (NOPs: nothing parked), still no ring read.
+  const withSlots = await page.evaluate(() => ringscope.snapshot({ slots: true }));
+  expect(withSlots.telemetry.slots).toHaveLength(slots);
+  expect(withSlots.telemetry.occupancy).toEqual(occ);
+  expect(withSlots.ringReads).toBe(0);
+  expect(await page.evaluate(() => ringscope.snapshot('x').then(() => 'ok', (e) => e.message))).toBe('snapshot: options must be an object, got string');
 
   // drain() gives every slot. With nothing left to run it decodes the
   // page's copy of the ring (it follows the status map): no ring read.
