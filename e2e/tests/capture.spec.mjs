@@ -133,9 +133,17 @@ test('under summary readback every recorded frame has its own slots, from the pa
     }
     const bytes = await ringscope.exportCapture();
     const snap = await ringscope.snapshot();
+    // The file imports back to the same frames.
+    await ringscope.importCapture(bytes);
+    const reimported = [];
+    for (let i = 0; i < info.frames; i++) reimported.push((await ringscope.captureFrame(i)).telemetry);
+    await ringscope.live();
+    const recordedTel = [];
+    for (let i = 0; i < info.frames; i++) recordedTel.push((await ringscope.captureFrame(i)).telemetry);
     return { live, recorded, info, version: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true),
-      readback: snap.readback, ringReads: snap.ringReads };
+      readback: snap.readback, ringReads: snap.ringReads, reimported, recordedTel };
   });
+  expect(res.reimported, 'export → import gives the recorded frames').toEqual(res.recordedTel);
   expect(res.readback).toBe('summary');
   expect(res.ringReads, 'the recording copies the host ring; it does not read the GPU ring').toBe(0);
   expect(res.version, 'a capture of ring patches is container version 2').toBe(2);
