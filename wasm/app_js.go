@@ -633,6 +633,7 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 			DispatchMS:  megakernel.Ms(t.Prepare + t.Submit),
 			ReadbackMS:  megakernel.Ms(t.Readback),
 			RoundTripMS: megakernel.Ms(t.Submit + t.Readback),
+			GPUMS:       megakernel.Ms(ep.GPUTime),
 		}
 	}
 	a.report.RecordProgress(a.runner.Published(), uint64(fb.ring.Control.DoneCount))

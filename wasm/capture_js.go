@@ -240,9 +240,6 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{
 		PublishMS: finite(t.PublishMS), DispatchMS: finite(t.DispatchMS), ReadbackMS: finite(t.ReadbackMS),
 		DecodeMS: finite(t.DecodeMS), RoundTripMS: finite(t.RoundTripMS), GPUMS: finite(t.GPUMS)}}
-	if ep != nil && ep.GPUTime > 0 && fr.Meta.Timings.GPUMS == 0 {
-		fr.Meta.Timings.GPUMS = megakernel.Ms(ep.GPUTime)
-	}
 	var d capture.Dispatch
 	if f.Dispatch != nil {
 		d = capture.DispatchOf(*f.Dispatch)
@@ -296,16 +293,18 @@ type FrameSummary struct {
 	DonePerSecond float64
 	// PublishMS, RoundTripMS and DecodeMS are the frame's host times:
 	// publishing and uploading its items, submit to the readback mapped,
-	// and decoding it (ui.Timings).
+	// and decoding it; GPUTimeMS the drain pass's device time, from
+	// timestamp queries (0 where the adapter has none) (ui.Timings).
 	PublishMS   float64
 	RoundTripMS float64
 	DecodeMS    float64
+	GPUTimeMS   float64
 }
 
 func frameSummary(f *ui.Frame, published uint64) FrameSummary {
 	t := &f.Timings
 	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: published,
-		PublishMS: t.PublishMS, RoundTripMS: t.RoundTripMS, DecodeMS: t.DecodeMS}
+		PublishMS: t.PublishMS, RoundTripMS: t.RoundTripMS, DecodeMS: t.DecodeMS, GPUTimeMS: t.GPUMS}
 	if r := f.Ring; r != nil {
 		c := &r.Control
 		s.Generation, s.Epoch, s.DoneCount, s.Claims, s.Faults, s.Dispatches = c.Generation, c.Epoch, c.DoneCount, c.Claims, c.Faults, c.Dispatches

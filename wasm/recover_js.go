@@ -72,10 +72,16 @@ func (a *app) acquireDevice(ctx context.Context) (*webgpu.Adapter, *webgpu.Devic
 		return nil, nil, err
 	}
 	al := adapter.Limits()
-	dev, err := adapter.RequestDevice(ctx, webgpu.DeviceDescriptor{
+	desc := webgpu.DeviceDescriptor{
 		Label:          "ringscope",
 		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: al.MaxStorageBufferBindingSize, MaxBufferSize: al.MaxBufferSize},
-	})
+	}
+	if adapter.HasFeature(webgpu.FeatureTimestampQuery) {
+		// The runner then times each drain pass on the device (the
+		// dispatch panel's GPU time).
+		desc.RequiredFeatures = []string{webgpu.FeatureTimestampQuery}
+	}
+	dev, err := adapter.RequestDevice(ctx, desc)
 	if err != nil {
 		return adapter, nil, err
 	}

@@ -200,12 +200,13 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
   // changes of the frame counter (a render may show several frames), and
   // the bytes read back per frame from the page's own report.
   // The page's own host times per frame (subscribe): publish + upload,
-  // submit → readback mapped, decode; the rest of a frame is rendering and
-  // the browser's work on the same main thread.
+  // submit → readback mapped (of which the drain pass's device time, where
+  // the adapter has timestamp queries), decode; the rest of a frame is
+  // rendering and the browser's work on the same main thread.
   const window_ = async () => {
     const before = await page.evaluate(async () => {
       const parts = (window.__bench.parts = []);
-      window.__bench.unsubscribe = window.ringscope.subscribe((f) => parts.push([f.publishMS, f.roundTripMS, f.decodeMS]));
+      window.__bench.unsubscribe = window.ringscope.subscribe((f) => parts.push([f.publishMS, f.roundTripMS, f.decodeMS, f.gpuTimeMS]));
       const s = await window.ringscope.snapshot();
       return { i: window.__bench.renders.length, bytes: s.report.bytesReadBack, n: s.report.dispatchCount };
     });
@@ -273,7 +274,7 @@ test('whole frame vs platform floor at 65,536 slots', { tag: '@bench' }, async (
     slots: SLOTS,
     preset: await headerStat(page, 'preset').textContent(),
     pageFrameMs: [...w1.perFrame, ...w2.perFrame],
-    // Per frame of both windows: [publishMS, roundTripMS, decodeMS].
+    // Per frame of both windows: [publishMS, roundTripMS, decodeMS, gpuTimeMS].
     pageParts: [...w1.parts, ...w2.parts],
     pageFramesPerSecond: (w1.frames + w2.frames) / ((w1.span + w2.span) / 1000),
     bytesPerFrame: bytes,

@@ -34,14 +34,19 @@ test('a host page embeds ringscope with one import: a mounted panel and a subscr
     const first = unsubscribe();
     const second = unsubscribe();
     const last = await ringscope.step();
-    return { step, seen, first, second, last };
+    const timestamps = (await navigator.gpu.requestAdapter()).features.has('timestamp-query');
+    return { step, seen, first, second, last, timestamps };
   });
   expect(snap.first).toBe(true);
   expect(snap.second).toBe(false);
   expect(snap.seen).toHaveLength(1);
   expect(snap.seen[0]).toMatchObject({ seq: snap.step.seq, doneCount: snap.step.doneCount, totalSlots: 4096 });
-  expect(Object.keys(snap.seen[0])).toEqual(expect.arrayContaining(['seq', 'doneCount', 'queueDepth', 'epoch', 'generation', 'atMillis', 'publishMS', 'roundTripMS', 'decodeMS']));
+  expect(Object.keys(snap.seen[0])).toEqual(expect.arrayContaining(['seq', 'doneCount', 'queueDepth', 'epoch', 'generation', 'atMillis', 'publishMS', 'roundTripMS', 'decodeMS', 'gpuTimeMS']));
   expect(snap.seen[0].roundTripMS).toBeGreaterThan(0);
+  // Where the adapter has timestamp-query the page asks for it, and each
+  // frame carries its drain pass's device time (a CPU adapter: milliseconds).
+  if (snap.timestamps) expect(snap.seen[0].gpuTimeMS, 'the drain pass timed on the device').toBeGreaterThan(0);
+  else expect(snap.seen[0].gpuTimeMS).toBe(0);
   await expect(done).toHaveText(snap.last.doneCount.toLocaleString('en'));
   await expect(page.getByTestId('embed-seq')).toHaveText(String(snap.last.seq));
 
