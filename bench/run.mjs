@@ -358,7 +358,9 @@ How the rows are made (bench/doc.go, bench/*_test.go, e2e/tests/bench.spec.mjs):
    submission: every status class present); runs of ≥ 20 ms each; allocations by
    testing.AllocsPerRun after a first call sized the reused telemetry.
 4. **Whole frame vs floor.** The live page at 65,536 slots (default preset); the floor runs in
-   the same page between two 5 s windows of the live loop, with the loop stopped.
+   the same page between two 5 s windows of the live loop, with the loop stopped. The page's
+   own parts per frame come from \`ringscope.subscribe\` in the same windows (publishMS,
+   roundTripMS, decodeMS, and gpuTimeMS where the adapter has timestamp queries).
 5. **Startup.** ${loads} loads, each in a fresh browser context (cold HTTP and code caches).
 
 Raw output: bench/.out (chromium.log, native.log, playwright.log, *.json; not committed).
