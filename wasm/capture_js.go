@@ -229,12 +229,12 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	// the slots that changed since the frame before, when the recorder
 	// holds that one, else whole (a recording's first frame, a new ring).
 	ring := a.runner.Ring()
+	fr.Ring = ring
 	if n := st.rec.Len(); ep != nil && !ep.RingRead && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
 		st.runs = slotRuns(st.runs[:0], a.runner.RingChanges())
-		st.patch = capture.AppendPatch(st.patch[:0], ring, st.runs)
-		fr.Patch = st.patch
-	} else {
-		fr.Ring = ring
+		if p, err := capture.AppendPatch(st.patch[:0], ring, st.runs); err == nil {
+			st.patch, fr.Patch, fr.Ring = p, p, nil
+		}
 	}
 	t := f.Timings
 	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{

@@ -34,24 +34,26 @@ func PatchBytes(runs []SlotRun) int {
 
 // AppendPatch appends the patch of ring's slots runs to dst and returns it.
 // runs must be ascending, not overlapping and inside ring (the caller's
-// change tracking gives them so); AppendPatch panics otherwise, since a
-// wrong patch would replay a ring that never was.
-func AppendPatch(dst, ring []byte, runs []SlotRun) []byte {
-	le := binary.LittleEndian
-	dst = le.AppendUint32(dst, uint32(len(runs)))
+// change tracking gives them so); otherwise it returns dst unchanged and an
+// error, since a wrong patch would replay a ring that never was.
+func AppendPatch(dst, ring []byte, runs []SlotRun) ([]byte, error) {
 	end := uint32(0)
 	for _, r := range runs {
 		if r.Count == 0 || r.First < end || uint64(r.First)+uint64(r.Count) > uint64(len(ring)/SlotBytes) {
-			panic(fmt.Sprintf("capture: AppendPatch: run %+v after slot %d of a %d-slot ring", r, end, len(ring)/SlotBytes))
+			return dst, fmt.Errorf("capture: patch: run of slots %d+%d after slot %d of a %d-slot ring", r.First, r.Count, end, len(ring)/SlotBytes)
 		}
 		end = r.First + r.Count
+	}
+	le := binary.LittleEndian
+	dst = le.AppendUint32(dst, uint32(len(runs)))
+	for _, r := range runs {
 		dst = le.AppendUint32(dst, r.First)
 		dst = le.AppendUint32(dst, r.Count)
 	}
 	for _, r := range runs {
 		dst = append(dst, ring[int(r.First)*SlotBytes:int(r.First+r.Count)*SlotBytes]...)
 	}
-	return dst
+	return dst, nil
 }
 
 // patchError is a malformed patch: at is the byte offset in the patch.

@@ -65,7 +65,7 @@ func patched(c *Capture) *Capture {
 	for i := 1; i < len(out.Frames); i++ {
 		prev, f := &c.Frames[i-1], &out.Frames[i]
 		if f.Ring != nil && prev.Ring != nil && prev.Generation == f.Generation {
-			f.Patch = AppendPatch(nil, f.Ring, diffRuns(prev.Ring, f.Ring))
+			f.Patch = mustPatch(f.Ring, diffRuns(prev.Ring, f.Ring))
 			f.Ring = nil
 		}
 	}
@@ -191,12 +191,24 @@ func TestDecodePatchMalformed(t *testing.T) {
 
 func TestAppendPatchRefusesBadRuns(t *testing.T) {
 	r := ring(4)
-	assert.Panics(t, func() { AppendPatch(nil, r, []SlotRun{{First: 3, Count: 2}}) })
-	assert.Panics(t, func() { AppendPatch(nil, r, []SlotRun{{First: 2, Count: 1}, {First: 1, Count: 1}}) })
-	assert.Panics(t, func() { AppendPatch(nil, r, []SlotRun{{First: 0, Count: 0}}) })
-	p := AppendPatch(nil, r, []SlotRun{{First: 0, Count: 1}, {First: 2, Count: 2}})
-	assert.Len(t, p, PatchBytes([]SlotRun{{First: 0, Count: 1}, {First: 2, Count: 2}}))
+	for _, runs := range [][]SlotRun{{{First: 3, Count: 2}}, {{First: 2, Count: 1}, {First: 1, Count: 1}}, {{First: 0, Count: 0}}} {
+		p, err := AppendPatch([]byte{7}, r, runs)
+		assert.Error(t, err, "%v", runs)
+		assert.Equal(t, []byte{7}, p, "refused: dst unchanged")
+	}
+	runs := []SlotRun{{First: 0, Count: 1}, {First: 2, Count: 2}}
+	p := mustPatch(r, runs)
+	assert.Len(t, p, PatchBytes(runs))
 	assert.NoError(t, checkPatch(p, 4))
+}
+
+// mustPatch is AppendPatch for runs that are right.
+func mustPatch(ring []byte, runs []SlotRun) []byte {
+	p, err := AppendPatch(nil, ring, runs)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 // TestRecorderRebasesPatches records whole rings as patches under tight
@@ -212,7 +224,7 @@ func TestRecorderRebasesPatches(t *testing.T) {
 			f := whole.Frames[i]
 			if n := rec.Len(); i > 0 && f.Ring != nil && n > 0 && rec.At(n-1).Seq == whole.Frames[i-1].Seq &&
 				whole.Frames[i-1].Ring != nil && whole.Frames[i-1].Generation == f.Generation {
-				f.Patch, f.Ring = AppendPatch(nil, f.Ring, diffRuns(whole.Frames[i-1].Ring, f.Ring)), nil
+				f.Patch, f.Ring = mustPatch(f.Ring, diffRuns(whole.Frames[i-1].Ring, f.Ring)), nil
 			}
 			if rec.Record(&f) {
 				recorded = append(recorded, whole.Frames[i])
@@ -245,7 +257,7 @@ func TestRecorderRebasesPatches(t *testing.T) {
 	rec := NewRecorder(10, 1<<20)
 	f0 := whole.Frames[0]
 	require.True(t, rec.Record(&f0))
-	p := Frame{Seq: 2, AtMillis: 20, Generation: 9, Control: f0.Control, Patch: AppendPatch(nil, f0.Ring, nil)}
+	p := Frame{Seq: 2, AtMillis: 20, Generation: 9, Control: f0.Control, Patch: mustPatch(f0.Ring, nil)}
 	assert.False(t, rec.Record(&p), "another generation")
 	p.Generation = f0.Generation
 	p.Patch = le32(1, 30, 1)
