@@ -15,6 +15,12 @@
 //	submit; read back; q.Absorb(control, ring, log)
 //	q.Requeue(nil); if q.NeedsSubmit() { … again }
 //
+// A summary frame absorbs control and the GPU's 4-bit status map instead
+// of the ring (AbsorbStatusMap). Separately from the upload's dirty ranges,
+// the Queue keeps the ring's changed slots since ClearRingChanges
+// (RingChanges): what a flight recorder needs to record a frame's ring as a
+// patch of the one before.
+//
 // The package is pure Go (std and wgsl/abi only) and builds for GOOS=js
 // GOARCH=wasm. Nothing in it is safe for concurrent use.
 package host
