@@ -248,3 +248,19 @@ func TestDecodeSlot(t *testing.T) {
 	_, ok := DecodeSlot(ring[:100], 1)
 	assert.False(t, ok, "a partial slot")
 }
+
+func TestCountOccupancy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for n := range 60 {
+		ring := randomRing(rng, n, []uint32{9})
+		full, err := TryDecode(newControl(0, 4).bytes(), ring)
+		require.NoError(t, err)
+		got, err := CountOccupancy(ring)
+		require.NoError(t, err)
+		require.Equal(t, full.Occupancy, got, "%d slots", n)
+	}
+	_, err := CountOccupancy(make([]byte, 100))
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, BufferRing, de.Buffer)
+}

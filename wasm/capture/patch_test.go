@@ -265,3 +265,35 @@ func TestRecorderRebasesPatches(t *testing.T) {
 	assert.Equal(t, uint64(2), rec.Skipped())
 	assert.Equal(t, 1, rec.Len())
 }
+
+// BenchmarkNewReplay opens the replay of a summary recording: one whole
+// 65,536-slot ring, then 99 patches of 8,192 changed slots (what the page
+// records at 4,096 items a frame).
+func BenchmarkNewReplay(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	const slots = 65536
+	cur := ring(slots, abi.StatusEmpty)
+	c := &Capture{Header: Header{Ringscope: "bench", Source: SourceLive, WindowOpcodes: []uint32{0x100}}}
+	for i := range 100 {
+		var runs []SlotRun
+		if i > 0 {
+			first := rng.Uint32N(slots - 8192)
+			runs = []SlotRun{{First: first, Count: 8192}}
+			for s := first; s < first+8192; s++ {
+				binary.LittleEndian.PutUint32(cur[int(s)*SlotBytes:], rng.Uint32N(abi.StatusCount))
+			}
+		}
+		f := Frame{Seq: uint64(i + 1), AtMillis: float64(i), Generation: 2, Control: control(2, slots, uint32(i), uint32(i))}
+		if i == 0 {
+			f.Ring = append([]byte(nil), cur...)
+		} else {
+			f.Patch = mustPatch(cur, runs)
+		}
+		c.Frames = append(c.Frames, f)
+	}
+	for b.Loop() {
+		if _, err := NewReplay(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
