@@ -625,7 +625,7 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	}
 	if ep != nil {
 		fb.launch, fb.dispatch = ep.Launch, ep.Telemetry
-		a.report.Add(ep.Telemetry)
+		ep.AddTo(&a.report)
 		f.Launch, f.Dispatch = &fb.launch, &fb.dispatch
 		t := ep.Timings
 		f.Timings = ui.Timings{

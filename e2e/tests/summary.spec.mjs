@@ -47,6 +47,16 @@ test('summary readback: header, settings, consistent panels, inspector without a
   const done0 = await readNum(headerStat(page, 'done'));
   await expect.poll(async () => readNum(headerStat(page, 'done')), { timeout: 20_000 }).toBeGreaterThan(done0);
 
+  // The dispatch panel's run times add up the live frames (they read 0
+  // ms when the live loop's report took only the counters).
+  const kv = (label) => page.locator('.kv-row').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(kv('run wall time')).not.toHaveText(/^(0 ms|–)$/);
+  const timestamps = await page.evaluate(async () => (await navigator.gpu.requestAdapter()).features.has('timestamp-query'));
+  if (timestamps) {
+    await expect(kv('GPU time')).not.toHaveText(/^(0 ms|–)$/);
+    await expect(kv('run GPU time')).not.toHaveText(/^(0 ms|–)$/);
+  }
+
   const snap = await snapshot(page);
   expect(snap.readback).toBe('summary');
   expect(snap.telemetry.occupancy.empty + snap.telemetry.occupancy.done).toBeLessThanOrEqual(SLOTS);

@@ -41,6 +41,15 @@ type Epoch struct {
 // Lanes is the invocations the drain dispatch launched.
 func (e *Epoch) Lanes() uint64 { return uint64(e.Grid) * uint64(e.Width) }
 
+// AddTo adds the submission to a run's report: its dispatch's counters
+// (MegakernelReport.Add) and its wall, device and publish times.
+func (e *Epoch) AddTo(rep *decode.MegakernelReport) {
+	rep.Add(e.Telemetry)
+	rep.WallTime += e.Timings.Total
+	rep.GPUTime += e.GPUTime
+	rep.PublishTime += e.Timings.Publish
+}
+
 // Timings are host wall-clock durations (time.Now, monotonic: in wasm,
 // performance.now) of one Step. The zero value is a Step not yet measured.
 type Timings struct {

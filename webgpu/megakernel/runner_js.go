@@ -846,10 +846,7 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 			r.progress(&rep)
 			return rep, err
 		}
-		rep.Add(ep.Telemetry)
-		rep.WallTime += ep.Timings.Total
-		rep.GPUTime += ep.GPUTime
-		rep.PublishTime += ep.Timings.Publish
+		ep.AddTo(&rep)
 	}
 	r.progress(&rep)
 	return rep, nil

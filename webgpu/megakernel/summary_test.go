@@ -2,8 +2,11 @@ package megakernel
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/ringscope/ringscope/decode"
 )
 
 func TestReduceGrid(t *testing.T) {
@@ -26,4 +29,17 @@ func TestReduceGrid(t *testing.T) {
 	}
 	assert.Equal(t, uint32(1), tenantsGrid(0, 65535))
 	assert.Equal(t, uint32(4), tenantsGrid(256, 65535))
+}
+
+func TestEpochAddTo(t *testing.T) {
+	var rep decode.MegakernelReport
+	ep := Epoch{Telemetry: decode.MegakernelTelemetry{BytesReadBack: 100, KernelLaunches: 2}, GPUTime: 3 * time.Millisecond,
+		Timings: Timings{Total: 5 * time.Millisecond, Publish: time.Millisecond}}
+	ep.AddTo(&rep)
+	ep.AddTo(&rep)
+	assert.EqualValues(t, 2, rep.DispatchCount)
+	assert.EqualValues(t, 200, rep.BytesReadBack)
+	assert.Equal(t, 10*time.Millisecond, rep.WallTime)
+	assert.Equal(t, 6*time.Millisecond, rep.GPUTime)
+	assert.Equal(t, 2*time.Millisecond, rep.PublishTime)
 }
