@@ -394,10 +394,7 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 	}
 	mode, why := ui.ResolveReadback(s, a.software)
 	if mode == ui.ReadbackSummary {
-		// The GPU sketches in the shape the settings ask (the form checks
-		// it fits the summary's bounds).
-		opts.RingReadback = megakernel.RingSummary
-		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+		summaryReadback(&opts, s) // the form checked the sketch fits the summary
 	}
 	if a.runner == nil {
 		a.runner, err = megakernel.Open(a.ctx, a.dev, opts)

@@ -112,14 +112,9 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	s.Readback = opts.readback
 	mode, why := ui.ResolveReadback(s, a.software)
 	if mode == ui.ReadbackSummary {
-		if s.SketchDepth > ui.SummaryMaxSketchDepth || s.SketchWidth > ui.SummaryMaxSketchWidth {
-			err = fmt.Errorf("readback %q: the page's sketch of %d × %d exceeds the GPU summary's %d × %d (URL parameter sketch)",
-				opts.readback, s.SketchDepth, s.SketchWidth, ui.SummaryMaxSketchDepth, ui.SummaryMaxSketchWidth)
-		}
-		opts.RingReadback = megakernel.RingSummary
-		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+		summaryReadback(&opts.Options, s) // Validate checks the sketch fits the summary
 	}
-	if a.runner != nil && err == nil {
+	if a.runner != nil {
 		err = opts.Validate(a.runner.Device().Limits())
 	}
 	a.mu.Unlock()
@@ -465,8 +460,8 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	}
 	tel := a.runner.Telemetry()
 	if optBool(o, "slots") && a.summaryMode() {
-		if err := decode.DecodeInto(&a.snapTel, &a.snapScratch, a.runner.Control(), a.runner.Ring(), a.runner.Options().WindowOpcodes); err != nil {
-			return nil, fmt.Errorf("snapshot: decode the host copy: %w", err)
+		if err := a.runner.DecodeHostRing(&a.snapTel, &a.snapScratch); err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
 		}
 		tel = &a.snapTel
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // Readback modes of the page (URL parameter readback, the settings form).
@@ -45,6 +46,13 @@ func (a *app) setReadback(mode, why string) {
 	a.ringAsk.Store(0)
 	a.ringReads = 0
 	a.ui(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = mode, why })
+}
+
+// summaryReadback sets o to run summary readback, the GPU sketching in the
+// shape s asks (the page's live ring and the embedding API's open).
+func summaryReadback(o *megakernel.Options, s ui.Settings) {
+	o.RingReadback = megakernel.RingSummary
+	o.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
 }
 
 // askRing asks for the full ring with the next frame, for reason r. It

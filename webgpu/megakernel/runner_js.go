@@ -278,6 +278,17 @@ func (r *Runner) RingChanges() []host.ByteRange { return r.q.RingChanges() }
 // ClearRingChanges forgets them.
 func (r *Runner) ClearRingChanges() { r.q.ClearRingChanges() }
 
+// DecodeHostRing decodes the host copies of control and the ring into dst
+// (every slot): under RingSummary, where Telemetry holds the summary's
+// fields, the slots a ring read would show, without one (the host copy
+// follows the status map).
+func (r *Runner) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error {
+	if err := decode.DecodeInto(dst, scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
+		return fmt.Errorf("megakernel: decode the host copy: %w", err)
+	}
+	return nil
+}
+
 // Step makes one submission: it plans the launch (the policy's
 // recommendation from the last readback, the device's limits, the queue
 // length and the memory budget), makes sure buffers and pipelines exist
@@ -835,8 +846,8 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 		}
 		if i >= maxSubmissions || !r.needsSubmit() {
 			if i == 0 && r.summaryOn() {
-				if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
-					return rep, fmt.Errorf("megakernel: decode the host copy: %w", err)
+				if err := r.DecodeHostRing(&r.tel, &r.scratch); err != nil {
+					return rep, err
 				}
 			}
 			break
