@@ -70,6 +70,27 @@ func (c *Canvas) Draw(r *Raster) {
 	c.ctx.Call("putImageData", c.img, 0, 0)
 }
 
+// DrawRows is Draw for a raster of which only the pixel rows in rows
+// changed since the last Draw or DrawRows: it copies and puts only those
+// rows (a frame of a 1,048,576-slot map changes a few of its 512), and
+// nothing at all when rows is empty. A new size draws everything.
+func (c *Canvas) DrawRows(r *Raster, rows RowSpan) {
+	if !c.Attached() || r.W == 0 || r.H == 0 {
+		return
+	}
+	if r.W != c.w || r.H != c.h {
+		c.Draw(r)
+		return
+	}
+	y0, y1 := max(rows.Y0, 0), min(rows.Y1, r.H)
+	if y0 >= y1 {
+		return
+	}
+	stride := r.W * 4
+	js.CopyBytesToJS(c.data.Call("subarray", y0*stride, y1*stride), r.Pix[y0*stride:y1*stride])
+	c.ctx.Call("putImageData", c.img, 0, 0, 0, y0, r.W, y1-y0)
+}
+
 // ClientSize returns the canvas's CSS layout size in pixels (0 when
 // detached), so a view can size its raster to the space it has.
 func (c *Canvas) ClientSize() (w, h int) {

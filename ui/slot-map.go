@@ -210,7 +210,7 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 		} else {
 			c.painter.PaintStatusMap(&c.raster, c.layout, c.Frame.statusWords())
 		}
-		c.canvas.Draw(&c.raster)
+		c.canvas.DrawRows(&c.raster, c.painter.Dirty())
 		c.painted = c.Frame.Seq
 	}
 	if c.layout.Slots == 0 {

@@ -132,59 +132,107 @@ func (l SlotLayout) PaintStatusMap(r *Raster, words []uint32) {
 // SlotPainter repaints a slot map frame after frame, touching only the
 // cells whose status changed since the last paint. A frame changes a few
 // thousand of 65,536 slots, so a full Paint spent most of the slot map's
-// time rewriting pixels that were already right.
+// time rewriting pixels that were already right. It keeps what it painted
+// packed as the status map packs it (8 cells a word), so an unchanged run
+// of 8 slots costs one compare: at 1,048,576 slots a per-slot check was
+// the page's largest cost per frame.
 type SlotPainter struct {
-	layout SlotLayout
-	shown  []uint8 // the status code painted in each cell
+	layout  SlotLayout
+	shown   []uint32 // the 4-bit codes painted, 8 cells a word
+	painted int      // cells [0, painted) hold shown's codes; the rest are background
+	dirty   RowSpan  // the pixel rows the last paint changed
 }
 
-// noStatus is no status code: a cell holding it is repainted.
-const noStatus = 0xff
+// RowSpan is a range [Y0, Y1) of pixel rows; empty when Y0 >= Y1.
+type RowSpan struct{ Y0, Y1 int }
+
+// Dirty returns the pixel rows the last PaintSlots or PaintStatusMap
+// changed, so a caller can upload only those.
+func (p *SlotPainter) Dirty() RowSpan { return p.dirty }
 
 // PaintSlots brings r up to date with slots (laid out by l).
 func (p *SlotPainter) PaintSlots(r *Raster, l SlotLayout, slots []decode.RingSlotSnapshot) {
 	n := min(len(slots), l.Slots)
-	p.repaint(r, l, n, func(i int) uint8 { return statusCode(slots[i].Status) })
+	p.begin(r, l, n)
+	for w := 0; w*8 < n; w++ {
+		var v uint32
+		// Unrolled, with min rather than statusCode: make build turns off
+		// inlining in ui (for size), and a call per slot cost more than the
+		// rest of the loop.
+		if g := slots[w*8 : min(w*8+8, n)]; len(g) == 8 {
+			v = uint32(min(g[0].Status, 8)) | uint32(min(g[1].Status, 8))<<4 |
+				uint32(min(g[2].Status, 8))<<8 | uint32(min(g[3].Status, 8))<<12 |
+				uint32(min(g[4].Status, 8))<<16 | uint32(min(g[5].Status, 8))<<20 |
+				uint32(min(g[6].Status, 8))<<24 | uint32(min(g[7].Status, 8))<<28
+		} else {
+			for k := len(g) - 1; k >= 0; k-- {
+				v = v<<4 | statusCode(g[k].Status)
+			}
+		}
+		p.paintWord(r, w, v, n)
+	}
+	p.painted = n
 }
 
 // PaintStatusMap brings r up to date with a packed status map (as
 // SlotLayout.PaintStatusMap reads it).
 func (p *SlotPainter) PaintStatusMap(r *Raster, l SlotLayout, words []uint32) {
 	n := min(len(words)*8, l.Slots)
-	p.repaint(r, l, n, func(i int) uint8 { return uint8(words[i/8] >> (4 * (i % 8)) & 0xf) })
+	p.begin(r, l, n)
+	for w := 0; w*8 < n; w++ {
+		p.paintWord(r, w, words[w], n)
+	}
+	p.painted = n
 }
 
 // statusCode is the palette index of st: the status, or unknown (8).
-func statusCode(st decode.Status) uint8 {
-	if st < 8 {
-		return uint8(st)
-	}
-	return 8
+func statusCode(st decode.Status) uint32 {
+	return uint32(min(st, 8))
 }
 
-func (p *SlotPainter) repaint(r *Raster, l SlotLayout, n int, code func(i int) uint8) {
-	if l != p.layout || r.W != l.Width() || r.H != l.Height() || len(p.shown) != l.Slots {
-		// A new layout: start from the background, every cell unpainted.
+// begin starts a paint of n cells: on a new layout it clears r and forgets
+// every cell; cells the last paint had past n go back to the background.
+func (p *SlotPainter) begin(r *Raster, l SlotLayout, n int) {
+	p.dirty = RowSpan{}
+	if l != p.layout || r.W != l.Width() || r.H != l.Height() || len(p.shown) != (l.Slots+7)/8 {
 		p.layout = l
 		r.Resize(l.Width(), l.Height())
 		r.Fill(ColBackground)
-		p.shown = append(p.shown[:0], make([]uint8, l.Slots)...)
-		for i := range p.shown {
-			p.shown[i] = noStatus
+		p.shown = append(p.shown[:0], make([]uint32, (l.Slots+7)/8)...)
+		p.painted = 0
+		p.dirty = RowSpan{0, r.H}
+	}
+	for i := n; i < p.painted; i++ {
+		p.paintCell(r, i, ColBackground)
+	}
+}
+
+// paintWord paints the cells of word w (slots 8w to 8w+7, those below n)
+// whose code in v differs from what they show, or that show nothing yet.
+func (p *SlotPainter) paintWord(r *Raster, w int, v uint32, n int) {
+	first := w * 8
+	if p.painted >= first+8 && v == p.shown[w] {
+		return
+	}
+	diff := v ^ p.shown[w]
+	for k := 0; k < 8 && first+k < n; k++ {
+		if first+k >= p.painted || diff>>(4*k)&0xf != 0 {
+			p.paintCell(r, first+k, statusMapPalette[v>>(4*k)&0xf])
 		}
 	}
-	for i := n; i < l.Slots; i++ { // slots the frame no longer has
-		if p.shown[i] != noStatus {
-			l.paintCell(r, i, ColBackground)
-			p.shown[i] = noStatus
-		}
+	p.shown[w] = v
+}
+
+// paintCell paints cell i in c and widens the dirty rows to hold it.
+func (p *SlotPainter) paintCell(r *Raster, i int, c RGBA) {
+	p.layout.paintCell(r, i, c)
+	y0 := i / p.layout.Cols * p.layout.Cell
+	if p.dirty.Y0 >= p.dirty.Y1 {
+		p.dirty = RowSpan{y0, y0 + p.layout.Cell}
+		return
 	}
-	for i := 0; i < n; i++ {
-		if c := code(i); c != p.shown[i] {
-			l.paintCell(r, i, statusMapPalette[c])
-			p.shown[i] = c
-		}
-	}
+	p.dirty.Y0 = min(p.dirty.Y0, y0)
+	p.dirty.Y1 = max(p.dirty.Y1, y0+p.layout.Cell)
 }
 
 // paintCell paints slot i's cell (its inner square; the gap stays) in c.

@@ -122,8 +122,76 @@ func TestSlotPainter(t *testing.T) {
 			words[i] = rng.Uint32() & 0x77777777 // codes 0-7
 		}
 		words[0] |= 0x8 // an unknown
-		p.PaintStatusMap(&inc, l, words)
-		l.PaintStatusMap(&full, words)
-		require.True(t, bytes.Equal(full.Pix, inc.Pix), "status map, slots %d", n)
+		for frame := 0; frame < 4; frame++ {
+			if frame > 0 {
+				for k := 0; k < n/16+1; k++ { // codes 0-15: 8-15 unknown
+					i := rng.IntN(n)
+					words[i/8] = words[i/8]&^(0xf<<(4*(i%8))) | rng.Uint32N(16)<<(4*(i%8))
+				}
+			}
+			shown := words
+			if frame == 2 {
+				shown = words[:len(words)/3] // the map ends early, then grows back
+			}
+			before := bytes.Clone(inc.Pix)
+			p.PaintStatusMap(&inc, l, shown)
+			l.PaintStatusMap(&full, shown)
+			require.True(t, bytes.Equal(full.Pix, inc.Pix), "status map, slots %d frame %d", n, frame)
+			assertOnlyDirtyRowsChanged(t, before, inc, p.Dirty())
+		}
+	}
+}
+
+// assertOnlyDirtyRowsChanged checks that every pixel row outside dirty is
+// as it was before the paint (a caller uploads only the dirty rows).
+func assertOnlyDirtyRowsChanged(t *testing.T, before []byte, r Raster, dirty RowSpan) {
+	t.Helper()
+	if len(before) != len(r.Pix) {
+		return // resized: everything is new
+	}
+	stride := r.W * 4
+	for y := 0; y < r.H; y++ {
+		if y >= dirty.Y0 && y < dirty.Y1 {
+			continue
+		}
+		require.True(t, bytes.Equal(before[y*stride:(y+1)*stride], r.Pix[y*stride:(y+1)*stride]),
+			"row %d changed outside the dirty rows [%d, %d)", y, dirty.Y0, dirty.Y1)
+	}
+}
+
+// BenchmarkSlotPainter repaints a 1,048,576-slot map after a frame that
+// changed 4,096 consecutive slots (what a frame of the default workload
+// does), from slot snapshots (full readback) and from a status map
+// (summary readback).
+func BenchmarkSlotPainter(b *testing.B) {
+	const n = 1 << 20
+	l := LayoutSlots(n)
+	slots := make([]decode.RingSlotSnapshot, n)
+	words := make([]uint32, n/8)
+	frame := func(i int) {
+		start := i * 4096 % n
+		for s := start; s < start+4096; s++ {
+			st := decode.Status(i%3 + 1)
+			slots[s].Status = st
+			words[s/8] = words[s/8]&^(0xf<<(4*(s%8))) | uint32(st)<<(4*(s%8))
+		}
+	}
+	for _, mode := range []struct {
+		name  string
+		paint func(*SlotPainter, *Raster)
+	}{
+		{"slots", func(p *SlotPainter, r *Raster) { p.PaintSlots(r, l, slots) }},
+		{"statusmap", func(p *SlotPainter, r *Raster) { p.PaintStatusMap(r, l, words) }},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			var p SlotPainter
+			var r Raster
+			mode.paint(&p, &r)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				frame(i)
+				mode.paint(&p, &r)
+			}
+		})
 	}
 }

@@ -165,6 +165,57 @@ test('the API rejects invalid input with the reason and publishes nothing', asyn
   expect(d.telemetry.control.faults).toBe(0);
 });
 
+// slotMapMismatches reads the slot map's canvas and the page's copy of the
+// ring in one evaluation and counts the slots whose cell does not show their
+// status: a slot coloured unlike the first slot of its status, or a status
+// coloured like another. It returns the count and the statuses it saw.
+function slotMapMismatches(page) {
+  return page.evaluate(async () => {
+    const slots = (await ringscope.snapshot({ slots: true })).telemetry.slots;
+    const canvas = document.querySelector('.slotmap-host canvas');
+    const img = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    // LayoutSlots: a power-of-two number of columns, square cells.
+    const cols = 1 << Math.ceil(Math.log2(Math.ceil(Math.sqrt(4 * slots.length))));
+    const cell = canvas.width / cols;
+    const colorOf = new Map(), statusOf = new Map();
+    let mismatches = 0;
+    slots.forEach((sl, i) => {
+      const p = ((Math.floor(i / cols) * cell) * canvas.width + (i % cols) * cell) * 4;
+      const rgba = `${img[p]},${img[p + 1]},${img[p + 2]},${img[p + 3]}`;
+      if (!colorOf.has(sl.status)) colorOf.set(sl.status, rgba);
+      if (!statusOf.has(rgba)) statusOf.set(rgba, sl.status);
+      if (colorOf.get(sl.status) !== rgba || statusOf.get(rgba) !== sl.status) mismatches++;
+    });
+    return { mismatches, statuses: [...colorOf.keys()].sort() };
+  });
+}
+
+test('the slot map shows each slot status after each frame, under full and summary readback', async ({ page }) => {
+  test.setTimeout(90_000);
+  await gotoReady(page, '?autostart=0');
+  for (const readback of ['full', 'summary']) {
+    await page.evaluate((readback) => ringscope.open({ slots: 4096, tenants: 2, readback }), readback);
+    const seen = new Set();
+    // NOPs end DONE, RAISEs FAULT. Under summary readback the page's copy
+    // of the ring is the frame's plus what the host did since (it reclaims
+    // faulted slots, wasm/readback_js.go), so there only NOPs: their DONE
+    // slots stay as the frame showed them.
+    const raises = (i) => readback === 'full' && i % 9 === 0;
+    for (let round = 0; round < 4; round++) {
+      const items = Array.from({ length: 700 }, (_, i) => ({ opcode: raises(i) ? OP.RAISE : OP.NOP, tenant: i % 2, args: [1, 0, 0] }));
+      expect(await page.evaluate((items) => ringscope.publish(items), items)).toBe(items.length);
+      await page.evaluate(() => ringscope.step());
+      // The frame renders after step() resolves: wait for the canvas to
+      // show it. Painting only the changed cells and putting only the
+      // changed rows must leave no cell stale.
+      await expect.poll(async () => (await slotMapMismatches(page)).mismatches, { timeout: 10_000, message: `${readback} round ${round}` }).toBe(0);
+      for (const st of (await slotMapMismatches(page)).statuses) seen.add(st);
+    }
+    const want = readback === 'full' ? [0, 3, 7] : [0, 3]; // empty, done, fault (PROTOCOL §3)
+    expect([...seen].sort(), `${readback}: the statuses the rounds showed`).toEqual(expect.arrayContaining(want));
+  }
+});
+
 test('open({readback: "summary"}): frames read no ring, snapshot() has the summary, drain() reads the ring', async ({ page }) => {
   await gotoReady(page, '?autostart=0');
   const refusal = (o) => page.evaluate((o) => ringscope.open(o).then(() => 'opened', (e) => e.message), o);
