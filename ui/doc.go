@@ -13,7 +13,9 @@
 // are costly, so tables are capped (top 16 rows) and every large or
 // fast-changing view (the slot map, time series, histograms) is drawn on a
 // <canvas> from a reused Go RGBA buffer (Raster) copied in one
-// putImageData per frame (Canvas).
+// putImageData per frame (Canvas). The slot map repaints only the cells
+// whose status changed (SlotPainter, 8 slots compared a word at a time)
+// and puts only the pixel rows they lie in (Canvas.DrawRows).
 //
 // The page runs under a strict Content-Security-Policy: components carry no
 // inline style or script; their classes live in static/dashboard.css.
