@@ -17,7 +17,12 @@
 #                 Go root's lib/wasm, or the BENCH_WASM's folder/wasm)
 #
 # On a machine without a GPU, Dawn needs VK_ICD_FILENAMES pointing at
-# Chromium's SwiftShader (make bench-node sets it); on a GPU machine, nothing.
+# Chromium's SwiftShader (make bench-node sets it). On the device tool's
+# H200, a fresh machine needs the Vulkan loader and libglvnd (libvulkan1,
+# libglvnd0, libglx0, libegl1, libgl1, libopengl0, libgles2: the debs of
+# the tool's README, unpacked into /) and VK_DRIVER_FILES naming NVIDIA's
+# ICD; with libvulkan1 alone Dawn's vkCreateInstance finds no driver
+# (bench/results-h200.md has the command).
 #
 # Prints the BENCHROW lines, then the same markdown rows as bench/results.md
 # (bench/run.mjs --format). Raw log: bench/.out/device.log.
