@@ -122,14 +122,28 @@ func (m *StatusMap) AppendBytes(dst []byte) []byte {
 }
 
 // SetSlots packs the statuses of slots into m, reusing its storage: the
-// host's view of what the GPU's status map holds for the same ring.
+// host's view of what the GPU's status map holds for the same ring, and
+// what the slot map paints from under full readback (ui.SlotPainter).
 func (m *StatusMap) SetSlots(slots []RingSlotSnapshot) {
 	n := int(abi.StatusMapWords(uint32(len(slots))))
 	m.words = slices.Grow(m.words[:0], n)[:n]
-	clear(m.words)
-	for i := range slots {
-		code := uint32(min(slots[i].Status, abi.StatusMapUnknown))
-		m.words[i/abi.StatusMapPerWord] |= code << (abi.StatusMapBits * (i % abi.StatusMapPerWord))
+	// A word at a time, built in a register: the slot map packs a
+	// 1,048,576-slot ring this way every frame.
+	const u, b = abi.StatusMapUnknown, abi.StatusMapBits
+	for w := range m.words {
+		g := slots[w*abi.StatusMapPerWord : min((w+1)*abi.StatusMapPerWord, len(slots))]
+		var v uint32
+		if len(g) == 8 { // unrolled (8 = abi.StatusMapPerWord): every word but the last
+			v = uint32(min(g[0].Status, u)) | uint32(min(g[1].Status, u))<<b |
+				uint32(min(g[2].Status, u))<<(2*b) | uint32(min(g[3].Status, u))<<(3*b) |
+				uint32(min(g[4].Status, u))<<(4*b) | uint32(min(g[5].Status, u))<<(5*b) |
+				uint32(min(g[6].Status, u))<<(6*b) | uint32(min(g[7].Status, u))<<(7*b)
+		} else {
+			for k := len(g) - 1; k >= 0; k-- {
+				v = v<<abi.StatusMapBits | uint32(min(g[k].Status, u))
+			}
+		}
+		m.words[w] = v
 	}
 	m.slots = uint32(len(slots))
 }

@@ -417,3 +417,29 @@ func BenchmarkCheckStatusMap(b *testing.B) {
 		})
 	}
 }
+
+// TestStatusMapSetSlots checks the packing slot by slot against At, for
+// lengths that end mid-word and raw statuses past the named ones, reusing
+// one map so a longer earlier ring leaves nothing behind.
+func TestStatusMapSetSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var m StatusMap
+	for _, n := range []int{0, 1, 7, 8, 9, 1000, 4096, 13, 64} {
+		slots := make([]RingSlotSnapshot, n)
+		for i := range slots {
+			slots[i].Status = Status(rng.IntN(12)) // 8-11: unknown
+		}
+		m.SetSlots(slots)
+		require.Equal(t, n, m.Len())
+		require.Len(t, m.Words(), int(abi.StatusMapWords(uint32(n))))
+		for i, sl := range slots {
+			got, ok := m.At(i)
+			require.True(t, ok)
+			require.Equal(t, min(sl.Status, abi.StatusMapUnknown), got, "n %d slot %d", n, i)
+		}
+		if n%abi.StatusMapPerWord != 0 {
+			last := m.Words()[len(m.Words())-1]
+			assert.Zero(t, last>>(abi.StatusMapBits*(n%abi.StatusMapPerWord)), "n %d: codes past the last slot", n)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // SlotLayout places ring slots on the slot-map canvas: row-major, Cols
@@ -138,9 +139,10 @@ func (l SlotLayout) PaintStatusMap(r *Raster, words []uint32) {
 // the page's largest cost per frame.
 type SlotPainter struct {
 	layout  SlotLayout
-	shown   []uint32 // the 4-bit codes painted, 8 cells a word
-	painted int      // cells [0, painted) hold shown's codes; the rest are background
-	dirty   RowSpan  // the pixel rows the last paint changed
+	shown   []uint32         // the 4-bit codes painted, 8 cells a word
+	packed  decode.StatusMap // PaintSlots's statuses, packed
+	painted int              // cells [0, painted) hold shown's codes; the rest are background
+	dirty   RowSpan          // the pixel rows the last paint changed
 }
 
 // RowSpan is a range [Y0, Y1) of pixel rows; empty when Y0 >= Y1.
@@ -150,55 +152,40 @@ type RowSpan struct{ Y0, Y1 int }
 // changed, so a caller can upload only those.
 func (p *SlotPainter) Dirty() RowSpan { return p.dirty }
 
-// PaintSlots brings r up to date with slots (laid out by l).
+// PaintSlots brings r up to date with slots (laid out by l), packing their
+// statuses as the GPU's status map does (decode.StatusMap.SetSlots), so both
+// readback modes paint the same way.
 func (p *SlotPainter) PaintSlots(r *Raster, l SlotLayout, slots []decode.RingSlotSnapshot) {
 	n := min(len(slots), l.Slots)
-	p.begin(r, l, n)
-	for w := 0; w*8 < n; w++ {
-		var v uint32
-		// Unrolled, with min rather than statusCode: make build turns off
-		// inlining in ui (for size), and a call per slot cost more than the
-		// rest of the loop.
-		if g := slots[w*8 : min(w*8+8, n)]; len(g) == 8 {
-			v = uint32(min(g[0].Status, 8)) | uint32(min(g[1].Status, 8))<<4 |
-				uint32(min(g[2].Status, 8))<<8 | uint32(min(g[3].Status, 8))<<12 |
-				uint32(min(g[4].Status, 8))<<16 | uint32(min(g[5].Status, 8))<<20 |
-				uint32(min(g[6].Status, 8))<<24 | uint32(min(g[7].Status, 8))<<28
-		} else {
-			for k := len(g) - 1; k >= 0; k-- {
-				v = v<<4 | statusCode(g[k].Status)
-			}
-		}
-		p.paintWord(r, w, v, n)
-	}
-	p.painted = n
+	p.packed.SetSlots(slots[:n])
+	p.paint(r, l, n, p.packed.Words())
 }
 
 // PaintStatusMap brings r up to date with a packed status map (as
 // SlotLayout.PaintStatusMap reads it).
 func (p *SlotPainter) PaintStatusMap(r *Raster, l SlotLayout, words []uint32) {
-	n := min(len(words)*8, l.Slots)
+	p.paint(r, l, min(len(words)*abi.StatusMapPerWord, l.Slots), words)
+}
+
+// paint brings the first n cells up to date with the packed codes in
+// words; the cells past n show the background.
+func (p *SlotPainter) paint(r *Raster, l SlotLayout, n int, words []uint32) {
 	p.begin(r, l, n)
-	for w := 0; w*8 < n; w++ {
+	for w := 0; w*abi.StatusMapPerWord < n; w++ {
 		p.paintWord(r, w, words[w], n)
 	}
 	p.painted = n
-}
-
-// statusCode is the palette index of st: the status, or unknown (8).
-func statusCode(st decode.Status) uint32 {
-	return uint32(min(st, 8))
 }
 
 // begin starts a paint of n cells: on a new layout it clears r and forgets
 // every cell; cells the last paint had past n go back to the background.
 func (p *SlotPainter) begin(r *Raster, l SlotLayout, n int) {
 	p.dirty = RowSpan{}
-	if l != p.layout || r.W != l.Width() || r.H != l.Height() || len(p.shown) != (l.Slots+7)/8 {
+	if l != p.layout || r.W != l.Width() || r.H != l.Height() || uint64(len(p.shown)) != abi.StatusMapWords(uint32(l.Slots)) {
 		p.layout = l
 		r.Resize(l.Width(), l.Height())
 		r.Fill(ColBackground)
-		p.shown = append(p.shown[:0], make([]uint32, (l.Slots+7)/8)...)
+		p.shown = append(p.shown[:0], make([]uint32, abi.StatusMapWords(uint32(l.Slots)))...)
 		p.painted = 0
 		p.dirty = RowSpan{0, r.H}
 	}
@@ -210,14 +197,15 @@ func (p *SlotPainter) begin(r *Raster, l SlotLayout, n int) {
 // paintWord paints the cells of word w (slots 8w to 8w+7, those below n)
 // whose code in v differs from what they show, or that show nothing yet.
 func (p *SlotPainter) paintWord(r *Raster, w int, v uint32, n int) {
-	first := w * 8
-	if p.painted >= first+8 && v == p.shown[w] {
+	const per, bits, mask = abi.StatusMapPerWord, abi.StatusMapBits, 1<<abi.StatusMapBits - 1
+	first := w * per
+	if p.painted >= first+per && v == p.shown[w] {
 		return
 	}
 	diff := v ^ p.shown[w]
-	for k := 0; k < 8 && first+k < n; k++ {
-		if first+k >= p.painted || diff>>(4*k)&0xf != 0 {
-			p.paintCell(r, first+k, statusMapPalette[v>>(4*k)&0xf])
+	for k := 0; k < per && first+k < n; k++ {
+		if first+k >= p.painted || diff>>(bits*k)&mask != 0 {
+			p.paintCell(r, first+k, statusMapPalette[v>>(bits*k)&mask])
 		}
 	}
 	p.shown[w] = v
