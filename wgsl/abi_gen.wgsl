@@ -265,3 +265,28 @@ const STATUS_MAP_UNKNOWN: u32 = 8u;
 // anything else counts toward neither.
 const WINDOW_CLASS_REQUIRED: u32 = 0u;
 const WINDOW_CLASS_LOOKAHEAD: u32 = 1u;
+
+// User opcodes, user fault codes and user buffers (docs/OPCODES.md): the
+// parts of the ABI a user's own WGSL functions plug into.
+// UserOpcodeFirst and UserOpcodeLast bound the opcodes reserved for
+// user functions: 16 values below MetricOpcodes, so OPCODE_METRICS
+// counts every user opcode's executions, and disjoint from every
+// built-in opcode of PROTOCOL §4 (0–7, 0x100, 0x101, the system ranges).
+const USER_OPCODE_FIRST: u32 = 0x10u;
+const USER_OPCODE_LAST: u32 = 0x1Fu;
+// FaultUserFirst is the fault code of user_fault(0): a user function
+// that ends its slot with user_fault(c) faults FaultUserFirst + c, so
+// the log's format word (LogFaultTag | code) carries the user's code.
+const FAULT_USER_FIRST: u32 = 0x100u;
+// FaultUserCodes is the number of user fault codes, 0 … 0xFEFF: the
+// fault code must fit the 16 bits below LogFaultTag. A larger c is
+// reported as the last one.
+const FAULT_USER_CODES: u32 = 0xFF00u;
+// BindingFirstUser is the binding of the first user buffer, after the
+// ABI's five and the summary's three (BindingFirstExtension + 2); user
+// buffer i takes BindingFirstUser + i in group BindGroup.
+const BINDING_FIRST_USER: u32 = 8u;
+// DrainStorageBuffers is the storage buffers the drain binds itself
+// (control, ring, log, data): a device's maxStorageBuffersPerShaderStage
+// minus these is the most user buffers a kernel may declare.
+const DRAIN_STORAGE_BUFFERS: u32 = 4u;

@@ -30,6 +30,7 @@ var harmlessLiterals = map[uint64]string{
 	3:   "ARG3's position in the arguments vec4",
 	8:   "bits per byte, for byte shifts",
 	16:  "the xorshift distance of SPIN's mix",
+	31:  "splitmix64's last shift (reduce.wgsl's MIX_SHIFT_C)",
 	64:  "the default workgroup width of override WORKGROUP_SIZE_X",
 	256: "a DFA table row: one entry per byte value",
 }
@@ -175,11 +176,19 @@ func TestKernelsAssemble(t *testing.T) {
 	names, _ := abiTables(t)
 	assembled := map[string]string{"megakernel.wgsl": DrainSource(), "finalize.wgsl": FinalizeSource(),
 		"reduce.wgsl": ReduceSource(), "window_tenants.wgsl": WindowTenantsSource()}
+	user := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
+	assembled["user_prelude.wgsl"], _ = user.Source()
 	for file, src := range kernelFiles(t) {
 		t.Run(file, func(t *testing.T) {
 			full, embedded := assembled[file]
 			require.Truef(t, embedded, "%s is not embedded by sources.go", file)
 			assert.True(t, strings.HasPrefix(full, ABISource()), "the ABI constants come first")
+			if file == "user_prelude.wgsl" {
+				// Spliced into the drain, not a kernel of its own.
+				assert.Contains(t, full, src)
+				assert.True(t, strings.HasPrefix(src, "// user_prelude.wgsl: no entry point."))
+				return
+			}
 			assert.True(t, strings.HasSuffix(full, src), "the kernel follows")
 
 			code := stripComments(src)

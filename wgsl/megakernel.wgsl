@@ -370,7 +370,13 @@ fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
     return ends(STATUS_DONE);
 }
 
-// execute runs opcode op of a claimed slot; a holds ARG0..ARG3.
+// The user kernel's prelude, buffers, overrides and functions
+// (docs/OPCODES.md) replace the next line; without one it stays a comment.
+// @user-declarations
+
+// execute runs opcode op of a claimed slot; a holds ARG0..ARG3. User
+// opcodes' cases replace the @user-cases line, each calling its function
+// with all SLOT_ARGS argument words.
 fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
     switch op {
         case OP_NOP: {
@@ -427,6 +433,7 @@ fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
                 return ends(STATUS_DONE);
             }
         }
+        // @user-cases
         default: {}
     }
     return faults(FAULT_UNKNOWN_OPCODE);

@@ -3,7 +3,6 @@ package wgsl
 import (
 	_ "embed"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,23 +98,17 @@ func Drain(workgroupSizeX uint32) Program {
 // order and repetitions of opcodes do not matter; Constants holds every
 // ENABLE_ flag explicitly, so equal JITKeys give equal programs.
 func JIT(workgroupSizeX uint32, opcodes []uint32) Program {
-	set := jitSet(opcodes)
-	p := Drain(workgroupSizeX)
-	p.Label += " " + jitKey(set)
-	for _, o := range jitOpcodes() {
-		on := 0.0
-		if _, ok := slices.BinarySearch(set, o.value); ok {
-			on = 1
-		}
-		p.Constants[o.flag] = on
-	}
-	return p
+	var builtIn Kernel
+	return builtIn.JIT(workgroupSizeX, opcodes)
 }
 
 // JITKey names the JIT program of opcodes for a pipeline cache: opcodes the
 // kernel implements, sorted, deduplicated, in hex ("jit:0x0,0x1,0x101").
 // Sets that differ only in opcodes the kernel does not implement share a key.
-func JITKey(opcodes []uint32) string { return jitKey(jitSet(opcodes)) }
+func JITKey(opcodes []uint32) string {
+	var builtIn Kernel
+	return builtIn.JITKey(opcodes)
+}
 
 // Finalize clamps HEAD[p] to TAIL[p]; dispatch one workgroup after the
 // drain dispatches of each submission.
@@ -166,18 +159,6 @@ func Opcodes() []uint32 {
 		out[i] = o.value
 	}
 	return out
-}
-
-func jitSet(opcodes []uint32) []uint32 {
-	known := Opcodes()
-	var set []uint32
-	for _, op := range opcodes {
-		if _, ok := slices.BinarySearch(known, op); ok {
-			set = append(set, op)
-		}
-	}
-	heapsort.Ordered(set)
-	return slices.Compact(set)
 }
 
 func jitKey(set []uint32) string {
