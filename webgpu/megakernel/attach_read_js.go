@@ -130,13 +130,15 @@ func (a *Attachment) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.D
 // Published is the items the host published, as its control says: Σ
 // TAIL[p] of an ABI v1 ring; a legacy ring has no TAIL words, so there it
 // is DONE_COUNT plus the active slots.
+// (vyre's queue depth, decode.RingOccupancy.QueueDepth, counts FAULT
+// slots too, and those are in DONE_COUNT already.)
 func (a *Attachment) Published() uint64 {
 	c := a.Control()
 	if c == nil {
 		return 0
 	}
 	if a.tel.Control.Legacy {
-		return uint64(a.tel.Control.DoneCount) + uint64(a.tel.Occupancy.QueueDepth())
+		return uint64(a.tel.Control.DoneCount) + uint64(a.tel.Occupancy.ActiveSlots())
 	}
 	var n uint64
 	for p := range abi.PriorityLevels {
@@ -153,7 +155,7 @@ func (a *Attachment) Pending() uint32 {
 	case c == nil:
 		return 0
 	case a.tel.Control.Legacy:
-		return a.tel.Occupancy.QueueDepth()
+		return a.tel.Occupancy.ActiveSlots()
 	}
 	var n uint32
 	for p := range abi.PriorityLevels {
