@@ -32,6 +32,9 @@ func (a *Attachment) Slots() uint32       { return a.geo.slots }
 func (a *Attachment) Observable() uint32  { return a.geo.observable }
 func (a *Attachment) LogCapacity() uint32 { return a.geo.logCapacity }
 
+// HasLog says the attachment watches a log buffer.
+func (a *Attachment) HasLog() bool { return a.geo.hasLog }
+
 // WindowOpcodes are the opcodes decoded as windows (do not modify).
 func (a *Attachment) WindowOpcodes() []uint32 { return a.opts.WindowOpcodes }
 
