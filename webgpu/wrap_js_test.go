@@ -62,6 +62,16 @@ func TestWrapDeviceAndBuffer(t *testing.T) {
 		_, err := WrapDevice(v)
 		assert.ErrorContains(t, err, "want a GPUDevice", name)
 	}
+	// A value whose getters throw is refused, not a panic.
+	throwing := js.Global().Get("Function").New("return new Proxy({}, {get() { throw new Error('boom'); }})").Invoke()
+	_, err = WrapDevice(throwing)
+	assert.ErrorContains(t, err, "webgpu: device: ")
+	_, err = WrapBuffer(w, throwing, "log")
+	assert.ErrorContains(t, err, "webgpu: log: ")
+	posing := js.Global().Get("Object").Call("create", js.Global().Get("GPUDevice").Get("prototype"))
+	_, err = WrapDevice(posing)
+	assert.ErrorContains(t, err, "webgpu: device: ", "an object with GPUDevice's prototype is not a device")
+
 	for name, v := range map[string]js.Value{
 		"string": js.ValueOf("ring"),
 		"device": d.JSValue(),

@@ -160,6 +160,8 @@ test('refusals: each names the field and why', async ({ page }) => {
     out.notDevice = await tryAttach({ device: {}, control, ring });
     out.deviceString = await tryAttach({ device: 'gpu', control, ring });
     out.notBuffer = await tryAttach({ device, control: 'control', ring });
+    out.posingDevice = await tryAttach({ device: Object.create(GPUDevice.prototype), control, ring });
+    out.throwingBuffer = await tryAttach({ device, control, ring: new Proxy({}, { get() { throw new Error('boom'); } }) });
     out.noRing = await tryAttach({ device, control });
     out.badReadback = await tryAttach({ device, control, ring, readback: 'fast' });
     out.notObject = await rs.attach(7).then(() => 'ok', (e) => e.message);
@@ -182,9 +184,11 @@ test('refusals: each names the field and why', async ({ page }) => {
   expect(res.ringNoCopySrc.err).toContain('ring buffer "ring-nocopy": lacks COPY_SRC usage (usage 0x80 = STORAGE)');
   expect(res.partSlots.err).toContain('ring buffer "ring-100": 400 bytes is not a whole number of 64-byte slots');
   expect(res.shortControl.err).toContain('control buffer "ctl-600": 600 bytes is shorter than the control minimum of 640 bytes');
-  expect(res.notDevice.err).toContain('attach: webgpu: device: want a GPUDevice, got an object that is not one (Object)');
+  expect(res.notDevice.err).toContain('attach: webgpu: device: want a GPUDevice, got an object that is not one');
   expect(res.deviceString.err).toContain('attach: webgpu: device: want a GPUDevice, got string');
   expect(res.notBuffer.err).toContain('attach: webgpu: control: want a GPUBuffer, got string');
+  expect(res.posingDevice.err).toContain('attach: webgpu: device: want a GPUDevice, got an object posing as one');
+  expect(res.throwingBuffer.err).toContain('attach: webgpu: ring: want a GPUBuffer, got an object that is not one');
   expect(res.noRing.err).toContain('attach: ring is required');
   expect(res.badReadback.err).toContain('attach: readback "fast": want one of auto, full, summary');
   expect(res.notObject).toContain('attach: options must be an object');
