@@ -232,15 +232,16 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 		a.rb = make([]byte, a.lay.staging())
 	}
 	mapErr := stage.MapReadInto(ctx, a.rb[from:to], from)
+	if err := ctx.Err(); err != nil {
+		// The caller gave up: that ends the frame, not the attachment.
+		return false, fmt.Errorf("megakernel: attach: step: %w", err)
+	}
 	if serr := scope.Wait(ctx); serr != nil {
 		// The copy was refused (a destroyed buffer): the bytes mapped are
 		// the staging's old ones.
 		return false, a.end(serr)
 	}
 	if mapErr != nil {
-		if ctx.Err() != nil {
-			return false, mapErr
-		}
 		return false, a.end(mapErr)
 	}
 	a.frames++

@@ -3,6 +3,7 @@
 package megakernel
 
 import (
+	"context"
 	"encoding/binary"
 	"testing"
 
@@ -323,4 +324,17 @@ func TestAttachEndsWhenTheHostLosesItsDevice(t *testing.T) {
 	var ended *EndedError
 	require.ErrorAs(t, err, &ended)
 	assert.Contains(t, ended.Reason, "the host's device was lost (destroyed)")
+}
+
+// A Step whose context ends gives up that frame only: the attachment lives.
+func TestAttachStepCancelled(t *testing.T) {
+	h := borrow(t, busyHost(t, shared(t)))
+	a := attachT(t, h, AttachOptions{Readback: AttachFull})
+	ctx, cancel := context.WithCancel(ctxT(t))
+	cancel()
+	_, err := a.Step(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Nil(t, a.Ended())
+	stepT(t, a)
+	assertSameRing(t, h.r.Telemetry(), a.Telemetry())
 }
