@@ -305,6 +305,17 @@ func (a *app) paceAttachment() {
 	attachPace.wait()
 }
 
+// patchable reports whether the frame of ep (nil: not a runner's Step)
+// may be recorded as a patch of the ring's changes: a runner's frame that
+// read no ring, or an attached summary frame that read none (its ring copy
+// changed only where the status map said). Called with mu held.
+func (a *app) patchable(ep *megakernel.Epoch) bool {
+	if st := attached; st != nil {
+		return st.att.Readback() == megakernel.AttachSummary && !st.att.RingRead()
+	}
+	return ep != nil && !ep.RingRead
+}
+
 // frameSource is what capture, the flight recorder and snapshot read a
 // frame from: ringscope's runner, or an attachment.
 type frameSource interface {

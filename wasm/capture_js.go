@@ -230,7 +230,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	// holds that one, else whole (a recording's first frame, a new ring).
 	ring := src.Ring()
 	fr.Ring = ring
-	if n := st.rec.Len(); ep != nil && !ep.RingRead && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
+	if n := st.rec.Len(); a.patchable(ep) && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
 		st.runs = slotRuns(st.runs[:0], src.RingChanges())
 		if p, err := capture.AppendPatch(st.patch[:0], ring, st.runs); err == nil {
 			st.patch, fr.Patch, fr.Ring = p, p, nil

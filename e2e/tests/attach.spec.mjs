@@ -85,6 +85,20 @@ for (const readback of ['auto', 'summary']) {
     expect(exported.info.frames).toBeGreaterThan(2);
     expect(exported.capBytes).toBeGreaterThan(4096);
     expect(exported.metrics).toContain(`ringscope_done_total ${snap.telemetry.control.doneCount}\n`);
+    // The capture replays: its last frame (recorded whole, or in summary
+    // readback as a patch of the slots the status map changed) is the frame shown.
+    const replayed = await page.evaluate(async () => {
+      const info = await ringscope.importCapture(await ringscope.exportCapture());
+      const last = await ringscope.captureFrame(info.count - 1);
+      await ringscope.live();
+      return { count: info.count, telemetry: last.telemetry };
+    });
+    expect(replayed.count).toBe(exported.info.frames);
+    if (readback === 'summary') {
+      expect(exported.capBytes, 'summary frames are recorded as patches, not whole rings').toBeLessThan((exported.info.frames * 4096 * 64) / 2);
+    }
+    expect(replayed.telemetry.control.doneCount).toBe(snap.telemetry.control.doneCount);
+    expect(replayed.telemetry.occupancy).toEqual(snap.telemetry.occupancy);
   });
 }
 

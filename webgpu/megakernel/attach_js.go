@@ -11,6 +11,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
 )
 
 // AttachOptions names the host's buffers an Attachment watches and how.
@@ -82,8 +83,11 @@ type Attachment struct {
 	staging [2]*webgpu.Buffer
 	frames  uint64
 
-	rb       []byte // readback destination, reused
-	ring     []byte // summary mode: the last ring read, statuses from the status map
+	rb   []byte // readback destination, reused
+	ring []byte // summary mode: the last ring read, statuses from the status map
+	// changed is the byte ranges of ring that changed since
+	// ClearRingChanges, in whole slots, sorted (summary mode).
+	changed  []host.ByteRange
 	haveRing bool
 	wantRing bool
 	ringRead bool // the last Step read the ring
@@ -292,6 +296,7 @@ func (a *Attachment) decode(readRing bool) error {
 		a.wantRing = false
 		if a.mode == AttachSummary {
 			a.ring = append(a.ring[:0], a.rb[a.lay.ringOffset():a.lay.ringOffset()+a.lay.ring]...)
+			a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
 		}
 		a.haveRing = true
 	}
@@ -319,13 +324,31 @@ func (a *Attachment) decode(readRing bool) error {
 // that it shows what a ring read would for every status the map can say
 // (an unknown status keeps the word last read); the other words are the
 // last ring read's, since the host may have rewritten them since.
+//
+// The slots it changes are RingChanges (merged runs, in slot order), so a
+// recorder stores a summary frame as a patch of them, not a ring.
 func (a *Attachment) followStatusMap(mb []byte) {
+	// Changes not yet cleared: the runs would interleave, so the whole
+	// ring counts as changed.
+	all := len(a.changed) > 0
 	for s := range a.geo.slots {
 		w := uint32(mb[s/abi.StatusMapPerWord*abi.WordBytes+s%abi.StatusMapPerWord/2]) >> (abi.StatusMapBits * (s % 2)) & (1<<abi.StatusMapBits - 1)
-		if w < abi.StatusMapUnknown {
-			at := int(s) * abi.SlotBytes
-			a.ring[at], a.ring[at+1], a.ring[at+2], a.ring[at+3] = byte(w), 0, 0, 0
+		at := int(s) * abi.SlotBytes
+		if w >= abi.StatusMapUnknown || ctrlWord(a.ring, int(s)*abi.SlotWords) == w {
+			continue
 		}
+		a.ring[at], a.ring[at+1], a.ring[at+2], a.ring[at+3] = byte(w), 0, 0, 0
+		if all {
+			continue
+		}
+		if n := len(a.changed); n > 0 && a.changed[n-1].End == at {
+			a.changed[n-1].End = at + abi.SlotBytes
+		} else {
+			a.changed = append(a.changed, host.ByteRange{Start: at, End: at + abi.SlotBytes})
+		}
+	}
+	if all {
+		a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
 	}
 }
 

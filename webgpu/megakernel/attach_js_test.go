@@ -145,10 +145,21 @@ func TestAttachSummaryMatchesTheHostsReadback(t *testing.T) {
 	require.Equal(t, AttachSummary, a.Readback(), a.ReadbackNote())
 	stepT(t, a) // the first frame reads the ring too
 	assert.True(t, a.RingRead())
+	prev := append([]byte(nil), a.Ring()...)
+	a.ClearRingChanges()
 	_, err := r.Step(ctxT(t))
 	require.NoError(t, err)
 	stepT(t, a)
 	assert.False(t, a.RingRead(), "a summary frame reads no ring")
+	// RingChanges covers every slot the frame changed: the last ring with
+	// those slots copied in is the ring now.
+	changes := a.RingChanges()
+	require.NotEmpty(t, changes)
+	for _, c := range changes {
+		require.Zero(t, c.Start%abi.SlotBytes)
+		copy(prev[c.Start:c.End], a.Ring()[c.Start:c.End])
+	}
+	assert.Equal(t, a.Ring(), prev)
 	assert.Less(t, a.BytesPerFrame(), uint64(320*abi.SlotBytes))
 	assertSameRing(t, r.Telemetry(), a.Telemetry())
 	var want, got decode.SketchTelemetry

@@ -178,8 +178,16 @@ func (a *Attachment) Accounting() decode.PriorityRequeueAccounting {
 	return decode.PriorityRequeueAccounting{}
 }
 
-// RingChanges is nil: a recorder takes an attached frame's ring whole.
-func (a *Attachment) RingChanges() []host.ByteRange { return nil }
+// RingChanges is the byte ranges of Ring, in whole slots, that changed
+// since ClearRingChanges: in summary mode the slots whose status the
+// status maps changed (the whole ring after a ring read); nil in full mode,
+// where every frame reads the ring whole.
+func (a *Attachment) RingChanges() []host.ByteRange {
+	if a.mode != AttachSummary {
+		return nil
+	}
+	return a.changed
+}
 
-// ClearRingChanges does nothing (RingChanges).
-func (a *Attachment) ClearRingChanges() {}
+// ClearRingChanges forgets them.
+func (a *Attachment) ClearRingChanges() { a.changed = a.changed[:0] }
