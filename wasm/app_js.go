@@ -381,6 +381,9 @@ func (a *app) urlOptionError(err error) error {
 // openWorkload (re)opens the runner on settings s with a fresh generator.
 // Called with mu held.
 func (a *app) openWorkload(s ui.Settings, seed uint64) error {
+	if attachedNow() != nil {
+		return errAttached // the settings form and Reset act on the runner (attach_js.go)
+	}
 	gen, err := workload.New(workload.Spec{Preset: s.Preset, Slots: uint32(s.RingSlots), Tenants: uint32(s.Tenants),
 		WindowOpcodes: s.WindowOpcodeList(), Seed: seed})
 	if err != nil {
@@ -456,6 +459,9 @@ func (a *app) frameLoop() {
 		if !step {
 			continue
 		}
+		if cmd != cmdStep {
+			a.paceAttachment() // attached: one frame per display frame
+		}
 		var f *ui.Frame
 		recovered, err := a.runLocked(0, func() error {
 			if cmd != cmdStep && !a.running {
@@ -524,6 +530,9 @@ func (a *app) afterReset(err error) {
 // liveFrame is one epoch of the live loop: publish the workload's next
 // items, one submission, republish parked slots, decode. Called with mu held.
 func (a *app) liveFrame() (*ui.Frame, error) {
+	if st := attachedNow(); st != nil {
+		return a.attachedFrame(st) // attach_js.go: the host's ring, not the runner's
+	}
 	t0 := time.Now()
 	if a.gen != nil { // nil after the API's open: the embedder publishes
 		a.items = a.gen.Next(a.items[:0], a.gen.PerFrame())
@@ -593,7 +602,8 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	a.next ^= 1
 	a.seq++
 	t0 := time.Now()
-	copyTelemetry(&fb.ring, a.runner.Telemetry())
+	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
+	copyTelemetry(&fb.ring, src.Telemetry())
 	fb.counters, _ = fb.ring.RuntimeCounters()
 	now := performanceNow()
 	fb.watch = a.watchdog.Observe(now, &fb.ring)
@@ -602,18 +612,18 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 	if a.summaryMode() {
 		// A summary frame has no slots to sketch: the GPU sketched them
 		// (the same counters, bit for bit).
-		sketchErr = a.runner.Sketches(&fb.sketch)
+		sketchErr = src.Sketches(&fb.sketch)
 	} else {
 		sketchErr = fb.ring.SketchInto(&fb.sketch, s.SketchDepth, s.SketchWidth)
 	}
-	copyLog(&fb.log, a.runner.Log())
-	fb.priority = a.runner.Accounting()
+	copyLog(&fb.log, src.Log())
+	fb.priority = src.Accounting()
 	f := &fb.ui
 	*f = ui.Frame{Seq: a.seq, AtMillis: now, Ring: &fb.ring, Counters: &fb.counters, Watchdog: &fb.watch,
 		Priority: &fb.priority, Log: &fb.log}
-	if src := &a.runner.Telemetry().StatusMap; src.Len() > 0 {
-		fb.statusMap = append(fb.statusMap[:0], src.Words()...)
-		f.StatusMap, f.StatusSlots = fb.statusMap, src.Len()
+	if sm := &src.Telemetry().StatusMap; sm.Len() > 0 {
+		fb.statusMap = append(fb.statusMap[:0], sm.Words()...)
+		f.StatusMap, f.StatusSlots = fb.statusMap, sm.Len()
 		f.HostSlot, f.HostSlotOK = a.inspected, a.inspectedOK
 	}
 	a.inspectedOK = false
@@ -633,7 +643,7 @@ func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
 			GPUMS:       megakernel.Ms(ep.GPUTime),
 		}
 	}
-	a.report.RecordProgress(a.runner.Published(), uint64(fb.ring.Control.DoneCount))
+	a.report.RecordProgress(src.Published(), uint64(fb.ring.Control.DoneCount))
 	fb.report = a.report
 	f.Report = &fb.report
 	f.Timings.DecodeMS = megakernel.Ms(time.Since(t0))

@@ -185,8 +185,9 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	if f == nil || a.runner == nil {
 		return
 	}
+	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
 	// A patch covers the ring's changes since the frame before it.
-	defer a.runner.ClearRingChanges()
+	defer src.ClearRingChanges()
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -197,8 +198,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 		return
 	}
 	st.lastLive = f
-	opts := a.runner.Options()
-	st.windows = opts.WindowOpcodes
+	st.windows = src.WindowOpcodes()
 	if s := a.settingsNow; s.SketchDepth > 0 && s.SketchWidth > 0 {
 		st.sketchD, st.sketchW = s.SketchDepth, s.SketchWidth
 	}
@@ -208,7 +208,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 			Description: ad.Description, IsFallback: ad.IsFallback, IsCPU: ad.IsCPU}
 	}
 	if len(st.subs) > 0 {
-		notify(st.subs, frameSummary(f, a.runner.Published()))
+		notify(st.subs, frameSummary(f, src.Published()))
 	}
 	if !st.recording {
 		return
@@ -218,7 +218,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	if f.Ring != nil {
 		fr.Generation = f.Ring.Control.Generation
 	}
-	fr.Control, fr.Ring, fr.Patch, fr.Log = a.runner.Control(), nil, nil, a.runner.LogBytes()
+	fr.Control, fr.Ring, fr.Patch, fr.Log = src.Control(), nil, nil, src.LogBytes()
 	// The host copy is the truth; its GENERATION is the frame's.
 	if len(fr.Control) >= capture.MinControlBytes {
 		fr.Generation = word(fr.Control, abi.CtrlGeneration)
@@ -228,16 +228,16 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	// map), so recording it costs a copy, not a ring read: as a patch of
 	// the slots that changed since the frame before, when the recorder
 	// holds that one, else whole (a recording's first frame, a new ring).
-	ring := a.runner.Ring()
+	ring := src.Ring()
 	fr.Ring = ring
-	if n := st.rec.Len(); ep != nil && !ep.RingRead && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
-		st.runs = slotRuns(st.runs[:0], a.runner.RingChanges())
+	if n := st.rec.Len(); a.patchable(ep) && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
+		st.runs = slotRuns(st.runs[:0], src.RingChanges())
 		if p, err := capture.AppendPatch(st.patch[:0], ring, st.runs); err == nil {
 			st.patch, fr.Patch, fr.Ring = p, p, nil
 		}
 	}
 	t := f.Timings
-	fr.Meta = capture.Meta{Published: a.runner.Published(), Timings: capture.Timings{
+	fr.Meta = capture.Meta{Published: src.Published(), Timings: capture.Timings{
 		PublishMS: finite(t.PublishMS), DispatchMS: finite(t.DispatchMS), ReadbackMS: finite(t.ReadbackMS),
 		DecodeMS: finite(t.DecodeMS), RoundTripMS: finite(t.RoundTripMS), GPUMS: finite(t.GPUMS)}}
 	var d capture.Dispatch

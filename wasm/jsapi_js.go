@@ -63,6 +63,9 @@ func (a *app) withRunnerLive(pause bool, f func() (any, error)) (any, error) {
 		if a.runner == nil {
 			return errNotReady
 		}
+		if attachedNow() != nil {
+			return errAttached // attach_js.go
+		}
 		if pause {
 			wasRunning = wasRunning || a.running
 			a.running = false
@@ -458,16 +461,17 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	if a.runner == nil {
 		return nil, errNotReady
 	}
-	tel := a.runner.Telemetry()
+	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
+	tel := src.Telemetry()
 	if optBool(o, "slots") && a.summaryMode() {
-		if err := a.runner.DecodeHostRing(&a.snapTel, &a.snapScratch); err != nil {
+		if err := src.DecodeHostRing(&a.snapTel, &a.snapScratch); err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
 		tel = &a.snapTel
 	}
 	counters, _ := tel.RuntimeCounters()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),
+		Log: src.Log(), Report: &a.report, Published: src.Published(), Pending: src.Pending(),
 		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
 		Readback: a.readback, RingReads: a.ringReads, LastBytesReadBack: a.lastReadBack}
 	if a.seq > 0 {

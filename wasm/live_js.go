@@ -86,8 +86,12 @@ func (a *app) apiStep() (any, error) {
 		if f, err = a.liveFrame(); err != nil {
 			return err
 		}
-		res = LiveStep{Seq: f.Seq, DoneCount: f.Ring.Control.DoneCount, Published: a.runner.Published(),
-			Pending: a.runner.Pending(), Watchdog: *f.Watchdog}
+		if f == nil { // attached, and the host has a buffer mapped
+			return errors.New("step: the host has a watched buffer mapped; no frame this time, try again")
+		}
+		src := a.frameSrc()
+		res = LiveStep{Seq: f.Seq, DoneCount: f.Ring.Control.DoneCount, Published: src.Published(),
+			Pending: src.Pending(), Watchdog: *f.Watchdog}
 		return nil
 	})
 	if err != nil {

@@ -26,6 +26,9 @@ type Buffer struct {
 	size      uint64
 	usage     BufferUsage
 	destroyed atomic.Bool
+	// borrowed marks a buffer JavaScript created (WrapBuffer): it is its
+	// creator's to destroy, so Destroy leaves it alone.
+	borrowed bool
 }
 
 // CreateBuffer creates a buffer. Descriptors WebGPU would reject for a
@@ -74,9 +77,9 @@ func (b *Buffer) Usage() BufferUsage { return b.usage }
 func (b *Buffer) Label() string { return b.label }
 
 // Destroy destroys the buffer; later use is a validation error. Destroying
-// twice, or on a lost device, does nothing.
+// twice, on a lost device, or a borrowed buffer (WrapBuffer), does nothing.
 func (b *Buffer) Destroy() {
-	if b.destroyed.Swap(true) {
+	if b.borrowed || b.destroyed.Swap(true) {
 		return
 	}
 	b.d.stats.buffersDestroyed.Add(1)

@@ -26,6 +26,11 @@
 // there the JS event loop cannot run, so the Promise never settles and the
 // program deadlocks.
 //
+// WrapDevice and WrapBuffer wrap a GPUDevice and GPUBuffers that JavaScript
+// created (a host page's own): their properties are read through the
+// classes' brand-checked getters via Call, so no JS value can crash the
+// program, and a wrapped buffer is borrowed (Destroy leaves it alone).
+//
 // Uploads go through one reused staging Uint8Array per queue and
 // js.CopyBytesToJS; readback maps the buffer and copies with
 // js.CopyBytesToGo into a slice the caller reuses, so the steady state does

@@ -32,6 +32,13 @@
 // is in *_js.go files and tested on a real WebGPU device (Node + Dawn, see
 // shared/docs/BROWSER.md), against the reference interpreter wgsl/ref.
 //
+// An Attachment (Attach) watches a ring that someone else's kernel drives,
+// in their buffers on their device (a host page's own WebGPU app): each
+// Step copies control, ring and log into the attachment's own staging (or
+// runs the reduce pass, the runner's own code, over the host's ring), maps
+// and decodes it, and never dispatches the host's kernel or writes its
+// buffers. A destroyed buffer or a lost device ends it (EndedError).
+//
 // Device loss: every error of a lost device matches webgpu.ErrDeviceLost.
 // Since the host copy is the truth, Rebind moves a runner to a new device
 // and re-uploads it whole; nothing published is lost.

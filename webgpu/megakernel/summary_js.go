@@ -35,26 +35,59 @@ type reducePipelines struct{ reduce, windows *webgpu.ComputePipeline }
 
 func (r *Runner) summaryOn() bool { return r.opts.RingReadback == RingSummary }
 
+// reduceTarget is what a reduce pass runs over: the device, the options
+// that shape the summary (Summary, WindowOpcodes), the layout's summary
+// sizes, the ring's slots and the control and ring buffers it reads. The
+// runner's own buffers are one target (Runner.reduceTarget), a host page's
+// attached ring another (Attachment).
+type reduceTarget struct {
+	dev           *webgpu.Device
+	opts          *Options
+	lay           *layout
+	slots         uint32
+	control, ring *webgpu.Buffer
+	// ringBytes is the ring binding's size: 0 binds the whole buffer.
+	ringBytes uint64
+}
+
+func (r *Runner) reduceTarget() reduceTarget {
+	return reduceTarget{dev: r.dev, opts: &r.opts, lay: &r.lay, slots: r.q.Slots(), control: r.bufs[bufControl], ring: r.bufs[bufRing]}
+}
+
+// failOn wraps err for op, adding webgpu.ErrDeviceLost when dev is gone
+// (Runner.fail's rule, for code shared with the Attachment).
+func failOn(dev *webgpu.Device, op string, err error) error {
+	if lost := dev.Err(); lost != nil && !errors.Is(err, webgpu.ErrDeviceLost) {
+		return fmt.Errorf("megakernel: %s: %w (%w)", op, err, lost)
+	}
+	return fmt.Errorf("megakernel: %s: %w", op, err)
+}
+
 // ensureSummary creates what the reduce pass needs (on a cache miss) and
 // returns its pipelines for width; buffersChanged says the ABI buffers were
 // just (re)created, so the bind group must be rebuilt.
 func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
-	s := &r.sum
+	return r.sum.ensure(ctx, r.reduceTarget(), width, buffersChanged)
+}
+
+// ensure is ensureSummary for target t.
+func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
+	dev := t.dev
 	hit := true
 	var err error
 	if s.reduceModule == nil {
-		if s.reduceModule, err = r.dev.CreateShaderModule(ctx, "ringscope reduce", wgsl.ReduceSource()); err != nil {
-			return nil, false, r.fail("compile reduce", err)
+		if s.reduceModule, err = dev.CreateShaderModule(ctx, "ringscope reduce", wgsl.ReduceSource()); err != nil {
+			return nil, false, failOn(dev, "compile reduce", err)
 		}
-		if s.tenantsModule, err = r.dev.CreateShaderModule(ctx, "ringscope window tenants", wgsl.WindowTenantsSource()); err != nil {
+		if s.tenantsModule, err = dev.CreateShaderModule(ctx, "ringscope window tenants", wgsl.WindowTenantsSource()); err != nil {
 			s.reduceModule = nil
-			return nil, false, r.fail("compile window tenants", err)
+			return nil, false, failOn(dev, "compile window tenants", err)
 		}
 	}
 	if s.pipeLayout == nil {
 		ro := webgpu.BufferBindingLayout{Type: webgpu.BufferBindingReadOnlyStorage}
 		rw := webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}
-		bgl, err := r.dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope summary", Entries: []webgpu.BindGroupLayoutEntry{
+		bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope summary", Entries: []webgpu.BindGroupLayoutEntry{
 			{Binding: abi.BindingControl, Buffer: ro},
 			{Binding: abi.BindingRing, Buffer: ro},
 			{Binding: abi.BindingSummary, Buffer: rw},
@@ -62,21 +95,21 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 			{Binding: abi.BindingSummaryParams, Buffer: ro},
 		}})
 		if err != nil {
-			return nil, false, r.fail("create summary bind group layout", err)
+			return nil, false, failOn(dev, "create summary bind group layout", err)
 		}
-		pl, err := r.dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "ringscope summary", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
+		pl, err := dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "ringscope summary", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
 		if err != nil {
-			return nil, false, r.fail("create summary pipeline layout", err)
+			return nil, false, failOn(dev, "create summary pipeline layout", err)
 		}
 		s.bgl, s.pipeLayout = bgl, pl
 	}
 	if s.tenants == nil {
 		p := wgsl.WindowTenants()
-		if s.tenants, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
+		if s.tenants, err = dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 			Label: p.Label, Layout: s.pipeLayout, Module: s.tenantsModule, EntryPoint: p.EntryPoint, Constants: p.Constants,
 		}); err != nil {
 			s.tenants = nil
-			return nil, false, r.fail("create window tenants pipeline", err)
+			return nil, false, failOn(dev, "create window tenants pipeline", err)
 		}
 		hit = false
 	}
@@ -87,10 +120,10 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 			prog wgsl.Program
 			dst  **webgpu.ComputePipeline
 		}{{wgsl.Reduce(width), &red.reduce}, {wgsl.ReduceWindows(width), &red.windows}} {
-			if *p.dst, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
+			if *p.dst, err = dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 				Label: p.prog.Label, Layout: s.pipeLayout, Module: s.reduceModule, EntryPoint: p.prog.EntryPoint, Constants: p.prog.Constants,
 			}); err != nil {
-				return nil, false, r.fail("create "+p.prog.Label+" pipeline", err)
+				return nil, false, failOn(dev, "create "+p.prog.Label+" pipeline", err)
 			}
 		}
 		if s.reduce == nil {
@@ -101,7 +134,7 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 	}
 
 	// Buffers, sized by the layout; the bind group follows them.
-	sizes := [3]uint64{r.lay.summary, r.lay.statusMap, r.lay.sparams}
+	sizes := [3]uint64{t.lay.summary, t.lay.statusMap, t.lay.sparams}
 	bufs := [3]**webgpu.Buffer{&s.buf, &s.statusMap, &s.params}
 	names := [3]string{"summary", "status map", "summary params"}
 	usages := [3]webgpu.BufferUsage{
@@ -118,31 +151,31 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 		if *b != nil {
 			(*b).Destroy()
 		}
-		if *b, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope " + names[i], Size: sizes[i], Usage: usages[i]}); err != nil {
+		if *b, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope " + names[i], Size: sizes[i], Usage: usages[i]}); err != nil {
 			*b = nil
-			return nil, false, r.fail("create "+names[i], err)
+			return nil, false, failOn(dev, "create "+names[i], err)
 		}
 		if i == 2 {
 			s.fresh = true
 		}
 	}
 	if rebind {
-		s.bindGroup, err = r.dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "ringscope summary", Layout: s.bgl, Entries: []webgpu.BindGroupEntry{
-			{Binding: abi.BindingControl, Buffer: r.bufs[bufControl]},
-			{Binding: abi.BindingRing, Buffer: r.bufs[bufRing]},
+		s.bindGroup, err = dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "ringscope summary", Layout: s.bgl, Entries: []webgpu.BindGroupEntry{
+			{Binding: abi.BindingControl, Buffer: t.control},
+			{Binding: abi.BindingRing, Buffer: t.ring, Size: t.ringBytes},
 			{Binding: abi.BindingSummary, Buffer: s.buf},
 			{Binding: abi.BindingStatusMap, Buffer: s.statusMap},
 			{Binding: abi.BindingSummaryParams, Buffer: s.params},
 		}})
 		if err != nil {
 			s.bindGroup = nil
-			return nil, false, r.fail("create summary bind group", err)
+			return nil, false, failOn(dev, "create summary bind group", err)
 		}
 	}
 	if s.fresh {
-		s.pbuf = r.opts.summaryParams().AppendBytes(s.pbuf[:0])
-		if err := r.dev.Queue().WriteBuffer(s.params, 0, s.pbuf); err != nil {
-			return nil, false, r.fail("upload summary params", err)
+		s.pbuf = t.opts.summaryParams().AppendBytes(s.pbuf[:0])
+		if err := dev.Queue().WriteBuffer(s.params, 0, s.pbuf); err != nil {
+			return nil, false, failOn(dev, "upload summary params", err)
 		}
 		s.fresh = false
 	}
@@ -154,41 +187,54 @@ func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged
 // the reduce pass (reduce, then, with a window table, reduce windows and
 // window tenants) after the drain pass.
 func (r *Runner) encodeSummary(enc *webgpu.CommandEncoder, red *reducePipelines, width uint32) func() {
-	s := &r.sum
+	return r.sum.encode(enc, r.reduceTarget(), red, width)
+}
+
+// encode is encodeSummary for target t.
+func (s *summary) encode(enc *webgpu.CommandEncoder, t reduceTarget, red *reducePipelines, width uint32) func() {
 	enc.ClearBuffer(s.buf, 0, s.buf.Size())
 	return func() {
 		pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope reduce"})
-		r.encodeReduce(pass, red, width)
+		s.encodeReduce(pass, t, red, width)
 		pass.End()
 	}
+}
+
+// encodeReduce records the reduce pass of the runner's ring into pass.
+func (r *Runner) encodeReduce(pass *webgpu.ComputePassEncoder, red *reducePipelines, width uint32) {
+	r.sum.encodeReduce(pass, r.reduceTarget(), red, width)
 }
 
 // encodeReduce records the reduce pass's dispatches into pass. Each
 // dispatch boundary is a global barrier: reduce_windows starts once every
 // open window has its entry, window_tenants once every window's lowest
 // slot is final.
-func (r *Runner) encodeReduce(pass *webgpu.ComputePassEncoder, red *reducePipelines, width uint32) {
-	s := &r.sum
-	grid := reduceGrid(r.q.Slots(), width, r.dev.Limits().MaxComputeWorkgroupsPerDimension)
+func (s *summary) encodeReduce(pass *webgpu.ComputePassEncoder, t reduceTarget, red *reducePipelines, width uint32) {
+	maxPerDim := t.dev.Limits().MaxComputeWorkgroupsPerDimension
+	grid := reduceGrid(t.slots, width, maxPerDim)
 	pass.SetPipeline(red.reduce)
 	pass.SetBindGroup(abi.BindGroup, s.bindGroup)
 	pass.DispatchWorkgroups(grid, 1, 1)
-	if sh := r.opts.summaryShape(); sh.WindowCapacity > 0 && len(r.opts.WindowOpcodes) > 0 {
+	if sh := t.opts.summaryShape(); sh.WindowCapacity > 0 && len(t.opts.WindowOpcodes) > 0 {
 		pass.SetPipeline(red.windows)
 		pass.DispatchWorkgroups(grid, 1, 1)
 		pass.SetPipeline(s.tenants)
-		pass.DispatchWorkgroups(tenantsGrid(sh.WindowCapacity, r.dev.Limits().MaxComputeWorkgroupsPerDimension), 1, 1)
+		pass.DispatchWorkgroups(tenantsGrid(sh.WindowCapacity, maxPerDim), 1, 1)
 	}
 }
 
 // releaseSummary drops the summary's device resources.
-func (r *Runner) releaseSummary() {
-	for _, b := range []*webgpu.Buffer{r.sum.buf, r.sum.statusMap, r.sum.params} {
+func (r *Runner) releaseSummary() { r.sum.release() }
+
+// release destroys the summary's buffers and forgets its pipelines,
+// keeping the params scratch.
+func (s *summary) release() {
+	for _, b := range []*webgpu.Buffer{s.buf, s.statusMap, s.params} {
 		if b != nil {
 			b.Destroy()
 		}
 	}
-	r.sum = summary{pbuf: r.sum.pbuf[:0]}
+	*s = summary{pbuf: s.pbuf[:0]}
 }
 
 // SummaryBytes and StatusMapBytes are the GPU summary and packed status map

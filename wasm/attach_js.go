@@ -1,0 +1,351 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// Attach: the live telemetry of a ring the host page's own kernel drives.
+//
+//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?})
+//	        watches the host's GPUBuffers on the host's GPUDevice: the live
+//	        loop (start, stop, step), every panel, the watchdog, the flight
+//	        recorder and the exports follow it instead of ringscope's own
+//	        runner, which stays paused; resolves to an AttachInfo
+//	detach()      stops watching and releases what attach created; the
+//	        host's buffers and device are left as they were
+//	attachInfo()  the attachment's state
+//
+// While attached, open, publish, setTenantMask, drain and setShutdown
+// reject (they act on ringscope's own runner): detach first. An attachment
+// the host ends (a destroyed buffer, a lost device) stops the live loop,
+// keeps its last good frame on screen marked stale, and shows the reason;
+// attachInfo says it, and detach clears it.
+func init() { apiExtensions = append(apiExtensions, installAttachAPI) }
+
+func installAttachAPI(a *app, obj js.Value) {
+	method(obj, "attach", a.apiAttach)
+	method(obj, "detach", func([]js.Value) (any, error) { return a.apiDetach() })
+	method(obj, "attachInfo", func([]js.Value) (any, error) {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return attachInfo(attached), nil
+	})
+}
+
+// attachState is the page's attachment and what it replaced. attached is
+// the current one (nil: none), guarded by app.mu.
+type attachState struct {
+	att  *megakernel.Attachment
+	desc string // "ring \"label\" (4,096 slots)"
+	// The runner's readback mode, watchdog and report, restored by detach.
+	readback, readbackWhy string
+	watchdog              *decode.Watchdog
+	report                decode.MegakernelReport
+}
+
+var (
+	attached *attachState
+	// hostDevices are the GPUDevices wrapped so far: wrapping a device
+	// again reuses its wrapper and its one device.lost watcher.
+	hostDevices []*webgpu.Device
+	// attachPace waits for display frames between attached frames.
+	attachPace *animationFrames
+)
+
+// errAttached is the rejection of the runner's methods while attached.
+var errAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, setTenantMask, drain and setShutdown act on ringscope's own runner; call detach() first")
+
+// AttachInfo is what attach, detach and attachInfo resolve to.
+type AttachInfo struct {
+	// State is "attached", "ended" (the host ended it; Reason says why),
+	// "detached" (detach's answer) or "none".
+	State  string
+	Reason string `json:",omitempty"`
+	// Readback is "full" or "summary"; ReadbackNote why (a summary asked
+	// for on a ring without STORAGE usage falls back to full, and says so).
+	Readback, ReadbackNote string
+	Slots, Observable      uint32
+	LogCapacity            uint32
+	HasLog                 bool
+	// Frames read so far.
+	Frames uint64
+}
+
+func attachInfo(st *attachState) AttachInfo {
+	if st == nil {
+		return AttachInfo{State: "none"}
+	}
+	at := st.att
+	info := AttachInfo{State: "attached", Readback: at.Readback().String(), ReadbackNote: at.ReadbackNote(),
+		Slots: at.Slots(), Observable: at.Observable(), LogCapacity: at.LogCapacity(), HasLog: at.HasLog(),
+		Frames: at.Frames()}
+	if e := at.Ended(); e != nil {
+		info.State, info.Reason = "ended", e.Reason
+	}
+	return info
+}
+
+// apiAttach: attach(options); see the comment at the top of the file.
+func (a *app) apiAttach(args []js.Value) (any, error) {
+	o := arg(args, 0)
+	if o.Type() != js.TypeObject {
+		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", o.Type())
+	}
+	slots, err := optUint32(o, "attach", "slots", 0)
+	if err != nil {
+		return nil, err
+	}
+	windows, err := optUint32Array(o, "attach", "windowOpcodes")
+	if err != nil {
+		return nil, err
+	}
+	mode, err := attachReadback(o.Get("readback"))
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.runner == nil:
+		return nil, errNotReady
+	case attached != nil:
+		return nil, fmt.Errorf("attach: already attached to the host's %s; detach() first", attached.desc)
+	case a.gen == nil && a.running:
+		// The embedder's own ring (open) is live: attaching would silently
+		// stop the work it is watching.
+		c := &a.runner.Telemetry().Control
+		return nil, fmt.Errorf("attach: ringscope's own runner is driving the ring you opened with open() (%d slots, generation %d) and its live loop is running: stop() it first",
+			a.runner.Options().Slots, c.Generation)
+	}
+	dev, err := wrapHostDevice(o.Get("device"))
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	opts := megakernel.AttachOptions{Slots: slots, WindowOpcodes: windows, Readback: mode}
+	for _, b := range []struct {
+		name     string
+		dst      **webgpu.Buffer
+		optional bool
+	}{{"control", &opts.Control, false}, {"ring", &opts.Ring, false}, {"log", &opts.Log, true}} {
+		v := o.Get(b.name)
+		if b.optional && (v.IsUndefined() || v.IsNull()) {
+			continue
+		}
+		if v.IsUndefined() || v.IsNull() {
+			return nil, fmt.Errorf("attach: %s is required: the host's GPUBuffer in the ABI layout", b.name)
+		}
+		if *b.dst, err = webgpu.WrapBuffer(dev, v, b.name); err != nil {
+			return nil, fmt.Errorf("attach: %w", err)
+		}
+	}
+	why := ""
+	if info, ok := dev.AdapterInfo(); ok {
+		opts.Software = info.IsCPU()
+	} else {
+		// A device that does not say its adapter: the page's own adapter,
+		// from the same browser, is the best guess.
+		opts.Software, why = a.software, " (the host's device does not say its adapter; ringscope's own was taken)"
+	}
+	if s := a.settingsNow; s.SketchDepth <= ui.SummaryMaxSketchDepth && s.SketchWidth <= ui.SummaryMaxSketchWidth {
+		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+	}
+	at, err := megakernel.Attach(a.ctx, dev, opts)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	st := &attachState{att: at, readback: a.readback, readbackWhy: a.readbackWhy, watchdog: a.watchdog, report: a.report,
+		desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
+	attached = st
+	a.watchdog = decode.NewWatchdog(a.watchN)
+	a.report = decode.MegakernelReport{}
+	a.setReadback(at.Readback().String(), "attach: "+at.ReadbackNote()+why)
+	a.running = true
+	a.ui(func(d *ui.Dashboard) {
+		d.ClearHistory()
+		d.Running, d.Stale, d.StaleReason = true, false, ""
+	})
+	select {
+	case a.commands <- cmdRun: // wake the loop if it waits for a command
+	default:
+	}
+	return attachInfo(st), nil
+}
+
+// attachReadback reads attach's readback: "auto" (the default), "full" or
+// "summary".
+func attachReadback(v js.Value) (megakernel.AttachReadback, error) {
+	modes := []megakernel.AttachReadback{megakernel.AttachAuto, megakernel.AttachFull, megakernel.AttachSummary}
+	names := []string{"auto", "full", "summary"}
+	switch {
+	case v.IsUndefined() || v.IsNull():
+		return megakernel.AttachAuto, nil
+	case v.Type() != js.TypeString:
+		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", strings.Join(names, ", "), v.Type())
+	}
+	i := slices.Index(names, v.String())
+	if i < 0 {
+		return 0, fmt.Errorf("attach: readback %q: want one of %s", v.String(), strings.Join(names, ", "))
+	}
+	return modes[i], nil
+}
+
+// wrapHostDevice wraps the host's GPUDevice, reusing an earlier wrapper of
+// the same device while it lives. Called with mu held.
+func wrapHostDevice(v js.Value) (*webgpu.Device, error) {
+	for _, d := range hostDevices {
+		if d.SameDevice(v) && d.Err() == nil {
+			return d, nil
+		}
+	}
+	hostDevices = slices.DeleteFunc(hostDevices, func(d *webgpu.Device) bool { return d.Err() != nil })
+	d, err := webgpu.WrapDevice(v)
+	if err != nil {
+		return nil, err
+	}
+	hostDevices = append(hostDevices, d)
+	return d, nil
+}
+
+// apiDetach: detach() stops the attachment and restores the runner's
+// readback mode, watchdog and report; the live loop stays paused and the
+// last attached frame on screen, marked stale.
+func (a *app) apiDetach() (any, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	st := attached
+	if st == nil {
+		return nil, errors.New("detach: nothing is attached (ringscope.attach)")
+	}
+	info := attachInfo(st)
+	st.att.Detach()
+	attached = nil
+	a.running = false
+	a.watchdog, a.report = st.watchdog, st.report
+	a.setReadback(st.readback, st.readbackWhy)
+	a.ui(func(d *ui.Dashboard) {
+		d.Running, d.Stale = false, true
+		d.StaleReason = "detached from the host's " + st.desc
+	})
+	info.State = "detached"
+	return info, nil
+}
+
+// attachedFrame is liveFrame's frame while attached: one Attachment Step
+// (the copy of the host's buffers, or the reduce pass, mapped and decoded),
+// then the same capture as a runner's frame. It returns no frame when the
+// host has one of the buffers mapped (the frame waits for the next one),
+// and an error when the host ended the attachment. Called with mu held.
+func (a *app) attachedFrame(st *attachState) (*ui.Frame, error) {
+	at := st.att
+	if a.summaryMode() {
+		a.ringPolicy.Ask(api.RingReason(a.ringAsk.Swap(0)))
+		if read, _ := a.ringPolicy.Next(); read {
+			at.RequestRing()
+		}
+	} else {
+		a.ringAsk.Store(0)
+	}
+	ok, err := at.Step(a.ctx)
+	var ended *megakernel.EndedError
+	if errors.As(err, &ended) {
+		a.running = false
+		reason := "attachment ended: " + ended.Reason
+		a.ui(func(d *ui.Dashboard) { d.Running, d.Stale, d.StaleReason = false, true, reason })
+		// Not wrapped: a lost host device is not ringscope's own loss
+		// (runLocked would recover ringscope's device for it).
+		return nil, errors.New("attach: " + reason)
+	}
+	if err != nil || !ok {
+		return nil, err
+	}
+	a.ringPolicy.Stepped(at.RingRead())
+	if at.RingRead() {
+		a.ringReads++
+	}
+	a.lastReadBack = at.BytesPerFrame()
+	if i := int(a.inspect.Load()); a.summaryMode() && i >= 0 {
+		a.inspected, a.inspectedOK = decode.DecodeSlot(at.Ring(), i)
+	}
+	f := a.capture(nil, 0)
+	t := at.Timings()
+	f.Timings.DispatchMS = megakernel.Ms(t.Submit)
+	f.Timings.ReadbackMS = megakernel.Ms(t.Readback)
+	f.Timings.RoundTripMS = megakernel.Ms(t.Submit + t.Readback)
+	f.Timings.DecodeMS += megakernel.Ms(t.Decode)
+	return f, nil
+}
+
+// paceAttachment waits for the next display frame while attached: an
+// attachment reads at display rate, not as fast as the host's device
+// allows, so it takes its copy and its share of the main thread once per
+// frame the person can see.
+func (a *app) paceAttachment() {
+	a.mu.Lock()
+	on := attached != nil
+	a.mu.Unlock()
+	if !on {
+		return
+	}
+	if attachPace == nil {
+		attachPace = newAnimationFrames()
+	}
+	attachPace.wait()
+}
+
+// patchable reports whether the frame of ep (nil: not a runner's Step)
+// may be recorded as a patch of the ring's changes: a runner's frame that
+// read no ring, or an attached summary frame that read none (its ring copy
+// changed only where the status map said). Called with mu held.
+func (a *app) patchable(ep *megakernel.Epoch) bool {
+	if st := attached; st != nil {
+		return st.att.Readback() == megakernel.AttachSummary && !st.att.RingRead()
+	}
+	return ep != nil && !ep.RingRead
+}
+
+// frameSource is what capture, the flight recorder and snapshot read a
+// frame from: ringscope's runner, or an attachment.
+type frameSource interface {
+	Telemetry() *decode.RingTelemetry
+	Log() *decode.Log
+	Sketches(*decode.SketchTelemetry) error
+	Accounting() decode.PriorityRequeueAccounting
+	Published() uint64
+	Pending() uint32
+	Control() []byte
+	Ring() []byte
+	LogBytes() []byte
+	RingChanges() []host.ByteRange
+	ClearRingChanges()
+	DecodeHostRing(*decode.RingTelemetry, *decode.DecodeScratch) error
+	WindowOpcodes() []uint32
+}
+
+// runnerSource is the runner as a frameSource.
+type runnerSource struct{ *megakernel.Runner }
+
+func (r runnerSource) WindowOpcodes() []uint32 { return r.Options().WindowOpcodes }
+
+// frameSrc is the source of the page's frames now. Called with mu held.
+func (a *app) frameSrc() frameSource {
+	if attached != nil {
+		return attached.att
+	}
+	return runnerSource{a.runner}
+}
+
+// attachedNow is the current attachment, or nil. Called with mu held.
+func attachedNow() *attachState { return attached }

@@ -1,0 +1,179 @@
+package megakernel
+
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// AttachReadback is what each frame of an Attachment reads. The zero value
+// is AttachAuto.
+type AttachReadback uint8
+
+const (
+	// AttachAuto picks AttachFull on a CPU or fallback adapter (where the
+	// reduce pass costs more than the copy it saves, as for the page's
+	// own ring) and AttachSummary on a GPU, when the ring allows it.
+	AttachAuto AttachReadback = iota
+	// AttachFull copies control, ring and log every frame.
+	AttachFull
+	// AttachSummary runs the reduce pass (docs/SUMMARY.md) over the host's
+	// ring on the host's device and copies control, log, the summary and
+	// the status map; the ring only on demand (Attachment.RequestRing). It
+	// needs STORAGE usage on the ring: without it the attachment falls
+	// back to AttachFull and says so (Attachment.ReadbackNote).
+	AttachSummary
+)
+
+// String returns the mode's name, as the page's readback parameter spells it.
+func (m AttachReadback) String() string {
+	switch m {
+	case AttachAuto:
+		return "auto"
+	case AttachFull:
+		return "full"
+	case AttachSummary:
+		return "summary"
+	}
+	return fmt.Sprintf("AttachReadback(%d)", uint8(m))
+}
+
+// AttachError is a host buffer, or an option, that Attach refuses.
+type AttachError struct {
+	Field  string // "control", "ring", "log", "Slots", "WindowOpcodes", …
+	Label  string // the buffer's GPUBuffer label, "" when none or not a buffer
+	Reason string
+}
+
+func (e *AttachError) Error() string {
+	what := e.Field
+	if e.Label != "" {
+		what = fmt.Sprintf("%s buffer %q", e.Field, e.Label)
+	} else if e.Field == "control" || e.Field == "ring" || e.Field == "log" {
+		what = e.Field + " buffer"
+	}
+	return "megakernel: attach: " + what + ": " + e.Reason
+}
+
+// hostBuffer is what Attach checks of one host buffer.
+type hostBuffer struct {
+	field, label string
+	size         uint64
+	usage        webgpu.BufferUsage
+}
+
+// attachGeometry is the shape of an attached ring, read from its buffers.
+type attachGeometry struct {
+	slots       uint32
+	observable  uint32
+	logCapacity uint32
+	hasLog      bool
+}
+
+// maxAttachSlots bounds an attached ring: the status map and the staging
+// arithmetic count slots in u32, as the runner's rings do.
+const maxAttachSlots = 1 << 26
+
+// checkAttach validates the host's buffers and the slot count (0: the
+// ring's whole slots) and returns the ring's geometry. Every refusal names
+// the buffer and what it lacks.
+func checkAttach(control, ring hostBuffer, log *hostBuffer, slots uint32, windowOpcodes int) (attachGeometry, error) {
+	var g attachGeometry
+	bufs := []*hostBuffer{&control, &ring}
+	if log != nil {
+		bufs = append(bufs, log)
+	}
+	for _, b := range bufs {
+		if b.usage&webgpu.BufferUsageCopySrc == 0 {
+			return g, &AttachError{b.field, b.label, fmt.Sprintf("lacks COPY_SRC usage (usage %#x = %s): ringscope copies it into its own staging, so the host must create it with GPUBufferUsage.COPY_SRC",
+				uint32(b.usage), usageNames(b.usage))}
+		}
+	}
+	const minControl = abi.ControlMinWords * abi.WordBytes
+	switch {
+	case control.size%abi.WordBytes != 0:
+		return g, &AttachError{"control", control.label, fmt.Sprintf("%d bytes is not a whole number of 4-byte words", control.size)}
+	case control.size < minControl:
+		return g, &AttachError{"control", control.label, fmt.Sprintf("%d bytes is shorter than the control minimum of %d bytes (%d words, PROTOCOL §2)", control.size, minControl, abi.ControlMinWords)}
+	}
+	whole := ring.size / abi.SlotBytes
+	switch {
+	case slots == 0 && ring.size%abi.SlotBytes != 0:
+		return g, &AttachError{"ring", ring.label, fmt.Sprintf("%d bytes is not a whole number of %d-byte slots (pass slots to watch a prefix)", ring.size, abi.SlotBytes)}
+	case slots == 0 && whole == 0:
+		return g, &AttachError{"ring", ring.label, fmt.Sprintf("%d bytes holds no %d-byte slot", ring.size, abi.SlotBytes)}
+	case uint64(slots) > whole:
+		return g, &AttachError{"Slots", "", fmt.Sprintf("%d slots need %d bytes; the ring buffer %q has %d", slots, uint64(slots)*abi.SlotBytes, ring.label, ring.size)}
+	}
+	if slots == 0 {
+		slots = uint32(min(whole, maxAttachSlots+1))
+	}
+	if slots > maxAttachSlots {
+		return g, &AttachError{"Slots", "", fmt.Sprintf("%d slots: at most %d", slots, maxAttachSlots)}
+	}
+	if log != nil {
+		const head, rec = abi.LogHeaderWords * abi.WordBytes, abi.LogRecordWords * abi.WordBytes
+		if log.size < head || (log.size-head)%rec != 0 {
+			return g, &AttachError{"log", log.label, fmt.Sprintf("%d bytes is not a log: want %d header bytes and whole %d-byte records (4 + 4 × capacity words)", log.size, head, rec)}
+		}
+		g.hasLog, g.logCapacity = true, uint32((log.size-head)/rec)
+	}
+	if windowOpcodes > MaxWindowOpcodes {
+		return g, &AttachError{"WindowOpcodes", "", fmt.Sprintf("%d opcodes: at most %d", windowOpcodes, MaxWindowOpcodes)}
+	}
+	g.slots = slots
+	g.observable = uint32(control.size/abi.WordBytes) - abi.ControlMinWords
+	return g, nil
+}
+
+// resolveAttachReadback picks the mode an attachment runs in, with why:
+// auto follows the adapter, and summary needs a ring with STORAGE usage
+// whose watched bytes the device can bind.
+func resolveAttachReadback(want AttachReadback, software bool, ring hostBuffer, ringBytes uint64, limits webgpu.Limits) (AttachReadback, string) {
+	mode, why := want, "asked for"
+	if want == AttachAuto {
+		if software {
+			return AttachFull, "auto: a CPU or fallback adapter, where the reduce pass costs more than the copy it saves"
+		}
+		mode, why = AttachSummary, "auto: a GPU adapter"
+	}
+	if mode != AttachSummary {
+		return mode, why
+	}
+	if ring.usage&webgpu.BufferUsageStorage == 0 {
+		return AttachFull, fmt.Sprintf("summary readback needs STORAGE usage on the ring buffer %q (usage %#x = %s) to run the reduce pass over it: reading the full ring instead",
+			ring.label, uint32(ring.usage), usageNames(ring.usage))
+	}
+	if bind := min(nonZero(limits.MaxStorageBufferBindingSize), nonZero(limits.MaxBufferSize)); ringBytes > bind {
+		return AttachFull, fmt.Sprintf("summary readback binds the ring (%d bytes), more than the device's maxStorageBufferBindingSize %d: reading the full ring instead", ringBytes, bind)
+	}
+	return AttachSummary, why
+}
+
+// usageNames spells a usage set the way GPUBufferUsage names its flags.
+func usageNames(u webgpu.BufferUsage) string {
+	names := []struct {
+		f webgpu.BufferUsage
+		n string
+	}{
+		{webgpu.BufferUsageMapRead, "MAP_READ"}, {webgpu.BufferUsageMapWrite, "MAP_WRITE"},
+		{webgpu.BufferUsageCopySrc, "COPY_SRC"}, {webgpu.BufferUsageCopyDst, "COPY_DST"},
+		{webgpu.BufferUsageIndex, "INDEX"}, {webgpu.BufferUsageVertex, "VERTEX"},
+		{webgpu.BufferUsageUniform, "UNIFORM"}, {webgpu.BufferUsageStorage, "STORAGE"},
+		{webgpu.BufferUsageIndirect, "INDIRECT"}, {webgpu.BufferUsageQueryResolve, "QUERY_RESOLVE"},
+	}
+	s := ""
+	for _, n := range names {
+		if u&n.f != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += n.n
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,399 @@
+//go:build js && wasm
+
+package megakernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// AttachOptions names the host's buffers an Attachment watches and how.
+// Control and Ring are required; the zero value of every other field
+// means: no log, the ring's whole slots, no window opcodes, AttachAuto,
+// the default summary shape, a GPU adapter.
+type AttachOptions struct {
+	// Control, Ring and Log are the host's own buffers in ABI v1 (or
+	// vyre's) layout, on the device given to Attach, each with COPY_SRC
+	// usage. Log may be nil.
+	Control, Ring, Log *webgpu.Buffer
+	// Slots watches the ring's first Slots slots (0: all of them; then the
+	// ring must be whole 64-byte slots).
+	Slots uint32
+	// WindowOpcodes are the opcodes decoded as ticketed windows.
+	WindowOpcodes []uint32
+	// Readback picks what each frame reads; Summary shapes the summary.
+	Readback AttachReadback
+	Summary  SummaryShape
+	// Software says the device's adapter runs on the CPU (AttachAuto then
+	// picks AttachFull): a GPUDevice does not always say which adapter
+	// made it (webgpu.Device.AdapterInfo).
+	Software bool
+}
+
+// ErrDetached is returned by the methods of a detached Attachment.
+var ErrDetached = errors.New("megakernel: attachment is detached")
+
+// EndedError is why an attachment ended on its own: the host destroyed a
+// buffer it watched, or lost its device. The last good frame stays
+// decoded (Telemetry), marked stale by whoever shows it.
+type EndedError struct {
+	Reason string
+	Err    error
+}
+
+func (e *EndedError) Error() string { return "megakernel: attachment ended: " + e.Reason }
+func (e *EndedError) Unwrap() error { return e.Err }
+
+// Attachment watches a ring that a host page's own kernel drives, on the
+// host's device: each Step copies control, the ring (or, in summary mode,
+// the reduce pass's summary and status map) and the log into the
+// attachment's own MAP_READ staging, maps it and decodes it. It never
+// dispatches the host's kernel and never writes the host's buffers (its
+// copies only read them; the reduce pass binds the ring read-only and
+// reads a copy of control). One copy is in flight at a time, and a Step
+// waits for it without blocking the host's submissions, which the queue
+// orders before or after it. Not safe for concurrent use.
+type Attachment struct {
+	dev  *webgpu.Device
+	opts AttachOptions
+	geo  attachGeometry
+	lay  layout
+	mode AttachReadback
+	note string
+
+	// sopts is the Options view the shared summary code reads (shape,
+	// window opcodes); sum its resources; ctrl ringscope's copy of the
+	// host's control, the one the reduce pass binds (control needs no
+	// STORAGE usage), and red the reduce pipelines.
+	sopts Options
+	sum   summary
+	ctrl  *webgpu.Buffer
+	red   *reducePipelines
+
+	// staging alternates between frames, so a Step cancelled mid-map (its
+	// context ended; MapReadInto unmaps) never meets its own buffer still
+	// mapping on the next Step.
+	staging [2]*webgpu.Buffer
+	frames  uint64
+
+	rb   []byte // readback destination, reused
+	ring []byte // summary mode: the last ring read, statuses from the status map
+	// changed is the byte ranges of ring that changed since
+	// ClearRingChanges, in whole slots, sorted (summary mode).
+	changed  []host.ByteRange
+	haveRing bool
+	wantRing bool
+	ringRead bool // the last Step read the ring
+
+	tel     decode.RingTelemetry
+	scratch decode.DecodeScratch
+	log     decode.Log
+	timings AttachTimings
+
+	ended  *EndedError
+	closed bool
+}
+
+// AttachTimings are host wall-clock times of the last Step.
+type AttachTimings struct {
+	// Submit is encoding and queue.submit; Readback the wait for the map
+	// and the copy into Go (it includes the host's work queued before the
+	// copy); Decode the decoders.
+	Submit, Readback, Decode time.Duration
+}
+
+// attachWidth is the reduce pass's workgroup width on a host's device
+// (every device supports 64; the pass is correct at any width).
+const attachWidth = 64
+
+// Attach checks the host's buffers (AttachError names the one refused and
+// why), picks the readback mode, creates the staging (and, in summary
+// mode, the reduce pass's buffers and pipelines) on dev and returns the
+// attachment; the first Step reads its first frame.
+func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachment, error) {
+	switch {
+	case dev == nil:
+		return nil, errors.New("megakernel: attach: nil device")
+	case o.Control == nil:
+		return nil, &AttachError{Field: "control", Reason: "is required"}
+	case o.Ring == nil:
+		return nil, &AttachError{Field: "ring", Reason: "is required"}
+	}
+	if err := dev.Err(); err != nil {
+		return nil, fmt.Errorf("megakernel: attach: %w", err)
+	}
+	hb := func(field string, b *webgpu.Buffer) hostBuffer {
+		return hostBuffer{field: field, label: b.Label(), size: b.Size(), usage: b.Usage()}
+	}
+	var logInfo *hostBuffer
+	if o.Log != nil {
+		l := hb("log", o.Log)
+		logInfo = &l
+	}
+	geo, err := checkAttach(hb("control", o.Control), hb("ring", o.Ring), logInfo, o.Slots, len(o.WindowOpcodes))
+	if err != nil {
+		return nil, err
+	}
+	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
+	a := &Attachment{dev: dev, opts: o, geo: geo}
+	ringBytes := uint64(geo.slots) * abi.SlotBytes
+	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, hb("ring", o.Ring), ringBytes, dev.Limits())
+	a.sopts = Options{Slots: geo.slots, Observable: geo.observable, WindowOpcodes: o.WindowOpcodes, Summary: o.Summary}
+	if a.mode == AttachSummary {
+		a.sopts.RingReadback = RingSummary
+		if err := o.Summary.check(); err != nil {
+			return nil, err
+		}
+	}
+	a.lay = a.sopts.layout()
+	a.lay.data = 0
+	if !geo.hasLog {
+		a.lay.log = 0
+	} else {
+		a.lay.log = o.Log.Size()
+	}
+	if err := a.create(ctx); err != nil {
+		a.release()
+		return nil, err
+	}
+	a.wantRing = true // the first frame reads the ring in every mode
+	return a, nil
+}
+
+// create makes the staging and, in summary mode, the reduce pass's
+// resources, all ringscope's own, on the host's device.
+func (a *Attachment) create(ctx context.Context) error {
+	for i := range a.staging {
+		b, err := a.dev.CreateBuffer(webgpu.BufferDescriptor{Label: fmt.Sprintf("ringscope attach readback %d", i),
+			Size: a.lay.staging(), Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
+		if err != nil {
+			return failOn(a.dev, "attach: create staging", err)
+		}
+		a.staging[i] = b
+	}
+	if a.mode != AttachSummary {
+		return nil
+	}
+	var err error
+	a.ctrl, err = a.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope attach control copy", Size: a.lay.control,
+		Usage: webgpu.BufferUsageStorage | webgpu.BufferUsageCopyDst | webgpu.BufferUsageCopySrc})
+	if err != nil {
+		return failOn(a.dev, "attach: create control copy", err)
+	}
+	a.red, _, err = a.sum.ensure(ctx, a.target(), attachWidth, true)
+	return err
+}
+
+func (a *Attachment) target() reduceTarget {
+	return reduceTarget{dev: a.dev, opts: &a.sopts, lay: &a.lay, slots: a.geo.slots, control: a.ctrl, ring: a.opts.Ring,
+		ringBytes: uint64(a.geo.slots) * abi.SlotBytes}
+}
+
+// Step reads one frame: it copies the host's buffers into staging (one
+// submission, inside a validation error scope of its own), maps it and
+// decodes it. stepped is false when the frame waits: a host buffer is
+// mapped right now, so a copy from it would fail; try on the next frame.
+// A buffer the host destroyed, or a lost device, ends the attachment: the
+// Step returns an *EndedError (as do all later ones) and Telemetry keeps
+// the last good frame.
+func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
+	if a.closed {
+		return false, ErrDetached
+	}
+	if a.ended != nil {
+		return false, a.ended
+	}
+	if err := a.dev.Err(); err != nil {
+		return false, a.end(err)
+	}
+	if a.opts.Control.Mapped() || a.opts.Ring.Mapped() || (a.opts.Log != nil && a.opts.Log.Mapped()) {
+		return false, nil
+	}
+	t0 := time.Now()
+	readRing := a.mode == AttachFull || a.wantRing
+	stage := a.staging[a.frames%2]
+	var encErr error
+	scope, err := a.dev.ValidationScope(func() { encErr = a.encode(stage, readRing) })
+	if err == nil {
+		err = encErr
+	}
+	if err != nil {
+		return false, a.end(err)
+	}
+	tSubmitted := time.Now()
+	from, to := a.lay.controlOffset(), a.lay.ringOffset()
+	if readRing {
+		to += a.lay.ring
+	}
+	if uint64(len(a.rb)) < a.lay.staging() {
+		a.rb = make([]byte, a.lay.staging())
+	}
+	mapErr := stage.MapReadInto(ctx, a.rb[from:to], from)
+	if err := ctx.Err(); err != nil {
+		// The caller gave up: that ends the frame, not the attachment.
+		return false, fmt.Errorf("megakernel: attach: step: %w", err)
+	}
+	if serr := scope.Wait(ctx); serr != nil {
+		// The copy was refused (a destroyed buffer): the bytes mapped are
+		// the staging's old ones.
+		return false, a.end(serr)
+	}
+	if mapErr != nil {
+		return false, a.end(mapErr)
+	}
+	a.frames++
+	tRead := time.Now()
+	if err := a.decode(readRing); err != nil {
+		return false, a.end(err)
+	}
+	a.timings = AttachTimings{Submit: tSubmitted.Sub(t0), Readback: tRead.Sub(tSubmitted), Decode: time.Since(tRead)}
+	return true, nil
+}
+
+// encode records and submits one frame's copies (and the reduce pass).
+// It runs inside ValidationScope: it must not yield.
+func (a *Attachment) encode(stage *webgpu.Buffer, readRing bool) error {
+	enc, err := a.dev.CreateCommandEncoder("ringscope attach")
+	if err != nil {
+		return err
+	}
+	control := a.opts.Control
+	if a.mode == AttachSummary {
+		reduce := a.sum.encode(enc, a.target(), a.red, attachWidth)
+		// The reduce pass reads this copy, taken in the same command
+		// buffer as the ring it reduces: the two agree.
+		enc.CopyBufferToBuffer(a.opts.Control, 0, a.ctrl, 0, a.lay.control)
+		reduce()
+		enc.CopyBufferToBuffer(a.sum.buf, 0, stage, a.lay.summaryOffset(), a.lay.summary)
+		enc.CopyBufferToBuffer(a.sum.statusMap, 0, stage, a.lay.statusMapOffset(), a.lay.statusMap)
+		control = a.ctrl
+	}
+	enc.CopyBufferToBuffer(control, 0, stage, a.lay.controlOffset(), a.lay.control)
+	if a.lay.log > 0 {
+		enc.CopyBufferToBuffer(a.opts.Log, 0, stage, a.lay.logOffset(), a.lay.log)
+	}
+	if readRing {
+		enc.CopyBufferToBuffer(a.opts.Ring, 0, stage, a.lay.ringOffset(), a.lay.ring)
+	}
+	cmd, err := enc.Finish()
+	if err != nil {
+		return err
+	}
+	return a.dev.Queue().Submit(cmd)
+}
+
+// decode decodes the frame in a.rb.
+func (a *Attachment) decode(readRing bool) error {
+	a.ringRead = readRing
+	if readRing {
+		a.wantRing = false
+		if a.mode == AttachSummary {
+			a.ring = append(a.ring[:0], a.rb[a.lay.ringOffset():a.lay.ringOffset()+a.lay.ring]...)
+			a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
+		}
+		a.haveRing = true
+	}
+	control := a.Control()
+	if a.mode == AttachSummary && !readRing {
+		mb := a.StatusMapBytes()
+		if err := decode.DecodeSummaryInto(&a.tel, &a.scratch, control, a.SummaryBytes(), mb, a.opts.WindowOpcodes); err != nil {
+			return fmt.Errorf("megakernel: attach: decode summary: %w", err)
+		}
+		a.followStatusMap(mb)
+	} else if err := decode.DecodeInto(&a.tel, &a.scratch, control, a.Ring(), a.opts.WindowOpcodes); err != nil {
+		return fmt.Errorf("megakernel: attach: decode: %w", err)
+	}
+	if a.lay.log == 0 {
+		a.log = decode.Log{Records: a.log.Records[:0]}
+		return nil
+	}
+	if err := decode.DecodeLogInto(&a.log, a.LogBytes()); err != nil {
+		return fmt.Errorf("megakernel: attach: decode log: %w", err)
+	}
+	return nil
+}
+
+// followStatusMap writes the status map's statuses into the ring copy, so
+// that it shows what a ring read would for every status the map can say
+// (an unknown status keeps the word last read); the other words are the
+// last ring read's, since the host may have rewritten them since.
+//
+// The slots it changes are RingChanges (merged runs, in slot order), so a
+// recorder stores a summary frame as a patch of them, not a ring.
+func (a *Attachment) followStatusMap(mb []byte) {
+	// Changes not yet cleared: the runs would interleave, so the whole
+	// ring counts as changed.
+	all := len(a.changed) > 0
+	for s := range a.geo.slots {
+		w := uint32(mb[s/abi.StatusMapPerWord*abi.WordBytes+s%abi.StatusMapPerWord/2]) >> (abi.StatusMapBits * (s % 2)) & (1<<abi.StatusMapBits - 1)
+		at := int(s) * abi.SlotBytes
+		if w >= abi.StatusMapUnknown || ctrlWord(a.ring, int(s)*abi.SlotWords) == w {
+			continue
+		}
+		a.ring[at], a.ring[at+1], a.ring[at+2], a.ring[at+3] = byte(w), 0, 0, 0
+		if all {
+			continue
+		}
+		if n := len(a.changed); n > 0 && a.changed[n-1].End == at {
+			a.changed[n-1].End = at + abi.SlotBytes
+		} else {
+			a.changed = append(a.changed, host.ByteRange{Start: at, End: at + abi.SlotBytes})
+		}
+	}
+	if all {
+		a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
+	}
+}
+
+// end ends the attachment for err: what was created is released, the
+// last frame stays decoded.
+func (a *Attachment) end(err error) error {
+	reason := err.Error()
+	var verr *webgpu.ValidationError
+	switch {
+	case errors.Is(err, webgpu.ErrDeviceLost):
+		r, msg := a.dev.LostReason()
+		reason = fmt.Sprintf("the host's device was lost (%s): %s", r, msg)
+	case errors.As(err, &verr):
+		reason = "the host's buffers can no longer be copied (destroyed?): " + verr.Message
+	}
+	a.ended = &EndedError{Reason: reason, Err: err}
+	a.release()
+	return a.ended
+}
+
+// Ended returns why the attachment ended on its own, or nil.
+func (a *Attachment) Ended() *EndedError { return a.ended }
+
+// Detach stops watching and destroys what Attach created (staging, the
+// control copy, the summary's buffers). The host's buffers and device are
+// left as they were. Detaching twice does nothing.
+func (a *Attachment) Detach() {
+	if a.closed {
+		return
+	}
+	a.release()
+	a.closed = true
+}
+
+func (a *Attachment) release() {
+	for i, b := range a.staging {
+		if b != nil {
+			b.Destroy()
+		}
+		a.staging[i] = nil
+	}
+	if a.ctrl != nil {
+		a.ctrl.Destroy()
+		a.ctrl = nil
+	}
+	a.sum.release()
+	a.red = nil
+}

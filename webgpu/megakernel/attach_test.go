@@ -1,0 +1,59 @@
+package megakernel
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/webgpu"
+)
+
+func TestCheckAttachGeometry(t *testing.T) {
+	src := webgpu.BufferUsageCopySrc | webgpu.BufferUsageStorage
+	ctl := hostBuffer{field: "control", label: "c", size: 640 + 4*8, usage: src}
+	ring := hostBuffer{field: "ring", label: "r", size: 64 * 100, usage: src}
+	log := hostBuffer{field: "log", label: "l", size: 16 + 16*32, usage: src}
+	g, err := checkAttach(ctl, ring, &log, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, attachGeometry{slots: 100, observable: 8, logCapacity: 32, hasLog: true}, g)
+	g, err = checkAttach(ctl, hostBuffer{field: "ring", size: 64*100 + 8, usage: src}, nil, 40, 0)
+	require.NoError(t, err, "slots watches a prefix of a ring that is not whole slots")
+	assert.EqualValues(t, 40, g.slots)
+	_, err = checkAttach(ctl, ring, nil, 0, MaxWindowOpcodes+1)
+	assert.ErrorContains(t, err, "megakernel: attach: WindowOpcodes: 65 opcodes: at most 64")
+	_, err = checkAttach(ctl, hostBuffer{field: "ring", size: 0, usage: src}, nil, 0, 0)
+	assert.ErrorContains(t, err, `ring buffer: 0 bytes holds no 64-byte slot`)
+}
+
+func TestResolveAttachReadback(t *testing.T) {
+	storage := hostBuffer{field: "ring", label: "r", usage: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc}
+	plain := hostBuffer{field: "ring", label: "p", usage: webgpu.BufferUsageCopySrc}
+	lim := webgpu.Limits{MaxStorageBufferBindingSize: 1 << 20}
+	for _, tc := range []struct {
+		name     string
+		want     AttachReadback
+		software bool
+		ring     hostBuffer
+		bytes    uint64
+		got      AttachReadback
+		note     string
+	}{
+		{"auto on a CPU", AttachAuto, true, storage, 64, AttachFull, "auto: a CPU or fallback adapter"},
+		{"auto on a GPU", AttachAuto, false, storage, 64, AttachSummary, "auto: a GPU adapter"},
+		{"auto on a GPU, no STORAGE", AttachAuto, false, plain, 64, AttachFull, `needs STORAGE usage on the ring buffer "p" (usage 0x4 = COPY_SRC)`},
+		{"summary, ring too large to bind", AttachSummary, false, storage, 2 << 20, AttachFull, "more than the device's maxStorageBufferBindingSize 1048576"},
+		{"full asked for", AttachFull, false, storage, 64, AttachFull, "asked for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, note := resolveAttachReadback(tc.want, tc.software, tc.ring, tc.bytes, lim)
+			assert.Equal(t, tc.got, got)
+			assert.Contains(t, note, tc.note)
+		})
+	}
+}
+
+func TestUsageNames(t *testing.T) {
+	assert.Equal(t, "none", usageNames(0))
+	assert.Equal(t, "MAP_READ|COPY_DST", usageNames(webgpu.BufferUsageMapRead|webgpu.BufferUsageCopyDst))
+}
