@@ -176,8 +176,8 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 	var oo openOpts
 	opts := &oo.Options
 	opts.LogCapacity, opts.MemoryBudgetBytes = logCapacity, memoryBudget
-	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return oo, fmt.Errorf("open: options must be an object, got %s", o.Type())
+	if err := optionsArg(o, what); err != nil {
+		return oo, err
 	}
 	fields := []struct {
 		name string
@@ -215,7 +215,7 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 	if oo.readback, err = optReadback(o); err != nil {
 		return oo, err
 	}
-	masks, err := optUint32Array(o, what, "masks")
+	masks, err := optUint32Array(o, what, "masks", maxOptionArray)
 	if err != nil {
 		return oo, err
 	}
@@ -228,7 +228,7 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 			}
 		}
 	}
-	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes"); err != nil {
+	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes", maxOptionArray); err != nil {
 		return oo, err
 	}
 	return oo, nil
@@ -237,15 +237,14 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 // optReadback reads open's readback: one of ui.ReadbackModes, "full" when
 // absent (drain() and snapshot() give every slot, as before the option).
 func optReadback(o js.Value) (string, error) {
-	if o.IsUndefined() || o.IsNull() {
-		return ui.ReadbackFull, nil
-	}
-	v := o.Get("readback")
+	v, err := optProp(o, "open", "readback")
 	switch {
+	case err != nil:
+		return "", err
 	case v.IsUndefined() || v.IsNull():
 		return ui.ReadbackFull, nil
-	case v.Type() != js.TypeString:
-		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), v.Type())
+	case typeName(v) != "string":
+		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), typeName(v))
 	case !slices.Contains(ui.ReadbackModes, v.String()):
 		return "", fmt.Errorf("open: readback %q: want one of %s", v.String(), strings.Join(ui.ReadbackModes, ", "))
 	}
@@ -255,29 +254,37 @@ func optReadback(o js.Value) (string, error) {
 // maxWatchdogIntervals bounds open's watchdogIntervals.
 const maxWatchdogIntervals = 1000
 
-// optUint32Array reads an optional array of unsigned integers.
-func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
-	if o.IsUndefined() || o.IsNull() {
-		return nil, nil
+// maxOptionArray bounds the arrays of options and items before they are
+// read: far above any valid length (29 masks, 64 window opcodes, 12 args),
+// so the runner's and api.Item's own messages still say what the limit is,
+// and far below what would cost memory (open({masks: new Array(2 ** 30)})
+// allocated 4 GiB of Go slice before).
+const maxOptionArray = 4096
+
+// optUint32Array reads an optional array of at most max unsigned
+// integers: its length is checked before anything is allocated or read.
+func optUint32Array(o js.Value, what, name string, max int) ([]uint32, error) {
+	v, err := optProp(o, what, name)
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return nil, err
 	}
-	v := o.Get(name)
-	if v.IsUndefined() || v.IsNull() {
-		return nil, nil
+	n, err := arrayArg(v, what+": "+name, max)
+	if err != nil {
+		return nil, err
 	}
-	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
-		return nil, fmt.Errorf("%s: %s must be an array of integers", what, name)
-	}
-	out := make([]uint32, v.Length())
+	out := make([]uint32, n)
 	for i := range out {
-		e := v.Index(i)
-		if e.Type() != js.TypeNumber {
-			return nil, fmt.Errorf("%s: %s[%d] must be a number, got %s", what, name, i, e.Type())
-		}
-		u, err := api.Uint32(fmt.Sprintf("%s: %s[%d]", what, name, i), e.Float())
+		at := fmt.Sprintf("%s: %s[%d]", what, name, i)
+		e, err := getProp(v, at, i)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = u
+		if t := typeName(e); t != "number" {
+			return nil, fmt.Errorf("%s must be a number, got %s", at, t)
+		}
+		if out[i], err = api.Uint32(at, e.Float()); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -290,12 +297,16 @@ func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
 // fault UNKNOWN_OPCODE; publish(items, {allowUnknownOpcodes: true})
 // publishes it anyway, to exercise that fault.
 func (a *app) apiPublish(args []js.Value) (any, error) {
-	items, err := parseItems(arg(args, 0))
-	if err != nil {
+	if err := optionsArg(arg(args, 1), "publish"); err != nil {
 		return nil, err
 	}
-	if o := arg(args, 1); !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("publish: options must be an object, got %s", o.Type())
+	max := a.ringSlots()
+	if max == 0 {
+		return nil, errNotReady
+	}
+	items, err := parseItems(arg(args, 0), max)
+	if err != nil {
+		return nil, err
 	}
 	if !optBool(arg(args, 1), "allowUnknownOpcodes") {
 		if err := api.CheckKnownOpcodes(items); err != nil {
@@ -311,15 +322,26 @@ func (a *app) apiPublish(args []js.Value) (any, error) {
 	})
 }
 
-func parseItems(v js.Value) ([]host.Item, error) {
-	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
-		return nil, errors.New("publish: items must be an array of {opcode, tenant, priority, args}")
+// parseItems reads publish's items: an array of at most max objects (a
+// batch can never exceed the ring, so a longer one is refused before
+// anything is allocated), each read field by field through getProp.
+func parseItems(v js.Value, max int) ([]host.Item, error) {
+	const shape = "{opcode, tenant, priority, args}"
+	if !isArray(v) {
+		return nil, fmt.Errorf("publish: items must be an array of %s, got %s", shape, describe(v))
 	}
-	items := make([]host.Item, v.Length())
+	n, err := arrayArg(v, "publish: items", max)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the ring holds %d slots)", err, max)
+	}
+	items := make([]host.Item, n)
 	for i := range items {
-		e := v.Index(i)
-		if e.Type() != js.TypeObject {
-			return nil, fmt.Errorf("publish: item %d must be an object {opcode, tenant, priority, args}", i)
+		e, err := getProp(v, fmt.Sprintf("publish: item %d", i), i)
+		if err != nil {
+			return nil, err
+		}
+		if typeName(e) != "object" {
+			return nil, fmt.Errorf("publish: item %d must be an object %s, got %s", i, shape, describe(e))
 		}
 		var raw api.RawItem
 		nums := []struct {
@@ -327,30 +349,23 @@ func parseItems(v js.Value) ([]host.Item, error) {
 			dst  *float64
 		}{{"opcode", &raw.Opcode}, {"tenant", &raw.Tenant}, {"priority", &raw.Priority}}
 		for _, n := range nums {
-			f := e.Get(n.name)
-			switch f.Type() {
-			case js.TypeNumber:
+			f, err := getProp(e, fmt.Sprintf("publish: item %d: %s", i, n.name), n.name)
+			if err != nil {
+				return nil, err
+			}
+			switch t := typeName(f); t {
+			case "number":
 				*n.dst = f.Float()
-			case js.TypeUndefined:
+			case "undefined":
 				if n.name == "opcode" {
 					return nil, fmt.Errorf("publish: item %d: opcode is missing", i)
 				}
 			default:
-				return nil, fmt.Errorf("publish: item %d: %s must be a number, got %s", i, n.name, f.Type())
+				return nil, fmt.Errorf("publish: item %d: %s must be a number, got %s", i, n.name, t)
 			}
 		}
-		if args := e.Get("args"); !args.IsUndefined() && !args.IsNull() {
-			if !jsGlobal.Get("Array").Call("isArray", args).Bool() {
-				return nil, fmt.Errorf("publish: item %d: args must be an array of numbers", i)
-			}
-			raw.Args = make([]float64, args.Length())
-			for j := range raw.Args {
-				x := args.Index(j)
-				if x.Type() != js.TypeNumber {
-					return nil, fmt.Errorf("publish: item %d: args[%d] must be a number, got %s", i, j, x.Type())
-				}
-				raw.Args[j] = x.Float()
-			}
+		if raw.Args, err = itemArgs(e, i); err != nil {
+			return nil, err
 		}
 		it, err := api.Item(i, raw)
 		if err != nil {
@@ -361,18 +376,58 @@ func parseItems(v js.Value) ([]host.Item, error) {
 	return items, nil
 }
 
+// itemArgs reads item i's args: absent, or an array of at most
+// abi.SlotArgs numbers.
+func itemArgs(e js.Value, i int) ([]float64, error) {
+	what := fmt.Sprintf("publish: item %d: args", i)
+	args, err := getProp(e, what, "args")
+	if err != nil || args.IsUndefined() || args.IsNull() {
+		return nil, err
+	}
+	if !isArray(args) {
+		return nil, fmt.Errorf("%s must be an array of numbers, got %s", what, describe(args))
+	}
+	n, err := arrayArg(args, what, maxOptionArray)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, n)
+	for j := range out {
+		x, err := getProp(args, fmt.Sprintf("%s[%d]", what, j), j)
+		if err != nil {
+			return nil, err
+		}
+		if t := typeName(x); t != "number" {
+			return nil, fmt.Errorf("%s[%d] must be a number, got %s", what, j, t)
+		}
+		out[j] = x.Float()
+	}
+	return out, nil
+}
+
+// ringSlots is the open ring's size, which bounds a publish batch (0
+// before a runner opens: the batch is then refused as not ready).
+func (a *app) ringSlots() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runner == nil {
+		return 0
+	}
+	return int(a.runner.Options().Slots)
+}
+
 // apiSetTenantMask: setTenantMask(tenant, on). It does not pause the live
 // loop: the next submission sees the mask.
 func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
 	t := arg(args, 0)
-	if t.Type() != js.TypeNumber {
-		return nil, errors.New("setTenantMask: tenant must be a number")
+	if typeName(t) != "number" {
+		return nil, errors.New("setTenantMask: tenant must be a number, got " + typeName(t))
 	}
 	tenant, err := api.Uint32("setTenantMask: tenant", t.Float())
 	if err != nil {
 		return nil, err
 	}
-	on := arg(args, 1).Truthy()
+	on := truthy(arg(args, 1))
 	return a.withRunnerLive(false, func() (any, error) {
 		if err := a.runner.SetTenantMask(tenant, on); err != nil {
 			return nil, fmt.Errorf("setTenantMask: %w", err)
@@ -450,8 +505,8 @@ type Snapshot struct {
 // GPU left them and the host changed them since: no ring read).
 func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	o := arg(args, 0)
-	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("snapshot: options must be an object, got %s", o.Type())
+	if err := optionsArg(o, "snapshot"); err != nil {
+		return nil, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
