@@ -67,6 +67,11 @@ type captureState struct {
 	subs    map[int]js.Value
 	nextSub int
 
+	// run sums every live frame's dispatch, recorded or not: the exported
+	// counters (capture.Totals), which must not shrink as the recorder
+	// evicts frames.
+	run capture.Totals
+
 	// Replay: replay is non-nil while replaying; imported is set when it
 	// replays an imported capture (not the recording).
 	replay     *capture.Replay
@@ -125,10 +130,7 @@ func installCaptureAPI(a *app, obj js.Value) {
 		b, _, err := a.exportBytes("trace")
 		return string(b), err
 	})
-	method(obj, "exportMetrics", func([]js.Value) (any, error) {
-		b, _, err := a.exportBytes("metrics")
-		return string(b), err
-	})
+	method(obj, "exportMetrics", a.apiExportMetrics)
 	method(obj, "importCapture", a.apiImport)
 	method(obj, "captureInfo", func([]js.Value) (any, error) { return a.captureInfo(), nil })
 	method(obj, "captureFrame", a.apiCaptureFrame)
@@ -192,6 +194,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.countFrame(f)
 	if st.replay != nil {
 		// A live frame while replaying (one in flight when the loop paused,
 		// or the API's step): it is shown, then the replay again.
@@ -454,7 +457,7 @@ func (st *captureState) recordingReplay() (*capture.Replay, error) {
 }
 
 // exportBytes renders the current capture as kind: "capture", "trace" or
-// "metrics". It returns the bytes and the download's file name.
+// "metrics" (OpenMetrics) or "prometheus". It returns the bytes and the download's file name.
 func (a *app) exportBytes(kind string) ([]byte, string, error) {
 	st := a.captures()
 	st.mu.Lock()
@@ -469,8 +472,11 @@ func (a *app) exportBytes(kind string) ([]byte, string, error) {
 		b, err := capture.Trace(c)
 		return b, "ringscope-" + stamp + ".trace.json", err
 	case "metrics":
-		b, err := capture.OpenMetrics(c)
+		b, err := capture.Metrics(c, st.runTotals(), capture.FormatOpenMetrics)
 		return b, "ringscope-" + stamp + ".om.txt", err
+	case "prometheus":
+		b, err := capture.Metrics(c, st.runTotals(), capture.FormatPrometheus)
+		return b, "ringscope-" + stamp + ".prom", err
 	}
 	return nil, "", fmt.Errorf("export: unknown kind %q", kind)
 }
