@@ -430,7 +430,7 @@ func (st *captureState) currentCapture() *capture.Capture {
 		w = []uint32{}
 	}
 	return &capture.Capture{
-		Header: capture.Header{Ringscope: ringscopeVersion, Source: capture.SourceLive, WindowOpcodes: w,
+		Header: capture.Header{Ringscope: ringscopeVersion, ABIVersion: abi.Version, Source: capture.SourceLive, WindowOpcodes: w,
 			Adapter: st.adapter, DroppedFrames: st.rec.Dropped(), CreatedAt: time.Now().UTC().Format(time.RFC3339)},
 		Frames: st.rec.Frames(),
 	}

@@ -74,3 +74,24 @@ test('the Prometheus text form passes promtool check metrics, with help on every
   const bad = await page.evaluate(() => ringscope.exportMetrics({ format: 'xml' }).then(() => 'resolved', (e) => e.message));
   expect(bad).toBe('exportMetrics: format "xml": want "openmetrics" or "prometheus"');
 });
+
+test('a live trace says abiVersion 1 and every event is after ts 0; so does a dump\'s', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const r = await page.evaluate(async () => {
+    await ringscope.step();
+    await ringscope.step();
+    const live = JSON.parse(await ringscope.exportTrace());
+    const control = new Uint32Array(160);
+    control[1] = 1;
+    const ring = new Uint32Array(16);
+    ring[0] = 3;
+    await ringscope.importCapture({ control, ring });
+    const dump = JSON.parse(await ringscope.exportTrace());
+    await ringscope.live();
+    const summary = (t) => ({ abi: t.otherData.abiVersion, first: t.traceEvents[0].ts,
+      min: Math.min(...t.traceEvents.map((e) => e.ts)), source: t.otherData.source });
+    return { live: summary(live), dump: summary(dump) };
+  });
+  expect(r.live).toEqual({ abi: 1, first: 1, min: 1, source: 'live' });
+  expect(r.dump).toEqual({ abi: 1, first: 1, min: 1, source: 'dump' });
+});
