@@ -18,6 +18,7 @@ import (
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
 // Capture and replay in the page (docs/EMBEDDING.md, docs/CAPTURE.md):
@@ -523,7 +524,7 @@ type Decoded struct {
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	Log        *api.Log // as drain's
 	Seq        uint64
 	AtMillis   float64
 	Dispatch   *decode.MegakernelTelemetry
@@ -533,7 +534,7 @@ type Decoded struct {
 func decodedResult(d *capture.Decoded, framed bool) Decoded {
 	r := Decoded{Legacy: d.Ring.Control.Legacy, Telemetry: &d.Ring, Counters: &d.Counters, Observable: d.Ring.Control.Observable}
 	if d.HasLog {
-		r.Log = &d.Log
+		r.Log = api.LogOf(&d.Log, workload.Formats)
 	}
 	if framed {
 		r.Watchdog = &d.Watchdog

@@ -442,7 +442,9 @@ type DrainResult struct {
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	// Log is the frame's log, each record named and resolved as the
+	// page's log panel shows it (api.LogOf).
+	Log *api.Log
 }
 
 // apiDrain: drain({maxSubmissions}) runs submissions until the ring is
@@ -467,7 +469,7 @@ func (a *app) apiDrain(args []js.Value) (any, error) {
 		}
 		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		return DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
-			Observable: f.Ring.Control.Observable, Log: f.Log}, nil
+			Observable: f.Ring.Control.Observable, Log: api.LogOf(f.Log, workload.Formats)}, nil
 	})
 }
 
@@ -476,7 +478,7 @@ type Snapshot struct {
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	Log        *api.Log // as drain's
 	Report     *decode.MegakernelReport
 	Published  uint64
 	Pending    uint32
@@ -522,7 +524,7 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	}
 	counters, _ := tel.RuntimeCounters()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: a.runner.Log(), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),
+		Log: api.LogOf(a.runner.Log(), workload.Formats), Report: &a.report, Published: a.runner.Published(), Pending: a.runner.Pending(),
 		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
 		Readback: a.readback, RingReads: a.ringReads, LastBytesReadBack: a.lastReadBack}
 	if a.seq > 0 {

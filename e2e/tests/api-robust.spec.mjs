@@ -184,3 +184,27 @@ test('when the Go program exits, the page says why and every call rejects with i
     expect(got, name).toBe(`${verb}: ${name}: ringscope is not running: ${reason}`);
   }
 });
+
+test('drain and snapshot name each log record and resolve its text as the page shows it', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const r = await page.evaluate(async () => {
+    await ringscope.open({ slots: 64, tenants: 4 });
+    await ringscope.publish([
+      { opcode: 0xfffe, tenant: 3, priority: 2, args: [1, 3, 7] }, // PRINTF format 1
+      { opcode: 9, tenant: 0, priority: 2 }, // faults UNKNOWN_OPCODE
+    ], { allowUnknownOpcodes: true });
+    const d = await ringscope.drain();
+    const s = await ringscope.snapshot();
+    return { drained: d.log.records, snapshot: s.log.records };
+  });
+  const printf = r.drained.find((x) => x.name === 'PRINTF');
+  const fault = r.drained.find((x) => x.fault);
+  expect(printf).toMatchObject({ format: 1, a: 3, b: 7, fault: false, text: 'tenant 3 reached checkpoint 7' });
+  expect(fault).toMatchObject({ name: 'UNKNOWN_OPCODE', format: (0xffff0000 | 1) >>> 0, a: 9 });
+  expect(fault.text).toMatch(/ at epoch \d+: /);
+  expect(r.snapshot).toEqual(r.drained);
+  // The same words as the dashboard's log panel.
+  const rows = page.locator('.panel-log tbody tr');
+  await expect(rows.filter({ hasText: 'PRINTF' }).locator('.log-msg')).toHaveText(printf.text);
+  await expect(rows.filter({ hasText: 'UNKNOWN_OPCODE' }).locator('.log-msg')).toHaveText(fault.text);
+});
