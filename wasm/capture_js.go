@@ -330,7 +330,10 @@ func notify(subs map[int]js.Value, v any) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", fmt.Sprint(r))
+					// panicError, not fmt.Sprint: js.Error's Error reads the
+					// thrown value's .message with Get, which a thrown Proxy
+					// makes throw again, outside any try/catch.
+					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", panicError(r).Error())
 				}
 			}()
 			cb.Invoke(obj)

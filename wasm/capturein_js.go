@@ -99,7 +99,9 @@ func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
 			return nil, err
 		}
 		if typeName(n) == "string" {
-			*name = n.String()
+			if *name, err = stringArg(n, what+": name", maxText); err != nil {
+				return nil, err
+			}
 		}
 		b, err := getProp(v, what+": bytes", "bytes")
 		if err != nil {

@@ -64,18 +64,19 @@ func mountPanels(o js.Value) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if typeName(e) != "string" || !slices.Contains(Panels, e.String()) {
+		name, err := stringArg(e, fmt.Sprintf("mount: options.panels[%d]", i), maxName)
+		if err != nil || !slices.Contains(Panels, name) {
 			return nil, fmt.Errorf("mount: options.panels[%d] = %s is not a panel; choose from %s", i, panelText(e), strings.Join(Panels, ", "))
 		}
-		out[i] = e.String()
+		out[i] = name
 	}
 	return out, nil
 }
 
 // panelText shows a refused panel name: the string, or its type.
 func panelText(e js.Value) string {
-	if typeName(e) == "string" {
-		return e.String()
+	if s, err := stringArg(e, "", maxName); err == nil {
+		return s
 	}
 	return describe(e)
 }

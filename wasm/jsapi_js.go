@@ -245,10 +245,12 @@ func optReadback(o js.Value) (string, error) {
 		return ui.ReadbackFull, nil
 	case typeName(v) != "string":
 		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), typeName(v))
-	case !slices.Contains(ui.ReadbackModes, v.String()):
-		return "", fmt.Errorf("open: readback %q: want one of %s", v.String(), strings.Join(ui.ReadbackModes, ", "))
 	}
-	return v.String(), nil
+	mode, err := stringArg(v, "open: readback", maxName)
+	if err == nil && !slices.Contains(ui.ReadbackModes, mode) {
+		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(ui.ReadbackModes, ", "))
+	}
+	return mode, err
 }
 
 // maxWatchdogIntervals bounds open's watchdogIntervals.

@@ -313,6 +313,31 @@ func isElement(v js.Value) bool {
 	return ok && !elTagName.IsUndefined()
 }
 
+// maxName bounds the short strings the API reads (modes, formats, panel
+// names, labels), maxText the longer ones (an import's name, a URL).
+const (
+	maxName = 128
+	maxText = 4096
+)
+
+// stringArg reads a string of at most max UTF-16 units; the length is
+// checked before the string is copied into Go. js.Value.Length refuses a
+// primitive string, so it is read from the String object Object(v), whose
+// length is an own, read-only property: no user code runs.
+func stringArg(v js.Value, what string, max int) (string, error) {
+	if t := typeName(v); t != "string" {
+		return "", fmt.Errorf("%s must be a string, got %s", what, t)
+	}
+	var n int
+	if err := catch(func() { n = jsObject.Invoke(v).Get("length").Int() }); err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if n > max {
+		return "", fmt.Errorf("%s is %d characters long, more than the %d it may be", what, n, max)
+	}
+	return v.String(), nil
+}
+
 // indexArg reads a frame index argument: an integer 0, 1, ….
 func indexArg(v js.Value, what string) (int, error) {
 	if typeName(v) != "number" {

@@ -39,9 +39,13 @@ func metricsKind(o js.Value, what string) (string, error) {
 	if typeName(v) != "string" {
 		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, typeName(v))
 	}
-	kind, ok := metricsFormats[v.String()]
+	f, err := stringArg(v, what+": format", maxName)
+	if err != nil {
+		return "", err
+	}
+	kind, ok := metricsFormats[f]
 	if !ok {
-		return "", fmt.Errorf("%s: format %q: want \"openmetrics\" or \"prometheus\"", what, v.String())
+		return "", fmt.Errorf("%s: format %q: want \"openmetrics\" or \"prometheus\"", what, f)
 	}
 	return kind, nil
 }

@@ -57,9 +57,9 @@ type PushResult struct {
 // apiPushMetrics: pushMetrics(url, {job, instance}).
 func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 	const what = "pushMetrics"
-	u := arg(args, 0)
-	if t := typeName(u); t != "string" {
-		return nil, fmt.Errorf("%s: url must be a string (the page server's relay, \"/pushgateway\"), got %s", what, t)
+	u, err := stringArg(arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", maxText)
+	if err != nil {
+		return nil, err
 	}
 	o := arg(args, 1)
 	if err := optionsArg(o, what); err != nil {
@@ -73,7 +73,7 @@ func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.push(u.String(), job, instance)
+	return a.push(u, job, instance)
 }
 
 // optLabel reads a grouping label: a string matching pushLabel, def when
@@ -83,10 +83,11 @@ func optLabel(o js.Value, what, name, def string) (string, error) {
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return def, err
 	}
-	if typeName(v) != "string" || !pushLabel.MatchString(v.String()) {
+	s, err := stringArg(v, what+": "+name, maxName)
+	if err != nil || !pushLabel.MatchString(s) {
 		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, describe(v))
 	}
-	return v.String(), nil
+	return s, nil
 }
 
 // push PUTs the Prometheus text of the current capture to base's group.

@@ -10,8 +10,8 @@ import "syscall/js"
 // it to check what the page says then (static/guard.js). It never returns.
 func testCrash(args []js.Value) (any, error) {
 	msg := "injected"
-	if v := arg(args, 0); typeName(v) == "string" {
-		msg = v.String()
+	if s, err := stringArg(arg(args, 0), "", maxName); err == nil {
+		msg = s
 	}
 	done := make(chan struct{})
 	go func() { panic("ringscope.__test.crash: " + msg) }()

@@ -31,6 +31,7 @@ export async function fuzzBatch({ seed, calls }) {
   const STRINGS = ['', 'fast', 'full', 'summary', 'auto', '64', '0x100', 'slotmap', 'nope', '\u0000', 'x'.repeat(300),
     'prometheus', 'openmetrics', 'http://127.0.0.1:1/', '/push'];
   const body = document.body;
+  const longString = 'x'.repeat(1e7);
 
   const throwing = () => {
     const o = {};
@@ -84,7 +85,8 @@ export async function fuzzBatch({ seed, calls }) {
     const r = rand();
     if (depth > 2 || r < 0.35) {
       return pick([undefined, null, true, false, pick(NUMBERS), pick(NUMBERS), pick(STRINGS), 4096n, 0n, -1n,
-        Symbol('s'), () => {}, () => { throw new Error('cb'); }]);
+        Symbol('s'), () => {}, () => { throw new Error('cb'); }, longString,
+        () => { throw new Proxy({}, { get() { throw new Error('thrown proxy'); } }); }]);
     }
     if (r < 0.55) return obj(depth);
     if (r < 0.7) return arr(depth);

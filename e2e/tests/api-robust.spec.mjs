@@ -85,7 +85,7 @@ test('a seeded fuzz of every method: the page lives and exactly-once holds after
   // Random callbacks that throw are logged and stay subscribed (by design);
   // random URLs handed to pushMetrics meet the page's CSP.
   pageProblems.allow(/ringscope: subscriber threw/);
-  pageProblems.allow(/Content Security Policy|Refused to connect|Failed to fetch|ERR_/);
+  pageProblems.allow(/Content Security Policy|Refused to connect|Failed to fetch|Failed to load resource|ERR_/);
   await gotoReady(page, '?autostart=0');
   const seed = Number(process.env.RINGSCOPE_FUZZ_SEED || 22);
   const calls = Number(process.env.RINGSCOPE_FUZZ_CALLS || 150);
