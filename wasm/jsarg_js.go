@@ -160,11 +160,38 @@ func isArray(v js.Value) (ok bool) {
 func truthy(v js.Value) bool { return jsBoolean.Invoke(v).Bool() }
 
 // getProp reads v[key] with Reflect.get; err is what it threw, named.
-func getProp(v js.Value, what string, key any) (out js.Value, err error) {
-	if err = catch(func() { out = jsReflectGet.Invoke(v, key) }); err != nil {
-		return js.Undefined(), fmt.Errorf("%s: reading it threw: %w", what, err)
+func getProp(v js.Value, what string, key any) (js.Value, error) {
+	out, err := rawGet(v, key)
+	if err != nil {
+		return out, readError(what, err)
 	}
 	return out, nil
+}
+
+// rawGet is getProp for hot loops, which name the property only when the
+// read fails (readError): a key given as a js.Value (keyOpcode …) is not
+// converted again on every call.
+func rawGet(v js.Value, key any) (out js.Value, err error) {
+	if err = catch(func() { out = jsReflectGet.Invoke(v, key) }); err != nil {
+		return js.Undefined(), err
+	}
+	return out, nil
+}
+
+// readError names a property whose read threw.
+func readError(what string, err error) error {
+	return fmt.Errorf("%s: reading it threw: %w", what, err)
+}
+
+// isObjectType reports an object (arrays included) without calling into
+// JS, for loops that read many; BigInts and all else are false.
+func isObjectType(v js.Value) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return v.Type() == js.TypeObject
 }
 
 // optionsArg checks an optional options argument: undefined, null or an
