@@ -56,8 +56,10 @@ setup: setup-chromium setup-node
 
 # Chromium brings SwiftShader, the CPU WebGPU adapter both test tiers use;
 # Dawn under Node needs the Vulkan loader to find it; zopfli compresses the
-# served main.wasm.gz.
-APT_PACKAGES := chromium libvulkan1 zopfli
+# served main.wasm.gz; prometheus (its promtool) lints the metrics export,
+# and prometheus-pushgateway is the gateway the push test pushes to (the
+# e2e tests start both on loopback ports of their own).
+APT_PACKAGES := chromium libvulkan1 zopfli prometheus prometheus-pushgateway
 
 setup-chromium:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PACKAGES); }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -78,8 +80,8 @@ type gzEntry struct {
 
 // newHandler returns the handler that serves dir: only GET and HEAD, only
 // regular files, never a name with a segment that starts with a dot, never
-// outside dir (files are opened through os.OpenInRoot, so symlinks cannot
-// escape either), no directory listings (a directory serves its index.html
+// outside dir (files are opened through an os.Root, so symlinks cannot
+// escape either), never a FIFO or device node (see open), no directory listings (a directory serves its index.html
 // or 404). Files of compressible types are gzipped once per version (name,
 // modification time, size) and kept in memory; a precompressed name.gz
 // beside a file, no older than it, is served instead when present.
@@ -159,15 +161,37 @@ func fileName(urlPath, rawPath string) (string, int) {
 	return name, http.StatusOK
 }
 
+// errNotRegular refuses a name that is neither a regular file nor a
+// directory.
+var errNotRegular = errors.New("not a regular file")
+
+// open opens name in dir if it is a regular file or a directory. Opening
+// a FIFO for reading blocks until a writer comes, and opening a device
+// node can have effects of its own, so open looks before it opens (Stat,
+// following symlinks inside dir only), opens with O_NONBLOCK where the
+// system has it (a FIFO swapped in between then fails the second check
+// instead of holding the request's goroutine and its thread for good),
+// and checks what it opened.
 func (h *handler) open(name string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenInRoot(h.dir, name)
+	root, err := os.OpenRoot(h.dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
+	defer root.Close()
+	fi, err := root.Stat(name)
 	if err != nil {
-		f.Close()
 		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, nil, errNotRegular
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
+		f.Close()
+		return nil, nil, cmp.Or(err, errNotRegular)
 	}
 	return f, fi, nil
 }
@@ -246,7 +270,7 @@ func (h *handler) compress(name string, fi fs.FileInfo) []byte {
 			}
 		}
 	}
-	f, err := os.OpenInRoot(h.dir, name)
+	f, _, err := h.open(name)
 	if err != nil {
 		return nil
 	}

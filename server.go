@@ -1,6 +1,6 @@
 // Command ringscope serves the ringscope page (static/) on a local address.
 //
-//	go run . [-addr 127.0.0.1:8080] [-dir static]
+//	go run . [-addr 127.0.0.1:8080] [-dir static] [-pushgateway http://127.0.0.1:9091]
 //
 // It serves only GET and HEAD of regular files, gzipped when the client
 // accepts it, with the headers that make the page cross-origin isolated and
@@ -36,6 +36,7 @@ const (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen `address` (host:port)")
 	dir := flag.String("dir", "static", "`directory` to serve")
+	gateway := flag.String("pushgateway", "", "relay the page's metrics pushes (/pushgateway/…) to the Prometheus Pushgateway at `URL` (push.go)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		flag.Usage()
@@ -45,6 +46,14 @@ func main() {
 		log.Fatalf("ringscope: -dir %s: not a directory", *dir)
 	}
 
+	var push *pushRelay
+	if *gateway != "" {
+		var err error
+		if push, err = newPushRelay(*gateway); err != nil {
+			log.Fatalf("ringscope: %v", err)
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ln, err := net.Listen("tcp", *addr)
@@ -52,7 +61,10 @@ func main() {
 		log.Fatalf("ringscope: %v", err)
 	}
 	log.Printf("ringscope: serving %s on %s", *dir, serverURL(ln.Addr()))
-	if err := serve(ctx, ln, newServer(newHandler(*dir))); err != nil {
+	if push != nil {
+		log.Printf("ringscope: relaying %s… to the Pushgateway %s", pushPrefix, push.target)
+	}
+	if err := serve(ctx, ln, newServer(withPush(newHandler(*dir), push))); err != nil {
 		log.Fatalf("ringscope: %v", err)
 	}
 }

@@ -6,7 +6,8 @@
 //   no-webgpu   navigator.gpu is missing or has no adapter; wasm is not started
 //   (still loading once main.wasm runs: from then on the wasm owns the
 //   element and sets ready, or error: …, when its first frame decides)
-//   error: …    anything else, said plainly
+//   error: …    anything else, said plainly; and once main.wasm has
+//               exited, with the reason (guard.js)
 //
 // No inline script or style anywhere: the server's CSP forbids them.
 'use strict';
@@ -69,7 +70,7 @@
     compiled.catch(() => {}); // settled below, or abandoned without WebGPU
     // Vugu's DOM renderer helper is loaded as a file: the wasm would
     // otherwise eval() it, which the CSP forbids.
-    const scripts = Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js')]);
+    const scripts = Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js'), loadScript('guard.js')]);
     scripts.catch(() => {});
     if (!(await hasWebGPU())) {
       abort.abort();
@@ -88,18 +89,11 @@
       throw new Error('wasm_exec.js: did not define Go');
     }
     const go = new globalThis.Go();
-    let exitCode = '?';
-    const goExit = go.exit;
-    go.exit = (code) => {
-      exitCode = code;
-      goExit(code);
-    };
+    // guard.js reports the program's exit (status, banner, rejections).
+    const started = globalThis.ringscopeGuard.watch(go);
     const instance = await WebAssembly.instantiate(await compiled, go.importObject);
     // The wasm owns the status from here; it stays "loading" until then.
-    go.run(instance).then(
-      () => setStatus('error', `error: main.wasm exited (code ${exitCode})`),
-      (err) => setStatus('error', `error: main.wasm: ${err?.message ?? err}`),
-    );
+    started(go.run(instance));
   }
 
   start().catch((err) => {

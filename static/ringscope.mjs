@@ -74,16 +74,16 @@ async function start() {
     return WebAssembly.compileStreaming(resp);
   });
   compiled.catch(() => {}); // awaited below, after the scripts
-  await Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js')]);
+  await Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js'), loadScript('guard.js')]);
   if (typeof globalThis.Go !== 'function') {
     throw new Error('ringscope: wasm_exec.js did not define Go');
   }
   const go = new globalThis.Go();
+  // guard.js reports the program's exit (console, status, banner) and
+  // makes every method reject with its reason from then on.
+  const started = globalThis.ringscopeGuard.watch(go);
   const instance = await WebAssembly.instantiate(await compiled, go.importObject);
-  go.run(instance).then(
-    () => console.error('ringscope: main.wasm exited'),
-    (err) => console.error('ringscope: main.wasm:', err),
-  );
+  started(go.run(instance));
   const api = await waitForAPI(10_000);
   // A page that never awaits ready must not log an unhandled rejection.
   api.ready?.catch?.(() => {});

@@ -101,18 +101,22 @@ func attachInfo(st *attachState) AttachInfo {
 // apiAttach: attach(options); see the comment at the top of the file.
 func (a *app) apiAttach(args []js.Value) (any, error) {
 	o := arg(args, 0)
-	if o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", o.Type())
+	if t := typeName(o); t != "object" {
+		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", t)
 	}
 	slots, err := optUint32(o, "attach", "slots", 0)
 	if err != nil {
 		return nil, err
 	}
-	windows, err := optUint32Array(o, "attach", "windowOpcodes")
+	windows, err := optUint32Array(o, "attach", "windowOpcodes", maxOptionArray)
 	if err != nil {
 		return nil, err
 	}
-	mode, err := attachReadback(o.Get("readback"))
+	rb, err := optProp(o, "attach", "readback")
+	if err != nil {
+		return nil, err
+	}
+	mode, err := attachReadback(rb)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +134,11 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 		return nil, fmt.Errorf("attach: ringscope's own runner is driving the ring you opened with open() (%d slots, generation %d) and its live loop is running: stop() it first",
 			a.runner.Options().Slots, c.Generation)
 	}
-	dev, err := wrapHostDevice(o.Get("device"))
+	devArg, err := optProp(o, "attach", "device")
+	if err != nil {
+		return nil, err
+	}
+	dev, err := wrapHostDevice(devArg)
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
@@ -140,7 +148,10 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 		dst      **webgpu.Buffer
 		optional bool
 	}{{"control", &opts.Control, false}, {"ring", &opts.Ring, false}, {"log", &opts.Log, true}} {
-		v := o.Get(b.name)
+		v, err := optProp(o, "attach", b.name)
+		if err != nil {
+			return nil, err
+		}
 		if b.optional && (v.IsUndefined() || v.IsNull()) {
 			continue
 		}
@@ -192,8 +203,8 @@ func attachReadback(v js.Value) (megakernel.AttachReadback, error) {
 	switch {
 	case v.IsUndefined() || v.IsNull():
 		return megakernel.AttachAuto, nil
-	case v.Type() != js.TypeString:
-		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", strings.Join(names, ", "), v.Type())
+	case typeName(v) != "string":
+		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", strings.Join(names, ", "), typeName(v))
 	}
 	i := slices.Index(names, v.String())
 	if i < 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
@@ -24,23 +25,41 @@ var (
 // goroutine: a JS callback must never block (syscall/js.FuncOf), and the
 // work awaits GPU promises. The result is converted with api.Plain, so
 // field names are lowerCamelCase (an api.RawJSON, already written in that
-// form, goes through JSON.parse); an error rejects with its message.
-func promise(work func() (any, error)) js.Value {
+// form, goes through JSON.parse; a js.Value resolves as it is); an error
+// rejects with its message.
+//
+// A panic in work (a check the method forgot) must not end the page's Go
+// program, which would freeze the dashboard and every later call: it is
+// recovered here, logged with its stack, and rejects with a message that
+// names the method and its arguments' types. Locks work holds are released
+// by their defers as the panic unwinds (runLocked's included).
+func promise(name string, args []js.Value, work func() (any, error)) js.Value {
 	var executor js.Func
-	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		resolve, reject := args[0], args[1]
+	executor = js.FuncOf(func(_ js.Value, pargs []js.Value) any {
+		resolve, reject := pargs[0], pargs[1]
 		executor.Release() // the executor runs exactly once, synchronously
 		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("%s: internal error (the call was abandoned; the page carries on): %v; arguments %s",
+						name, panicError(r), describeArgs(args))
+					jsGlobal.Get("console").Call("error", "ringscope: "+msg+"\n"+string(debug.Stack()))
+					reject.Invoke(jsError.New(msg))
+				}
+			}()
 			v, err := work()
 			if err != nil {
 				reject.Invoke(jsError.New(err.Error()))
 				return
 			}
-			if raw, ok := v.(api.RawJSON); ok {
-				resolve.Invoke(jsJSON.Call("parse", string(raw)))
-				return
+			switch v := v.(type) {
+			case api.RawJSON:
+				resolve.Invoke(jsJSON.Call("parse", string(v)))
+			case js.Value:
+				resolve.Invoke(v)
+			default:
+				resolve.Invoke(js.ValueOf(api.Plain(v)))
 			}
-			resolve.Invoke(js.ValueOf(api.Plain(v)))
 		}()
 		return nil
 	})
@@ -51,8 +70,20 @@ func promise(work func() (any, error)) js.Value {
 // js.Func lives as long as the page: the API object is never torn down.
 func method(obj js.Value, name string, work func(args []js.Value) (any, error)) {
 	obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-		return promise(func() (any, error) { return work(args) })
+		return promise(name, args, func() (any, error) { return work(args) })
 	}))
+}
+
+// rawMethod is method for results that are already JS values (a
+// Uint8Array), which api.Plain would flatten.
+func rawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, error)) {
+	method(obj, name, func(args []js.Value) (any, error) {
+		v, err := work(args)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	})
 }
 
 // arg returns args[i], or undefined when the caller passed fewer.
@@ -74,17 +105,15 @@ func optUint32(obj js.Value, what, name string, def uint32) (uint32, error) {
 }
 
 // optNumber reads an optional number property: ok is false when obj or the
-// property is absent, and err names where a non-number was given.
+// property is absent, and err names where a non-number was given (or obj
+// is not an object, or reading the property threw).
 func optNumber(obj js.Value, what, name string) (f float64, ok bool, err error) {
-	if obj.IsUndefined() || obj.IsNull() {
-		return 0, false, nil
+	v, err := optProp(obj, what, name)
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return 0, false, err
 	}
-	v := obj.Get(name)
-	if v.IsUndefined() || v.IsNull() {
-		return 0, false, nil
-	}
-	if v.Type() != js.TypeNumber {
-		return 0, false, errors.New(what + ": " + name + " must be a number, got " + v.Type().String())
+	if t := typeName(v); t != "number" {
+		return 0, false, errors.New(what + ": " + name + " must be a number, got " + t)
 	}
 	return v.Float(), true, nil
 }
@@ -102,10 +131,13 @@ func optUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
 	return uint64(f), nil
 }
 
-// optBool reads an optional boolean property (absent: false).
+// optBool reads an optional boolean property (absent: false; any value
+// by its truthiness). Callers check obj with optionsArg first; a read that
+// throws counts as absent.
 func optBool(obj js.Value, name string) bool {
-	if obj.IsUndefined() || obj.IsNull() || obj.Type() != js.TypeObject {
+	if typeName(obj) != "object" {
 		return false
 	}
-	return obj.Get(name).Truthy()
+	v, err := getProp(obj, name, name)
+	return err == nil && truthy(v)
 }

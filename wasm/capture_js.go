@@ -18,6 +18,7 @@ import (
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
 // Capture and replay in the page (docs/EMBEDDING.md, docs/CAPTURE.md):
@@ -66,6 +67,11 @@ type captureState struct {
 
 	subs    map[int]js.Value
 	nextSub int
+
+	// run sums every live frame's dispatch, recorded or not: the exported
+	// counters (capture.Totals), which must not shrink as the recorder
+	// evicts frames.
+	run capture.Totals
 
 	// Replay: replay is non-nil while replaying; imported is set when it
 	// replays an imported capture (not the recording).
@@ -125,27 +131,24 @@ func installCaptureAPI(a *app, obj js.Value) {
 		b, _, err := a.exportBytes("trace")
 		return string(b), err
 	})
-	method(obj, "exportMetrics", func([]js.Value) (any, error) {
-		b, _, err := a.exportBytes("metrics")
-		return string(b), err
-	})
+	method(obj, "exportMetrics", a.apiExportMetrics)
 	method(obj, "importCapture", a.apiImport)
 	method(obj, "captureInfo", func([]js.Value) (any, error) { return a.captureInfo(), nil })
 	method(obj, "captureFrame", a.apiCaptureFrame)
 	method(obj, "setRecording", func(args []js.Value) (any, error) {
 		v := arg(args, 0)
-		if v.Type() != js.TypeBoolean {
-			return nil, errors.New("setRecording: on must be a boolean")
+		if t := typeName(v); t != "boolean" {
+			return nil, errors.New("setRecording: on must be a boolean, got " + t)
 		}
 		a.setRecording(v.Bool())
 		return a.captureInfo(), nil
 	})
 	method(obj, "replay", func(args []js.Value) (any, error) {
-		v := arg(args, 0)
-		if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || v.Float() < 0 {
-			return nil, errors.New("replay: index must be a frame index 0, 1, …")
+		i, err := indexArg(arg(args, 0), "replay")
+		if err != nil {
+			return nil, err
 		}
-		if err := a.showReplay(int(v.Float())); err != nil {
+		if err := a.showReplay(i); err != nil {
 			return nil, err
 		}
 		return a.captureInfo(), nil
@@ -156,8 +159,10 @@ func installCaptureAPI(a *app, obj js.Value) {
 	})
 	obj.Set("subscribe", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		cb := arg(args, 0)
-		if cb.Type() != js.TypeFunction {
-			panic(jsError.New("ringscope.subscribe: callback must be a function"))
+		if t := typeName(cb); t != "function" {
+			// A panic here, in the JS call itself, would end the Go
+			// program; static/guard.js throws the TypeError returned.
+			return jsTypeError.New("subscribe: callback must be a function, got " + t)
 		}
 		st.mu.Lock()
 		id := st.nextSub
@@ -191,6 +196,7 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.countFrame(f)
 	if st.replay != nil {
 		// A live frame while replaying (one in flight when the loop paused,
 		// or the API's step): it is shown, then the replay again.
@@ -324,7 +330,10 @@ func notify(subs map[int]js.Value, v any) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", fmt.Sprint(r))
+					// panicError, not fmt.Sprint: js.Error's Error reads the
+					// thrown value's .message with Get, which a thrown Proxy
+					// makes throw again, outside any try/catch.
+					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", panicError(r).Error())
 				}
 			}()
 			cb.Invoke(obj)
@@ -425,7 +434,7 @@ func (st *captureState) currentCapture() *capture.Capture {
 		w = []uint32{}
 	}
 	return &capture.Capture{
-		Header: capture.Header{Ringscope: ringscopeVersion, Source: capture.SourceLive, WindowOpcodes: w,
+		Header: capture.Header{Ringscope: ringscopeVersion, ABIVersion: abi.Version, Source: capture.SourceLive, WindowOpcodes: w,
 			Adapter: st.adapter, DroppedFrames: st.rec.Dropped(), CreatedAt: time.Now().UTC().Format(time.RFC3339)},
 		Frames: st.rec.Frames(),
 	}
@@ -452,7 +461,7 @@ func (st *captureState) recordingReplay() (*capture.Replay, error) {
 }
 
 // exportBytes renders the current capture as kind: "capture", "trace" or
-// "metrics". It returns the bytes and the download's file name.
+// "metrics" (OpenMetrics) or "prometheus". It returns the bytes and the download's file name.
 func (a *app) exportBytes(kind string) ([]byte, string, error) {
 	st := a.captures()
 	st.mu.Lock()
@@ -467,8 +476,11 @@ func (a *app) exportBytes(kind string) ([]byte, string, error) {
 		b, err := capture.Trace(c)
 		return b, "ringscope-" + stamp + ".trace.json", err
 	case "metrics":
-		b, err := capture.OpenMetrics(c)
+		b, err := capture.Metrics(c, st.runTotals(), capture.FormatOpenMetrics)
 		return b, "ringscope-" + stamp + ".om.txt", err
+	case "prometheus":
+		b, err := capture.Metrics(c, st.runTotals(), capture.FormatPrometheus)
+		return b, "ringscope-" + stamp + ".prom", err
 	}
 	return nil, "", fmt.Errorf("export: unknown kind %q", kind)
 }
@@ -509,47 +521,13 @@ func (a *app) download(kind string) {
 	time.AfterFunc(time.Minute, func() { jsGlobal.Get("URL").Call("revokeObjectURL", url) })
 }
 
-// apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
-// buffers without any GPU.
-func (a *app) apiDecode(args []js.Value) (any, error) {
-	control, err := bytesArg(arg(args, 0), "decode: control")
-	if err != nil {
-		return nil, err
-	}
-	ring, err := bytesArg(arg(args, 1), "decode: ring")
-	if err != nil {
-		return nil, err
-	}
-	opts := arg(args, 2)
-	if !opts.IsUndefined() && !opts.IsNull() && opts.Type() != js.TypeObject {
-		return nil, fmt.Errorf("decode: options must be an object, got %s", opts.Type())
-	}
-	windows, err := optUint32Array(opts, "decode", "windowOpcodes")
-	if err != nil {
-		return nil, err
-	}
-	var log []byte
-	if !opts.IsUndefined() && !opts.IsNull() {
-		if l := opts.Get("log"); !l.IsUndefined() && !l.IsNull() {
-			if log, err = bytesArg(l, "decode: options.log"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	var d capture.Decoded
-	if err := capture.DecodeBuffers(&d, control, ring, log, windows); err != nil {
-		return nil, fmt.Errorf("%w (control: at least 640 bytes of whole 4-byte words; ring: whole 64-byte slots)", err)
-	}
-	return decodedResult(&d, false), nil
-}
-
 // Decoded is what decode and captureFrame resolve to.
 type Decoded struct {
 	Legacy     bool
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	Log        *api.Log // as drain's
 	Seq        uint64
 	AtMillis   float64
 	Dispatch   *decode.MegakernelTelemetry
@@ -559,7 +537,7 @@ type Decoded struct {
 func decodedResult(d *capture.Decoded, framed bool) Decoded {
 	r := Decoded{Legacy: d.Ring.Control.Legacy, Telemetry: &d.Ring, Counters: &d.Counters, Observable: d.Ring.Control.Observable}
 	if d.HasLog {
-		r.Log = &d.Log
+		r.Log = api.LogOf(&d.Log, workload.Formats)
 	}
 	if framed {
 		r.Watchdog = &d.Watchdog
@@ -572,69 +550,27 @@ func decodedResult(d *capture.Decoded, framed bool) Decoded {
 
 // apiCaptureFrame: captureFrame(i) decodes frame i of the current capture.
 func (a *app) apiCaptureFrame(args []js.Value) (any, error) {
-	v := arg(args, 0)
-	if v.Type() != js.TypeNumber || v.Float() != math.Trunc(v.Float()) || v.Float() < 0 {
-		return nil, errors.New("captureFrame: index must be a frame index 0, 1, …")
+	i, err := indexArg(arg(args, 0), "captureFrame")
+	if err != nil {
+		return nil, err
 	}
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	r := st.replay
 	if r == nil {
-		var err error
 		if r, err = st.recordingReplay(); err != nil {
 			return nil, err
 		}
 	}
 	var d capture.Decoded
-	if err := r.Decode(int(v.Float()), &d); err != nil {
+	if err := r.Decode(i, &d); err != nil {
 		return nil, fmt.Errorf("captureFrame: %w", err)
 	}
 	res := decodedResult(&d, true)
-	s := r.Summary(int(v.Float()))
+	s := r.Summary(i)
 	res.Seq, res.AtMillis = s.Seq, s.AtMillis
 	return res, nil
-}
-
-// apiImport: importCapture(bytes | {control, ring, name}) validates the
-// capture file (or the vyre dump pair) and replays its first frame.
-func (a *app) apiImport(args []js.Value) (any, error) {
-	v := arg(args, 0)
-	var c *capture.Capture
-	var err error
-	name := "import"
-	if v.Type() == js.TypeObject && !isBytes(v) {
-		if n := v.Get("name"); n.Type() == js.TypeString {
-			name = n.String()
-		}
-		if b := v.Get("bytes"); !b.IsUndefined() {
-			v = b
-		}
-	}
-	if isBytes(v) {
-		b, _ := bytesArg(v, "importCapture")
-		c, err = capture.Decode(b)
-	} else if v.Type() == js.TypeObject && !v.Get("control").IsUndefined() {
-		var control, ring []byte
-		if control, err = bytesArg(v.Get("control"), "importCapture: control"); err == nil {
-			if ring, err = bytesArg(v.Get("ring"), "importCapture: ring"); err == nil {
-				c, err = capture.FromDump(control, ring, nil)
-				if name == "import" {
-					name = "vyre dump"
-				}
-			}
-		}
-	} else {
-		err = fmt.Errorf("importCapture: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", v.Type())
-	}
-	if err == nil {
-		err = a.startReplay(c, name)
-	}
-	if err != nil {
-		a.importFailed(name, err)
-		return nil, err
-	}
-	return a.captureInfo(), nil
 }
 
 func (a *app) importFailed(name string, err error) {
@@ -954,58 +890,8 @@ func readFile(f js.Value) ([]byte, error) {
 	}
 }
 
-// isBytes reports an ArrayBuffer or a view of one (Uint8Array, DataView…).
-func isBytes(v js.Value) bool {
-	if v.Type() != js.TypeObject {
-		return false
-	}
-	return v.InstanceOf(jsGlobal.Get("ArrayBuffer")) || jsGlobal.Get("ArrayBuffer").Call("isView", v).Bool()
-}
-
-// bytesArg copies an ArrayBuffer or an ArrayBuffer view into Go.
-func bytesArg(v js.Value, what string) ([]byte, error) {
-	if !isBytes(v) {
-		t := v.Type().String()
-		if v.Type() == js.TypeObject {
-			t = v.Get("constructor").Get("name").String()
-		}
-		return nil, fmt.Errorf("%s must be an ArrayBuffer or a Uint8Array, got %s", what, t)
-	}
-	var u js.Value
-	if v.InstanceOf(jsGlobal.Get("ArrayBuffer")) {
-		u = jsGlobal.Get("Uint8Array").New(v)
-	} else {
-		u = jsGlobal.Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
-	}
-	b := make([]byte, u.Length())
-	js.CopyBytesToGo(b, u)
-	return b, nil
-}
-
 func bytesToJS(b []byte) js.Value {
 	u := jsGlobal.Get("Uint8Array").New(len(b))
 	js.CopyBytesToJS(u, b)
 	return u
-}
-
-// rawMethod is method for results that are already JS values (a
-// Uint8Array), which api.Plain would flatten.
-func rawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, error)) {
-	obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-		var executor js.Func
-		executor = js.FuncOf(func(_ js.Value, pa []js.Value) any {
-			resolve, reject := pa[0], pa[1]
-			executor.Release()
-			go func() {
-				v, err := work(args)
-				if err != nil {
-					reject.Invoke(jsError.New(err.Error()))
-					return
-				}
-				resolve.Invoke(v)
-			}()
-			return nil
-		})
-		return jsPromise.New(executor)
-	}))
 }

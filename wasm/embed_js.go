@@ -47,36 +47,46 @@ func toAny(s []string) []any {
 
 // mountPanels reads options.panels: nil for the whole dashboard.
 func mountPanels(o js.Value) ([]string, error) {
-	if o.IsUndefined() || o.IsNull() {
-		return nil, nil
+	p, err := optProp(o, "mount", "panels")
+	if err != nil || p.IsUndefined() || p.IsNull() {
+		return nil, err
 	}
-	if o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("mount: options must be an object, got %s", o.Type())
-	}
-	p := o.Get("panels")
-	if p.IsUndefined() || p.IsNull() {
-		return nil, nil
-	}
-	if !jsGlobal.Get("Array").Call("isArray", p).Bool() {
+	if !isArray(p) {
 		return nil, fmt.Errorf("mount: options.panels must be an array of panel names (%s)", strings.Join(Panels, ", "))
 	}
-	out := make([]string, p.Length())
+	n, err := arrayArg(p, "mount: options.panels", maxOptionArray)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, n)
 	for i := range out {
-		e := p.Index(i)
-		if e.Type() != js.TypeString || !slices.Contains(Panels, e.String()) {
-			return nil, fmt.Errorf("mount: options.panels[%d] = %v is not a panel; choose from %s", i, e, strings.Join(Panels, ", "))
+		e, err := getProp(p, fmt.Sprintf("mount: options.panels[%d]", i), i)
+		if err != nil {
+			return nil, err
 		}
-		out[i] = e.String()
+		name, err := stringArg(e, fmt.Sprintf("mount: options.panels[%d]", i), maxName)
+		if err != nil || !slices.Contains(Panels, name) {
+			return nil, fmt.Errorf("mount: options.panels[%d] = %s is not a panel; choose from %s", i, panelText(e), strings.Join(Panels, ", "))
+		}
+		out[i] = name
 	}
 	return out, nil
+}
+
+// panelText shows a refused panel name: the string, or its type.
+func panelText(e js.Value) string {
+	if s, err := stringArg(e, "", maxName); err == nil {
+		return s
+	}
+	return describe(e)
 }
 
 // apiMount: mount(element, {panels}) resolves to the element once the
 // dashboard has rendered in it.
 func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	el := arg(args, 0)
-	if el.Type() != js.TypeObject || !el.InstanceOf(jsGlobal.Get("Element")) {
-		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel'))")
+	if !isElement(el) {
+		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + describe(el))
 	}
 	panels, err := mountPanels(arg(args, 1))
 	if err != nil {
@@ -86,7 +96,16 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
-	cl := el.Get("classList")
+	// The dashboard cannot move into itself (append throws a
+	// HierarchyRequestError); nor into a node that is not in a document
+	// the page can render to, which is fine and left to the host.
+	if root.Equal(el) || root.Call("contains", el).Bool() {
+		return js.Undefined(), errors.New("mount: element is inside the dashboard itself; choose an element outside it (the dashboard's root is #app)")
+	}
+	cl, err := getProp(el, "mount: element.classList", "classList")
+	if err != nil {
+		return js.Undefined(), err
+	}
 	for _, p := range Panels {
 		cl.Call("remove", "rs-show-"+p)
 	}

@@ -179,8 +179,8 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 	var oo openOpts
 	opts := &oo.Options
 	opts.LogCapacity, opts.MemoryBudgetBytes = logCapacity, memoryBudget
-	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return oo, fmt.Errorf("open: options must be an object, got %s", o.Type())
+	if err := optionsArg(o, what); err != nil {
+		return oo, err
 	}
 	fields := []struct {
 		name string
@@ -218,7 +218,7 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 	if oo.readback, err = optReadback(o); err != nil {
 		return oo, err
 	}
-	masks, err := optUint32Array(o, what, "masks")
+	masks, err := optUint32Array(o, what, "masks", maxOptionArray)
 	if err != nil {
 		return oo, err
 	}
@@ -231,7 +231,7 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 			}
 		}
 	}
-	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes"); err != nil {
+	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes", maxOptionArray); err != nil {
 		return oo, err
 	}
 	return oo, nil
@@ -240,50 +240,24 @@ func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
 // optReadback reads open's readback: one of ui.ReadbackModes, "full" when
 // absent (drain() and snapshot() give every slot, as before the option).
 func optReadback(o js.Value) (string, error) {
-	if o.IsUndefined() || o.IsNull() {
-		return ui.ReadbackFull, nil
-	}
-	v := o.Get("readback")
+	v, err := optProp(o, "open", "readback")
 	switch {
+	case err != nil:
+		return "", err
 	case v.IsUndefined() || v.IsNull():
 		return ui.ReadbackFull, nil
-	case v.Type() != js.TypeString:
-		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), v.Type())
-	case !slices.Contains(ui.ReadbackModes, v.String()):
-		return "", fmt.Errorf("open: readback %q: want one of %s", v.String(), strings.Join(ui.ReadbackModes, ", "))
+	case typeName(v) != "string":
+		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), typeName(v))
 	}
-	return v.String(), nil
+	mode, err := stringArg(v, "open: readback", maxName)
+	if err == nil && !slices.Contains(ui.ReadbackModes, mode) {
+		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(ui.ReadbackModes, ", "))
+	}
+	return mode, err
 }
 
 // maxWatchdogIntervals bounds open's watchdogIntervals.
 const maxWatchdogIntervals = 1000
-
-// optUint32Array reads an optional array of unsigned integers.
-func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
-	if o.IsUndefined() || o.IsNull() {
-		return nil, nil
-	}
-	v := o.Get(name)
-	if v.IsUndefined() || v.IsNull() {
-		return nil, nil
-	}
-	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
-		return nil, fmt.Errorf("%s: %s must be an array of integers", what, name)
-	}
-	out := make([]uint32, v.Length())
-	for i := range out {
-		e := v.Index(i)
-		if e.Type() != js.TypeNumber {
-			return nil, fmt.Errorf("%s: %s[%d] must be a number, got %s", what, name, i, e.Type())
-		}
-		u, err := api.Uint32(fmt.Sprintf("%s: %s[%d]", what, name, i), e.Float())
-		if err != nil {
-			return nil, err
-		}
-		out[i] = u
-	}
-	return out, nil
-}
 
 // apiPublish: publish(items) validates the whole batch, then publishes it;
 // it resolves to the number published and rejects, publishing nothing, on
@@ -293,12 +267,16 @@ func optUint32Array(o js.Value, what, name string) ([]uint32, error) {
 // fault UNKNOWN_OPCODE; publish(items, {allowUnknownOpcodes: true})
 // publishes it anyway, to exercise that fault.
 func (a *app) apiPublish(args []js.Value) (any, error) {
-	items, err := parseItems(arg(args, 0))
-	if err != nil {
+	if err := optionsArg(arg(args, 1), "publish"); err != nil {
 		return nil, err
 	}
-	if o := arg(args, 1); !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("publish: options must be an object, got %s", o.Type())
+	max := a.ringSlots()
+	if max == 0 {
+		return nil, errNotReady
+	}
+	items, err := parseItems(arg(args, 0), max)
+	if err != nil {
+		return nil, err
 	}
 	if !optBool(arg(args, 1), "allowUnknownOpcodes") {
 		if err := api.CheckKnownOpcodes(items); err != nil {
@@ -314,68 +292,18 @@ func (a *app) apiPublish(args []js.Value) (any, error) {
 	})
 }
 
-func parseItems(v js.Value) ([]host.Item, error) {
-	if !jsGlobal.Get("Array").Call("isArray", v).Bool() {
-		return nil, errors.New("publish: items must be an array of {opcode, tenant, priority, args}")
-	}
-	items := make([]host.Item, v.Length())
-	for i := range items {
-		e := v.Index(i)
-		if e.Type() != js.TypeObject {
-			return nil, fmt.Errorf("publish: item %d must be an object {opcode, tenant, priority, args}", i)
-		}
-		var raw api.RawItem
-		nums := []struct {
-			name string
-			dst  *float64
-		}{{"opcode", &raw.Opcode}, {"tenant", &raw.Tenant}, {"priority", &raw.Priority}}
-		for _, n := range nums {
-			f := e.Get(n.name)
-			switch f.Type() {
-			case js.TypeNumber:
-				*n.dst = f.Float()
-			case js.TypeUndefined:
-				if n.name == "opcode" {
-					return nil, fmt.Errorf("publish: item %d: opcode is missing", i)
-				}
-			default:
-				return nil, fmt.Errorf("publish: item %d: %s must be a number, got %s", i, n.name, f.Type())
-			}
-		}
-		if args := e.Get("args"); !args.IsUndefined() && !args.IsNull() {
-			if !jsGlobal.Get("Array").Call("isArray", args).Bool() {
-				return nil, fmt.Errorf("publish: item %d: args must be an array of numbers", i)
-			}
-			raw.Args = make([]float64, args.Length())
-			for j := range raw.Args {
-				x := args.Index(j)
-				if x.Type() != js.TypeNumber {
-					return nil, fmt.Errorf("publish: item %d: args[%d] must be a number, got %s", i, j, x.Type())
-				}
-				raw.Args[j] = x.Float()
-			}
-		}
-		it, err := api.Item(i, raw)
-		if err != nil {
-			return nil, err
-		}
-		items[i] = it
-	}
-	return items, nil
-}
-
 // apiSetTenantMask: setTenantMask(tenant, on). It does not pause the live
 // loop: the next submission sees the mask.
 func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
 	t := arg(args, 0)
-	if t.Type() != js.TypeNumber {
-		return nil, errors.New("setTenantMask: tenant must be a number")
+	if typeName(t) != "number" {
+		return nil, errors.New("setTenantMask: tenant must be a number, got " + typeName(t))
 	}
 	tenant, err := api.Uint32("setTenantMask: tenant", t.Float())
 	if err != nil {
 		return nil, err
 	}
-	on := arg(args, 1).Truthy()
+	on := truthy(arg(args, 1))
 	return a.withRunnerLive(false, func() (any, error) {
 		if err := a.runner.SetTenantMask(tenant, on); err != nil {
 			return nil, fmt.Errorf("setTenantMask: %w", err)
@@ -390,7 +318,9 @@ type DrainResult struct {
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	// Log is the frame's log, each record named and resolved as the
+	// page's log panel shows it (api.LogOf).
+	Log *api.Log
 }
 
 // apiDrain: drain({maxSubmissions}) runs submissions until the ring is
@@ -415,7 +345,7 @@ func (a *app) apiDrain(args []js.Value) (any, error) {
 		}
 		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		return DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
-			Observable: f.Ring.Control.Observable, Log: f.Log}, nil
+			Observable: f.Ring.Control.Observable, Log: api.LogOf(f.Log, workload.Formats)}, nil
 	})
 }
 
@@ -424,7 +354,7 @@ type Snapshot struct {
 	Telemetry  *decode.RingTelemetry
 	Counters   *decode.RuntimeCounters
 	Observable []uint32
-	Log        *decode.Log
+	Log        *api.Log // as drain's
 	Report     *decode.MegakernelReport
 	Published  uint64
 	Pending    uint32
@@ -453,8 +383,8 @@ type Snapshot struct {
 // GPU left them and the host changed them since: no ring read).
 func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	o := arg(args, 0)
-	if !o.IsUndefined() && !o.IsNull() && o.Type() != js.TypeObject {
-		return nil, fmt.Errorf("snapshot: options must be an object, got %s", o.Type())
+	if err := optionsArg(o, "snapshot"); err != nil {
+		return nil, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -471,7 +401,7 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	}
 	counters, _ := tel.RuntimeCounters()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: src.Log(), Report: &a.report, Published: src.Published(), Pending: src.Pending(),
+		Log: api.LogOf(src.Log(), workload.Formats), Report: &a.report, Published: src.Published(), Pending: src.Pending(),
 		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
 		Readback: a.readback, RingReads: a.ringReads, LastBytesReadBack: a.lastReadBack}
 	if a.seq > 0 {

@@ -110,8 +110,8 @@ func (a *app) apiStep() (any, error) {
 
 func (a *app) apiSetShutdown(args []js.Value) (any, error) {
 	v := arg(args, 0)
-	if v.Type() != js.TypeBoolean {
-		return nil, errors.New("setShutdown: on must be a boolean")
+	if t := typeName(v); t != "boolean" {
+		return nil, errors.New("setShutdown: on must be a boolean, got " + t)
 	}
 	on := v.Bool()
 	return a.withRunnerLive(false, func() (any, error) {

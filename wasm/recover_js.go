@@ -113,14 +113,18 @@ func (a *app) watchDevice(dev *webgpu.Device) {
 // recovery; err is f's last error, or the recovery's.
 func (a *app) runLocked(retries int, f func() error) (recovered bool, err error) {
 	for attempt := 0; ; attempt++ {
-		a.mu.Lock()
-		err = f()
 		var dev *webgpu.Device
-		if err != nil && a.runner != nil {
-			dev = a.runner.Device()
-			a.lossCause = lossCause{dev, err}
-		}
-		a.mu.Unlock()
+		// f runs under a deferred unlock: a panic in it (recovered by the
+		// API's promise) must not leave mu held and the page wedged.
+		func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			err = f()
+			if err != nil && a.runner != nil {
+				dev = a.runner.Device()
+				a.lossCause = lossCause{dev, err}
+			}
+		}()
 		if dev == nil || !lostUnder(dev, err) {
 			return recovered, err
 		}
@@ -253,11 +257,14 @@ func init() { apiExtensions = append(apiExtensions, installTestHooks) }
 //	                            the frame stale, before asking for a device
 //	deviceStats()               the current device's counters (buffers,
 //	                            bytes written and read, submits, …)
+//	crash(message)              ends the Go program with a panic outside
+//	                            any API call (static/guard.js's case);
+//	                            never settles
 func installTestHooks(a *app, obj js.Value) {
 	t := jsObject.New()
 	method(t, "loseDevice", a.testLoseDevice)
 	method(t, "holdRecovery", func(args []js.Value) (any, error) {
-		on := arg(args, 0).Truthy()
+		on := truthy(arg(args, 0))
 		a.holdMu.Lock()
 		defer a.holdMu.Unlock()
 		switch {
@@ -276,6 +283,7 @@ func installTestHooks(a *app, obj js.Value) {
 		}
 		return dev.Stats(), nil
 	})
+	method(t, "crash", testCrash)
 	obj.Set("__test", t)
 }
 

@@ -17,6 +17,14 @@ func Uint32(what string, v float64) (uint32, error) {
 	return uint32(v), nil
 }
 
+// uint32Of is Uint32's check without its message.
+func uint32Of(v float64) (uint32, bool) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0 || v > math.MaxUint32 {
+		return 0, false
+	}
+	return uint32(v), true
+}
+
 // RawItem is a publish item as JavaScript gave it: numbers not yet checked.
 // Args holds up to abi.SlotArgs numbers.
 type RawItem struct {
@@ -30,17 +38,24 @@ type RawItem struct {
 func Item(i int, raw RawItem) (host.Item, error) {
 	var it host.Item
 	var err error
-	field := func(name string, v float64) uint32 {
+	// The field's name is formatted only for its error: a batch of
+	// 32,768 items would otherwise format 200,000 names it never shows.
+	field := func(name string, arg int, v float64) uint32 {
 		if err != nil {
 			return 0
 		}
-		var u uint32
-		u, err = Uint32(fmt.Sprintf("publish: item %d: %s", i, name), v)
-		return u
+		if u, ok := uint32Of(v); ok {
+			return u
+		}
+		if arg >= 0 {
+			name = fmt.Sprintf("args[%d]", arg)
+		}
+		_, err = Uint32(fmt.Sprintf("publish: item %d: %s", i, name), v)
+		return 0
 	}
-	it.Opcode = field("opcode", raw.Opcode)
-	it.Tenant = field("tenant", raw.Tenant)
-	it.Priority = field("priority", raw.Priority)
+	it.Opcode = field("opcode", -1, raw.Opcode)
+	it.Tenant = field("tenant", -1, raw.Tenant)
+	it.Priority = field("priority", -1, raw.Priority)
 	if err != nil {
 		return host.Item{}, err
 	}
@@ -48,7 +63,7 @@ func Item(i int, raw RawItem) (host.Item, error) {
 		return host.Item{}, fmt.Errorf("publish: item %d: %d args; a slot holds at most %d", i, len(raw.Args), abi.SlotArgs)
 	}
 	for a, v := range raw.Args {
-		it.Args[a] = field(fmt.Sprintf("args[%d]", a), v)
+		it.Args[a] = field("", a, v)
 	}
 	if err != nil {
 		return host.Item{}, err

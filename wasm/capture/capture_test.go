@@ -197,7 +197,7 @@ func TestTraceRequiredFields(t *testing.T) {
 		ph := e["ph"].(string)
 		phases[ph]++
 		names[e["name"].(string)] = true
-		assert.GreaterOrEqual(t, e["ts"].(float64), 0.0)
+		assert.GreaterOrEqual(t, e["ts"].(float64), 1.0, "event %d: DevTools ignores ts 0", i)
 		switch ph {
 		case "X":
 			require.Contains(t, e, "dur", "X event %d", i)
@@ -223,7 +223,7 @@ func TestTraceRequiredFields(t *testing.T) {
 	// The dispatch of frame 0 ends at its readback: ts + dur = 2.5 ms later.
 	for _, e := range tf.TraceEvents {
 		if e["name"] == "dispatch" && e["args"].(map[string]any)["seq"] == 1.0 {
-			assert.InDelta(t, 0, e["ts"], 1e-9)
+			assert.InDelta(t, 1, e["ts"], 1e-9, "the first dispatch starts 1 µs after the origin")
 			assert.InDelta(t, 2500, e["dur"], 1e-9)
 		}
 	}
@@ -316,4 +316,26 @@ func TestOpenMetrics(t *testing.T) {
 	require.NoError(t, err)
 	lv := checkOpenMetrics(t, string(lb))
 	assert.EqualValues(t, 1, lv["ringscope_legacy_dump"])
+}
+
+// A trace says the ABI of its frames and starts after ts 0, for a live
+// capture built in memory (the page's, whose header had no abiVersion) and
+// for a dump, whose one frame is at atMillis 0 with no dispatch.
+func TestTraceOriginAndABI(t *testing.T) {
+	dump, err := FromDump(control(-1, 4, 2, 0), ring(4, 3), nil)
+	require.NoError(t, err)
+	live := sample()
+	live.Header.ABIVersion = 0
+	for name, c := range map[string]*Capture{"live": live, "dump": dump} {
+		b, err := Trace(c)
+		require.NoError(t, err)
+		var tf TraceFile
+		require.NoError(t, json.Unmarshal(b, &tf))
+		assert.EqualValues(t, 1, tf.OtherData["abiVersion"], name)
+		require.NotEmpty(t, tf.TraceEvents, name)
+		for i, e := range tf.TraceEvents {
+			assert.GreaterOrEqual(t, e.Ts, 1.0, "%s: event %d %s", name, i, e.Name)
+		}
+		assert.Equal(t, 1.0, tf.TraceEvents[0].Ts, name)
+	}
 }

@@ -11,21 +11,47 @@ import (
 
 var statusLabels = [...]string{"empty", "published", "claimed", "done", "wait_io", "yield", "requeue", "fault", "unknown"}
 
-// OpenMetrics renders a snapshot of c's counters as OpenMetrics text
-// (application/openmetrics-text; version=1.0.0): the control buffer and
-// ring of the newest frame, and the dispatch totals of the capture. Names
-// follow the Prometheus conventions (ringscope_ prefix, _total on counters,
-// units as suffixes); every family has HELP and TYPE lines, and the text
-// ends with "# EOF".
-func OpenMetrics(c *Capture) ([]byte, error) {
+// Format is a metrics text format.
+type Format int
+
+const (
+	// FormatOpenMetrics is application/openmetrics-text; version=1.0.0:
+	// families named without _total, # UNIT lines, ending "# EOF".
+	FormatOpenMetrics Format = iota
+	// FormatPrometheus is the classic text/plain; version=0.0.4, which
+	// promtool check metrics and the Pushgateway read: HELP before TYPE,
+	// counter families named with their _total suffix, no UNIT, no EOF.
+	FormatPrometheus
+)
+
+// ContentType is the format's media type.
+func (f Format) ContentType() string {
+	if f == FormatPrometheus {
+		return "text/plain; version=0.0.4; charset=utf-8"
+	}
+	return "application/openmetrics-text; version=1.0.0; charset=utf-8"
+}
+
+// OpenMetrics renders a snapshot of c's counters as OpenMetrics text, the
+// run totals those of c's frames (Metrics).
+func OpenMetrics(c *Capture) ([]byte, error) { return Metrics(c, nil, FormatOpenMetrics) }
+
+// Metrics renders a snapshot of c's counters in format f: the control
+// buffer and ring of the newest frame, the frames held (gauges, since they
+// follow the recorder's window), and the run's dispatch totals (counters:
+// run, or TotalsOf(c) when run is nil). Names follow the Prometheus
+// conventions (ringscope_ prefix, _total on counters, units as suffixes);
+// every family has HELP and TYPE lines.
+func Metrics(c *Capture, run *Totals, f Format) ([]byte, error) {
 	r, err := NewReplay(c)
 	if err != nil {
 		return nil, err
 	}
-	var w metricsWriter
+	w := metricsWriter{prom: f == FormatPrometheus}
 	w.gauge("ringscope_capture_frames", "", "Frames held by the capture.", float64(r.Len()))
 	w.gauge("ringscope_capture_dropped_frames", "", "Older frames the recorder evicted to stay within its memory bound.", float64(c.Header.DroppedFrames))
 	if r.Len() == 0 {
+		w.totals(c, run)
 		return w.done(), nil
 	}
 	last := r.Len() - 1
@@ -82,24 +108,29 @@ func OpenMetrics(c *Capture) ([]byte, error) {
 		w.gauge("ringscope_log_dropped_records", "", "Log records dropped because the log was full (CURSOR − CAPACITY).", float64(d.Log.Dropped))
 	}
 
-	rep := captureTotals(c)
-	w.counter("ringscope_capture_dispatches", "", "Dispatches recorded in the capture.", float64(rep.DispatchCount))
-	w.counter("ringscope_bytes_uploaded", "", "Bytes written to the device by the capture's dispatches.", float64(rep.BytesUploaded))
-	w.counter("ringscope_bytes_read_back", "", "Bytes read back from the device by the capture's dispatches.", float64(rep.BytesReadBack))
-	w.counter("ringscope_kernel_launches", "", "Compute dispatches issued by the capture's dispatches.", float64(rep.KernelLaunches))
-	w.counter("ringscope_sync_points", "", "Host-visible waits of the capture's dispatches.", float64(rep.SyncPoints))
-	w.counter("ringscope_pipeline_cache_hits", "", "Dispatches that reused a compiled pipeline.", float64(rep.PipelineCacheHits))
-	w.gauge("ringscope_peak_device_bytes", "bytes", "Largest estimated peak device memory of a dispatch.", float64(rep.PeakDeviceBytes))
-	var rt, gpu float64
-	for i := range c.Frames {
-		if c.Frames[i].Meta.Dispatch != nil {
-			rt += c.Frames[i].Meta.Timings.RoundTripMS
-			gpu += c.Frames[i].Meta.Timings.GPUMS
-		}
-	}
-	w.counter("ringscope_round_trip_seconds", "seconds", "Submit-to-readback wall time of the capture's dispatches.", rt/1000)
-	w.counter("ringscope_gpu_seconds", "seconds", "Device time of the capture's dispatches from timestamp queries (0 without them).", gpu/1000)
+	w.totals(c, run)
 	return w.done(), nil
+}
+
+// totals writes the dispatch families: the capture's window as gauges,
+// the run's totals as counters.
+func (w *metricsWriter) totals(c *Capture, run *Totals) {
+	window := captureTotals(c)
+	w.gauge("ringscope_capture_dispatches", "", "Dispatches among the frames the capture holds (follows the recorder's window).", float64(window.DispatchCount))
+	w.gauge("ringscope_peak_device_bytes", "bytes", "Largest estimated peak device memory of a dispatch the capture holds.", float64(window.PeakDeviceBytes))
+	t := run
+	if t == nil {
+		all := TotalsOf(c)
+		t = &all
+	}
+	w.counter("ringscope_run_dispatches", "", "Dispatches the page observed in this run (every live frame, recorded or not).", float64(t.Dispatches))
+	w.counter("ringscope_bytes_uploaded", "", "Bytes written to the device by the run's dispatches.", float64(t.BytesUploaded))
+	w.counter("ringscope_bytes_read_back", "", "Bytes read back from the device by the run's dispatches.", float64(t.BytesReadBack))
+	w.counter("ringscope_kernel_launches", "", "Compute dispatches issued by the run's dispatches.", float64(t.KernelLaunches))
+	w.counter("ringscope_sync_points", "", "Host-visible waits of the run's dispatches.", float64(t.SyncPoints))
+	w.counter("ringscope_pipeline_cache_hits", "", "The run's dispatches that reused a compiled pipeline.", float64(t.PipelineCacheHits))
+	w.counter("ringscope_round_trip_seconds", "seconds", "Submit-to-readback wall time of the run's dispatches.", t.RoundTripMS/1000)
+	w.counter("ringscope_gpu_seconds", "seconds", "Device time of the run's dispatches from timestamp queries (0 without them).", t.GPUMS/1000)
 }
 
 // captureTotals sums the dispatches of every frame.
@@ -113,9 +144,23 @@ func captureTotals(c *Capture) decode.MegakernelReport {
 	return rep
 }
 
-type metricsWriter struct{ b strings.Builder }
+// metricsWriter writes families in OpenMetrics text, or with prom set in
+// the classic Prometheus text format.
+type metricsWriter struct {
+	b    strings.Builder
+	prom bool
+}
 
+// family starts a family: name is its OpenMetrics name (a counter's
+// without _total).
 func (w *metricsWriter) family(name, typ, unit, help string) {
+	if w.prom {
+		if typ == "counter" {
+			name += "_total"
+		}
+		fmt.Fprintf(&w.b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
+		return
+	}
 	fmt.Fprintf(&w.b, "# TYPE %s %s\n", name, typ)
 	if unit != "" {
 		fmt.Fprintf(&w.b, "# UNIT %s %s\n", name, unit)
@@ -151,6 +196,8 @@ func (w *metricsWriter) counter(name, unit, help string, v float64) {
 }
 
 func (w *metricsWriter) done() []byte {
-	w.b.WriteString("# EOF\n")
+	if !w.prom {
+		w.b.WriteString("# EOF\n")
+	}
 	return []byte(w.b.String())
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // Trace thread ids: one timeline row each (pid TracePID).
@@ -19,6 +20,12 @@ const (
 	// MaxTraceFaults bounds the fault instants of one trace; the rest are
 	// summarised by one "faults truncated" instant.
 	MaxTraceFaults = 10000
+	// TraceLeadMS is how far before the first event the trace's origin
+	// (otherData.startMillis) lies, so that every ts is at least 1 µs:
+	// DevTools' trace engine ignores ts 0 when it computes the visible
+	// window, which left frame 1 of a live trace, and every event of a
+	// dump's trace (whose frame is at 0 with no dispatch), outside it.
+	TraceLeadMS = 0.001
 )
 
 // TraceEvent is one event of the Chrome trace-event format (the JSON that
@@ -56,7 +63,9 @@ var priorityNames = [5]string{"critical", "high", "normal", "low", "idle"}
 //   - "i" instants (thread scope) for every fault record of the log, at
 //     most MaxTraceFaults.
 //
-// Times are microseconds from the capture's first event.
+// Times are microseconds from otherData.startMillis, TraceLeadMS before
+// the capture's first event (the metadata events' ts is that first
+// event's).
 func Trace(c *Capture) ([]byte, error) {
 	r, err := NewReplay(c)
 	if err != nil {
@@ -69,8 +78,20 @@ func dur(d float64) *float64 { return &d }
 
 func traceOf(r *Replay) TraceFile {
 	c := r.c
+	n := r.Len()
+	// t0: the earliest dispatch start; the origin lies TraceLeadMS before.
+	t0 := math.Inf(1)
+	for i := range n {
+		s := r.Summary(i)
+		t0 = math.Min(t0, s.AtMillis-roundTrip(s))
+	}
+	if math.IsInf(t0, 0) || math.IsNaN(t0) {
+		t0 = 0 // no frames
+	}
+	origin := t0 - TraceLeadMS
+	us := func(ms float64) float64 { return math.Round((ms-origin)*1000*1000) / 1000 }
 	meta := func(name string, tid int, value string) TraceEvent {
-		return TraceEvent{Name: name, Ph: "M", Pid: TracePID, Tid: tid, Args: map[string]any{"name": value}}
+		return TraceEvent{Name: name, Ph: "M", Ts: us(t0), Pid: TracePID, Tid: tid, Args: map[string]any{"name": value}}
 	}
 	ev := []TraceEvent{
 		meta("process_name", 0, "ringscope"),
@@ -79,14 +100,6 @@ func traceOf(r *Replay) TraceFile {
 		meta("thread_name", TraceTIDFaults, "faults"),
 		meta("thread_name", TraceTIDCounters, "counters"),
 	}
-	n := r.Len()
-	// t0: the earliest dispatch start, so every ts is ≥ 0.
-	t0 := math.Inf(1)
-	for i := range n {
-		s := r.Summary(i)
-		t0 = math.Min(t0, s.AtMillis-roundTrip(s))
-	}
-	us := func(ms float64) float64 { return math.Round((ms-t0)*1000*1000) / 1000 }
 	var tenantsUsed uint32
 	for i := range n {
 		for t, v := range r.Summary(i).TenantClaims {
@@ -181,15 +194,12 @@ func traceOf(r *Replay) TraceFile {
 		ev = append(ev, TraceEvent{Name: "faults truncated", Cat: "fault", Ph: "i", Ts: last, Pid: TracePID,
 			Tid: TraceTIDFaults, S: "t", Args: map[string]any{"omitted": faults - MaxTraceFaults}})
 	}
-	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
-		"abiVersion", c.Header.ABIVersion, "startMillis", t0Or0(t0))}
-}
-
-func t0Or0(t float64) float64 {
-	if math.IsInf(t, 0) {
-		return 0
+	abiVersion := c.Header.ABIVersion
+	if abiVersion == 0 {
+		abiVersion = abi.Version // a capture built in memory; Encode writes the same
 	}
-	return t
+	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
+		"abiVersion", abiVersion, "startMillis", origin)}
 }
 
 // roundTrip is the frame's submit → readback time in ms, or 0.

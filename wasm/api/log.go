@@ -1,0 +1,48 @@
+package api
+
+import (
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+)
+
+// Log is a log buffer as the API returns it (drain, snapshot, decode,
+// captureFrame): decode.Log's numbers, and each record with its name and
+// text as the page's log panel shows them, so that an embedder need not
+// know the fault tag bits or the workload's PRINTF formats.
+type Log struct {
+	Cursor   uint32
+	Capacity uint32
+	Dropped  uint32
+	Records  []LogRecord
+}
+
+// LogRecord is one record: the raw words (decode.LogRecord) and
+//
+//	Name   "PRINTF", or the fault's code name (BAD_TENANT, UNKNOWN_OPCODE, …)
+//	Text   the PRINTF's format resolved with a and b ("fmt#id a=… b=…" for
+//	       an id the page has no format for), or the fault's message
+//	       ("OPCODE at epoch N: reason")
+//	Fault  whether the kernel wrote it for a fault
+type LogRecord struct {
+	Format uint32
+	Slot   uint32
+	A      uint32
+	B      uint32
+	Name   string
+	Text   string
+	Fault  bool
+}
+
+// LogOf describes l with the PRINTF formats of the page; nil for nil.
+func LogOf(l *decode.Log, formats map[uint32]string) *Log {
+	if l == nil {
+		return nil
+	}
+	out := &Log{Cursor: l.Cursor, Capacity: l.Capacity, Dropped: l.Dropped, Records: make([]LogRecord, len(l.Records))}
+	for i := range l.Records {
+		r := &l.Records[i]
+		row := ui.LogRecordRow(i, r, formats)
+		out.Records[i] = LogRecord{Format: r.Format, Slot: r.Slot, A: r.A, B: r.B, Name: row.Kind, Text: row.Message, Fault: r.IsFault()}
+	}
+	return out
+}

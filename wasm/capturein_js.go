@@ -1,0 +1,157 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/wasm/capture"
+)
+
+// What decode and importCapture accept: raw buffers and capture files,
+// checked type, then size, then content, so that a refused call copies
+// nothing into Go (the wasm memory, once grown, never shrinks: before these
+// checks a refused 600 MiB import left the page at 619 MiB for good).
+
+// maxDecodeBytes bounds decode's buffers together. Its result holds one JS
+// object per slot, so the bound is a ring of 1,048,576 slots (64 MiB) with
+// its control and log, sixteen times the page's default ring; a larger
+// dump imports as a capture (importCapture's bound is capture.MaxFileBytes)
+// and is read frame by frame.
+const maxDecodeBytes = 64 << 20
+
+// apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
+// buffers without any GPU.
+func (a *app) apiDecode(args []js.Value) (any, error) {
+	cs, err := bytesSpanArg(arg(args, 0), "decode: control", maxDecodeBytes)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := bytesSpanArg(arg(args, 1), "decode: ring", maxDecodeBytes)
+	if err != nil {
+		return nil, err
+	}
+	opts := arg(args, 2)
+	if err := optionsArg(opts, "decode"); err != nil {
+		return nil, err
+	}
+	windows, err := optUint32Array(opts, "decode", "windowOpcodes", maxOptionArray)
+	if err != nil {
+		return nil, err
+	}
+	var ls byteSpan
+	l, err := optProp(opts, "decode", "log")
+	if err != nil {
+		return nil, err
+	}
+	if !l.IsUndefined() && !l.IsNull() {
+		if ls, err = bytesSpanArg(l, "decode: options.log", maxDecodeBytes); err != nil {
+			return nil, err
+		}
+	}
+	if total := cs.n + rs.n + ls.n; total > maxDecodeBytes {
+		return nil, fmt.Errorf("decode: control, ring and log hold %d bytes together, more than the %d-byte limit; nothing was copied", total, maxDecodeBytes)
+	}
+	control, err := cs.copy("decode: control")
+	if err != nil {
+		return nil, err
+	}
+	ring, err := rs.copy("decode: ring")
+	if err != nil {
+		return nil, err
+	}
+	var log []byte
+	if ls.n > 0 || !l.IsUndefined() && !l.IsNull() {
+		if log, err = ls.copy("decode: options.log"); err != nil {
+			return nil, err
+		}
+	}
+	var d capture.Decoded
+	if err := capture.DecodeBuffers(&d, control, ring, log, windows); err != nil {
+		return nil, fmt.Errorf("%w (control: at least 640 bytes of whole 4-byte words; ring: whole 64-byte slots)", err)
+	}
+	return decodedResult(&d, false), nil
+}
+
+// apiImport: importCapture(bytes | {control, ring, name}) validates the
+// capture file (or the vyre dump pair) and replays its first frame.
+func (a *app) apiImport(args []js.Value) (any, error) {
+	name := "import"
+	c, err := a.importArg(arg(args, 0), &name)
+	if err == nil {
+		err = a.startReplay(c, name)
+	}
+	if err != nil {
+		a.importFailed(name, err)
+		return nil, err
+	}
+	return a.captureInfo(), nil
+}
+
+// importArg reads importCapture's argument into a capture; *name becomes
+// the import's name ({name} or "vyre dump").
+func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
+	const what = "importCapture"
+	if typeName(v) == "object" && !isBytes(v) {
+		n, err := getProp(v, what+": name", "name")
+		if err != nil {
+			return nil, err
+		}
+		if typeName(n) == "string" {
+			if *name, err = stringArg(n, what+": name", maxText); err != nil {
+				return nil, err
+			}
+		}
+		b, err := getProp(v, what+": bytes", "bytes")
+		if err != nil {
+			return nil, err
+		}
+		if !b.IsUndefined() {
+			v = b
+		}
+	}
+	if isBytes(v) {
+		b, err := bytesArg(v, what, capture.MaxFileBytes)
+		if err != nil {
+			return nil, err
+		}
+		return capture.Decode(b)
+	}
+	var control, ring js.Value
+	var err error
+	if typeName(v) == "object" {
+		if control, err = getProp(v, what+": control", "control"); err != nil {
+			return nil, err
+		}
+	}
+	if control.IsUndefined() {
+		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, describe(v))
+	}
+	if ring, err = getProp(v, what+": ring", "ring"); err != nil {
+		return nil, err
+	}
+	cs, err := bytesSpanArg(control, what+": control", capture.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := bytesSpanArg(ring, what+": ring", capture.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if total := cs.n + rs.n; total > capture.MaxFileBytes {
+		return nil, fmt.Errorf("%s: control and ring hold %d bytes together, more than the %d-byte import limit; nothing was copied", what, total, capture.MaxFileBytes)
+	}
+	cb, err := cs.copy(what + ": control")
+	if err != nil {
+		return nil, err
+	}
+	rb, err := rs.copy(what + ": ring")
+	if err != nil {
+		return nil, err
+	}
+	if *name == "import" {
+		*name = "vyre dump"
+	}
+	return capture.FromDump(cb, rb, nil)
+}

@@ -1,0 +1,73 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/capture"
+)
+
+// The metrics export: exportMetrics({format}) in OpenMetrics text (the
+// default) or the classic Prometheus text format, with run-wide counters
+// (capture.Totals) that every live frame adds to.
+
+// metricsFormats are exportMetrics' formats by name. "prometheus" is what
+// promtool check metrics and a Pushgateway read; "openmetrics" what a
+// scraper negotiating application/openmetrics-text reads.
+var metricsFormats = map[string]string{"openmetrics": "metrics", "prometheus": "prometheus"}
+
+// apiExportMetrics: exportMetrics({format: "openmetrics" | "prometheus"})
+// resolves to the metrics text.
+func (a *app) apiExportMetrics(args []js.Value) (any, error) {
+	kind, err := metricsKind(arg(args, 0), "exportMetrics")
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := a.exportBytes(kind)
+	return string(b), err
+}
+
+// metricsKind reads the format option into exportBytes' kind.
+func metricsKind(o js.Value, what string) (string, error) {
+	v, err := optProp(o, what, "format")
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return "metrics", err
+	}
+	if typeName(v) != "string" {
+		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, typeName(v))
+	}
+	f, err := stringArg(v, what+": format", maxName)
+	if err != nil {
+		return "", err
+	}
+	kind, ok := metricsFormats[f]
+	if !ok {
+		return "", fmt.Errorf("%s: format %q: want \"openmetrics\" or \"prometheus\"", what, f)
+	}
+	return kind, nil
+}
+
+// countFrame adds a live frame's dispatch to the run's totals. Called
+// with st.mu held, for every live frame (recorded, or not, or arriving
+// during a replay).
+func (st *captureState) countFrame(f *ui.Frame) {
+	if f.Dispatch == nil {
+		return
+	}
+	d := capture.DispatchOf(*f.Dispatch)
+	t := f.Timings
+	st.run.Add(&capture.Meta{Dispatch: &d, Timings: capture.Timings{RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}})
+}
+
+// runTotals is the counters' source for an export: the run's totals, or
+// nil (the file's own) while an import is replayed. Called with st.mu held.
+func (st *captureState) runTotals() *capture.Totals {
+	if st.replay != nil && st.imported {
+		return nil
+	}
+	t := st.run
+	return &t
+}

@@ -1,0 +1,180 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"syscall/js"
+	"time"
+)
+
+// Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
+// pages (many headless test runs) feeds one dashboard:
+//
+//	pushMetrics(url, {job, instance})   PUTs exportMetrics({format:
+//	                                    "prometheus"}) to url/metrics/job/
+//	                                    <job>[/instance/<instance>];
+//	                                    resolves to {url, status, bytes}
+//	?push=URL&job=J&instance=I          the page pushes every pushInterval
+//
+// The page's CSP allows connections to its own origin only, and a
+// Pushgateway sends no CORS headers, so url is normally the page server's
+// relay, "/pushgateway" (go run . -pushgateway http://host:9091; push.go).
+// A PUT replaces the group's metrics, so a family that disappeared from the
+// page disappears from the gateway too.
+func init() { apiExtensions = append(apiExtensions, installPushAPI) }
+
+// pushInterval is how often ?push= pushes: about one scrape interval.
+const pushInterval = 2 * time.Second
+
+// pushLabel is what job and instance may be (push.go checks the same).
+var pushLabel = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+func installPushAPI(a *app, obj js.Value) {
+	method(obj, "pushMetrics", a.apiPushMetrics)
+	q := pageQuery()
+	if target := first(q["push"]); target != "" {
+		go a.pushLoop(target, first(q["job"]), first(q["instance"]))
+	}
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// PushResult is what pushMetrics resolves to.
+type PushResult struct {
+	URL    string
+	Status int
+	Bytes  int
+}
+
+// apiPushMetrics: pushMetrics(url, {job, instance}).
+func (a *app) apiPushMetrics(args []js.Value) (any, error) {
+	const what = "pushMetrics"
+	u, err := stringArg(arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", maxText)
+	if err != nil {
+		return nil, err
+	}
+	o := arg(args, 1)
+	if err := optionsArg(o, what); err != nil {
+		return nil, err
+	}
+	job, err := optLabel(o, what, "job", "ringscope")
+	if err != nil {
+		return nil, err
+	}
+	instance, err := optLabel(o, what, "instance", "")
+	if err != nil {
+		return nil, err
+	}
+	return a.push(u, job, instance)
+}
+
+// optLabel reads a grouping label: a string matching pushLabel, def when
+// absent.
+func optLabel(o js.Value, what, name, def string) (string, error) {
+	v, err := optProp(o, what, name)
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return def, err
+	}
+	s, err := stringArg(v, what+": "+name, maxName)
+	if err != nil || !pushLabel.MatchString(s) {
+		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, describe(v))
+	}
+	return s, nil
+}
+
+// push PUTs the Prometheus text of the current capture to base's group.
+func (a *app) push(base, job, instance string) (PushResult, error) {
+	var res PushResult
+	loc := jsGlobal.Get("location").Get("href")
+	var u js.Value
+	if err := catch(func() { u = jsGlobal.Get("URL").New(base, loc) }); err != nil {
+		return res, fmt.Errorf("pushMetrics: url %q: %w", base, err)
+	}
+	if p := u.Get("protocol").String(); p != "http:" && p != "https:" {
+		return res, fmt.Errorf("pushMetrics: url %q: want http or https, got %s", base, p)
+	}
+	path := u.Get("pathname").String()
+	for len(path) > 0 && path[len(path)-1] == '/' {
+		path = path[:len(path)-1]
+	}
+	path += "/metrics/job/" + job
+	if instance != "" {
+		path += "/instance/" + instance
+	}
+	u.Set("pathname", path)
+	res.URL = u.Get("href").String()
+	body, _, err := a.exportBytes("prometheus")
+	if err != nil {
+		return res, fmt.Errorf("pushMetrics: %w", err)
+	}
+	res.Bytes = len(body)
+	init := map[string]any{"method": "PUT", "body": string(body), "credentials": "same-origin", "cache": "no-store",
+		"headers": map[string]any{"Content-Type": "text/plain; version=0.0.4; charset=utf-8", "X-Ringscope-Push": "1"}}
+	var p js.Value
+	if err := catch(func() { p = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
+		return res, fmt.Errorf("pushMetrics: %s: %w", res.URL, err)
+	}
+	resp, err := awaitJS(p)
+	if err != nil {
+		return res, fmt.Errorf("pushMetrics: %s: %w (the page may connect to its own origin only: push through the server's relay, /pushgateway)", res.URL, err)
+	}
+	res.Status = resp.Get("status").Int()
+	if !resp.Get("ok").Bool() {
+		text, _ := awaitJS(resp.Call("text"))
+		msg := ""
+		if text.Type() == js.TypeString {
+			msg = text.String()
+		}
+		return res, fmt.Errorf("pushMetrics: %s: HTTP %d: %s", res.URL, res.Status, msg)
+	}
+	return res, nil
+}
+
+// pushLoop pushes every pushInterval for the page's ?push= parameter,
+// reporting failures on the console (once per distinct message).
+func (a *app) pushLoop(target, job, instance string) {
+	if job == "" {
+		job = "ringscope"
+	}
+	if !pushLabel.MatchString(job) || (instance != "" && !pushLabel.MatchString(instance)) {
+		jsGlobal.Get("console").Call("error", "ringscope: ?push: job and instance must be 1…128 of A-Z a-z 0-9 _ . : -")
+		return
+	}
+	last := ""
+	for {
+		msg := ""
+		if _, err := a.push(target, job, instance); err != nil {
+			msg = err.Error()
+		}
+		if msg != last && msg != "" {
+			jsGlobal.Get("console").Call("error", "ringscope: ?push: "+msg)
+		}
+		last = msg
+		time.Sleep(pushInterval)
+	}
+}
+
+// awaitJS waits for a JS promise from a goroutine (never from a callback).
+func awaitJS(p js.Value) (js.Value, error) {
+	ch := make(chan js.Value, 1)
+	errc := make(chan error, 1)
+	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- arg(args, 0); return nil })
+	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- errors.New(jsText(arg(args, 0))); return nil })
+	defer ok.Release()
+	defer fail.Release()
+	p.Call("then", ok, fail)
+	select {
+	case v := <-ch:
+		return v, nil
+	case err := <-errc:
+		return js.Undefined(), err
+	}
+}
