@@ -68,7 +68,19 @@ func (c FaultCode) String() string {
 	if c != 0 && int(c) < len(faultNames) {
 		return faultNames[c].name
 	}
+	if code, ok := c.User(); ok {
+		return fmt.Sprintf("USER_FAULT(%d)", code)
+	}
 	return fmt.Sprintf("FAULT(0x%x)", uint32(c))
+}
+
+// User reports the user's code of a fault a user opcode raised with
+// user_fault(code): fault codes abi.FaultUserFirst and up.
+func (c FaultCode) User() (code uint32, ok bool) {
+	if c < abi.FaultUserFirst || c >= abi.FaultUserFirst+abi.FaultUserCodes {
+		return 0, false
+	}
+	return uint32(c) - abi.FaultUserFirst, true
 }
 
 // Reason explains c to a person.
@@ -78,6 +90,9 @@ func (c FaultCode) Reason() string {
 	}
 	if c == 0 {
 		return "no fault"
+	}
+	if code, ok := c.User(); ok {
+		return fmt.Sprintf("a user opcode ended its slot with user_fault(%d) (docs/OPCODES.md)", code)
 	}
 	return fmt.Sprintf("unknown fault code %d", uint32(c))
 }

@@ -107,8 +107,17 @@ func (k Kernel) Clone() Kernel {
 
 // Equal reports whether k and o compile and bind the same (Init included).
 func (k *Kernel) Equal(o *Kernel) bool {
+	return k.SameProgram(o) && slices.EqualFunc(k.Buffers, o.Buffers, func(a, b Buffer) bool {
+		return string(a.Init) == string(b.Init)
+	})
+}
+
+// SameProgram reports whether k and o compile to the same drain and bind
+// the same buffers, whatever their initial bytes: one compiled module and
+// its pipelines serve both.
+func (k *Kernel) SameProgram(o *Kernel) bool {
 	return slices.Equal(k.Opcodes, o.Opcodes) && slices.EqualFunc(k.Buffers, o.Buffers, func(a, b Buffer) bool {
-		return a.Name == b.Name && a.Access == b.Access && a.element() == b.element() && a.Size == b.Size && string(a.Init) == string(b.Init)
+		return a.Name == b.Name && a.Access == b.Access && a.element() == b.element() && a.Size == b.Size
 	})
 }
 

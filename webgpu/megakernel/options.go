@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
@@ -113,6 +114,10 @@ type Options struct {
 	// Summary shapes the GPU summary of RingSummary; its zero value means
 	// the defaults (SummaryShape.withDefaults). Ignored in other modes.
 	Summary SummaryShape
+	// Kernel is the user's own opcodes and buffers, compiled into the
+	// drain's dispatch (docs/OPCODES.md); the zero value is the built-in
+	// kernel. Its refusals are *wgsl.DeclError values naming the field.
+	Kernel wgsl.Kernel
 }
 
 // OptionError is an Options value a runner refuses.
@@ -141,6 +146,8 @@ func (o *Options) controlConfig() host.ControlConfig {
 // layout is the byte geometry of a runner's buffers.
 type layout struct {
 	control, ring, log, data uint64
+	// user is the user buffers' bytes (Options.Kernel), all together.
+	user uint64
 	// The GPU summary's buffers (RingSummary only, else 0): summary,
 	// status map and the summary params.
 	summary, statusMap, sparams uint64
@@ -156,6 +163,9 @@ func (o *Options) layout() layout {
 		ring:    uint64(o.Slots) * abi.SlotBytes,
 		log:     uint64(abi.LogWords(o.LogCapacity)) * abi.WordBytes,
 		data:    data,
+	}
+	for _, b := range o.Kernel.Buffers {
+		l.user += b.Size
 	}
 	if o.RingReadback == RingSummary {
 		sh := o.summaryShape()
@@ -194,7 +204,7 @@ func (l layout) ringOffset() uint64      { return l.statusMapOffset() + l.status
 // buffer.
 func (l layout) device() uint64 {
 	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + timestampBytes +
-		l.summary + l.statusMap + l.sparams
+		l.summary + l.statusMap + l.sparams + l.user
 }
 
 // Validate reports the first reason o cannot run on a device with limits,
@@ -209,7 +219,7 @@ func (o Options) Validate(limits webgpu.Limits) error {
 // plan validates o and returns its layout.
 func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 	l := o.layout()
-	bindMax := min(nonZero(limits.MaxStorageBufferBindingSize), nonZero(limits.MaxBufferSize))
+	bindMax := bindLimit(limits)
 	switch {
 	case o.Slots == 0:
 		return l, &OptionError{"Slots", 0, "a ring needs at least one slot"}
@@ -248,6 +258,9 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 	case o.RingReadback > RingSummary:
 		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways, RingOnDemand or RingSummary"}
 	}
+	if err := checkKernel(&o.Kernel, limits, bindMax); err != nil {
+		return l, err
+	}
 	if o.RingReadback == RingSummary {
 		if err := o.Summary.check(); err != nil {
 			return l, err
@@ -267,6 +280,39 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 		return l, err
 	}
 	return l, nil
+}
+
+// checkKernel validates k's declarations (wgsl.Kernel.Validate), then
+// against the device: the drain's storage buffers and the user's within
+// maxStorageBuffersPerShaderStage, every binding below
+// maxBindingsPerBindGroup, each buffer within what one binding holds.
+func checkKernel(k *wgsl.Kernel, limits webgpu.Limits, bindMax uint64) error {
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	n := uint64(len(k.Buffers))
+	if n == 0 {
+		return nil
+	}
+	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && abi.DrainStorageBuffers+n > m {
+		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the drain binds %d storage buffers itself and the adapter allows %d per shader stage (maxStorageBuffersPerShaderStage), so at most %d are yours",
+			n, abi.DrainStorageBuffers, m, m-min(m, abi.DrainStorageBuffers))}
+	}
+	if m := limits.MaxBindingsPerBindGroup; m != 0 && abi.BindingFirstUser+n > m {
+		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers need bindings up to %d; the adapter allows bindings below %d (maxBindingsPerBindGroup)",
+			n, abi.BindingFirstUser+n-1, m)}
+	}
+	for i, b := range k.Buffers {
+		if b.Size > bindMax {
+			return &wgsl.DeclError{Field: fmt.Sprintf("buffers[%d].size", i), Reason: fmt.Sprintf("%d bytes: the device binds at most %d (maxStorageBufferBindingSize, maxBufferSize)", b.Size, bindMax)}
+		}
+	}
+	return nil
+}
+
+// bindLimit is the most bytes one storage binding may hold on a device.
+func bindLimit(limits webgpu.Limits) uint64 {
+	return min(nonZero(limits.MaxStorageBufferBindingSize), nonZero(limits.MaxBufferSize))
 }
 
 func nonZero(v uint64) uint64 {

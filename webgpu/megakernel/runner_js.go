@@ -75,6 +75,11 @@ type Runner struct {
 
 	sum summary // RingSummary's resources
 
+	// userBufs are the user buffers of opts.Kernel (kernel_js.go);
+	// prepared a drain module PrepareKernel compiled for the next Reset.
+	userBufs []*webgpu.Buffer
+	prepared preparedKernel
+
 	rb      []byte // readback destination, reused
 	writes  []host.ByteRange
 	scan    ringScan
@@ -136,6 +141,7 @@ func cloneOptions(o Options) Options {
 	}
 	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
 	o.Data = append([]byte(nil), o.Data...)
+	o.Kernel = o.Kernel.Clone()
 	return o
 }
 
@@ -167,7 +173,7 @@ func (r *Runner) compileModules(ctx context.Context) error {
 	if r.drainModule == nil {
 		wg.Go(func() {
 			var m *webgpu.ShaderModule
-			if m, drainErr = r.dev.CreateShaderModule(ctx, "ringscope drain", wgsl.DrainSource()); drainErr == nil {
+			if m, drainErr = compileDrain(ctx, r.dev, &r.opts.Kernel); drainErr == nil {
 				r.drainModule = m
 			}
 		})
@@ -181,6 +187,10 @@ func (r *Runner) compileModules(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	var ce *CompileError
+	if errors.As(drainErr, &ce) {
+		return drainErr
+	}
 	if drainErr != nil {
 		return r.fail("compile drain", drainErr)
 	}
@@ -523,7 +533,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		bufData:    webgpu.BufferUsageStorage | webgpu.BufferUsageCopyDst,
 	}
 	names := [bufCount]string{"control", "ring", "log", "params", "data"}
-	missing := r.bindGroup == nil
+	missing := r.bindGroup == nil || len(r.userBufs) != len(r.opts.Kernel.Buffers)
 	for i, b := range r.bufs {
 		missing = missing || b == nil || b.Size() != sizes[i]
 	}
@@ -558,6 +568,9 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		}
 		r.fresh[i] = true
 	}
+	if err == nil {
+		err = r.ensureUserBuffers()
+	}
 	for i := range r.staging {
 		if err != nil || (r.staging[i] != nil && r.staging[i].Size() == r.lay.staging()) {
 			continue
@@ -588,6 +601,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		for i, b := range r.bufs {
 			entries[i] = webgpu.BindGroupEntry{Binding: uint32(i), Buffer: b}
 		}
+		entries = append(entries, r.userEntries()...)
 		r.bindGroup, err = r.dev.CreateBindGroup(webgpu.BindGroupDescriptor{
 			Label: "ringscope bindings", Layout: r.bgl, Entries: entries,
 		})
@@ -632,6 +646,7 @@ func (r *Runner) ensureLayout() error {
 		{Binding: abi.BindingParams, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingUniform}},
 		{Binding: abi.BindingData, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingReadOnlyStorage}},
 	}
+	entries = append(entries, r.userLayoutEntries()...)
 	bgl, err := r.dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope abi v1", Entries: entries})
 	if err != nil {
 		return r.fail("create bind group layout", err)
@@ -685,9 +700,9 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	}
 	var prog wgsl.Program
 	if jit {
-		prog = wgsl.JIT(width, r.scan.opcodes)
+		prog = r.opts.Kernel.JIT(width, r.scan.opcodes)
 	} else {
-		prog = wgsl.Drain(width)
+		prog = r.opts.Kernel.Drain(width)
 	}
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: prog.Constants,
@@ -718,7 +733,7 @@ func (r *Runner) pipelineKey(width uint32, jit bool) string {
 	}
 	k.width, k.jit, k.opcodes = width, jit, append(k.opcodes[:0], r.scan.opcodes...)
 	if jit {
-		k.key = fmt.Sprintf("%s/x%d", wgsl.JITKey(r.scan.opcodes), width)
+		k.key = fmt.Sprintf("%s/x%d", r.opts.Kernel.JITKey(r.scan.opcodes), width)
 	} else {
 		k.key = fmt.Sprintf("interpreter/x%d", width)
 	}
@@ -903,6 +918,15 @@ func (r *Runner) Reset(opts Options) error {
 	if err != nil {
 		return err
 	}
+	if !opts.Kernel.SameProgram(&r.opts.Kernel) {
+		if err := r.switchKernel(context.Background(), &opts.Kernel); err != nil {
+			return err
+		}
+	} else if len(r.userBufs) > 0 {
+		// A new generation starts the user buffers from their (new) initial bytes.
+		r.releaseUserBuffers()
+		r.bindGroup = nil
+	}
 	if opts.LogCapacity == r.opts.LogCapacity {
 		if err := r.q.Reset(opts.controlConfig()); err != nil {
 			return fmt.Errorf("megakernel: reset: %w", err)
@@ -977,6 +1001,8 @@ func (r *Runner) release() {
 	r.pipelines, r.finalize = nil, nil
 	r.warming, r.warmed = nil, "" // a compile in flight stores nothing (pipeline)
 	r.fresh = [bufCount]bool{}
+	r.releaseUserBuffers()
+	r.prepared = preparedKernel{}
 	r.releaseSummary()
 }
 
