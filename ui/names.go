@@ -2,14 +2,29 @@ package ui
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// OpcodeName returns the PROTOCOL §4 name of op, or USER(0x…) for a user
-// opcode the protocol does not name and SYS(0x…) for an undefined system one.
+// userNames are the names of the running kernel's user opcodes
+// (docs/OPCODES.md), set by the composition root when it opens a ring.
+var userNames atomic.Pointer[map[uint32]string]
+
+// SetUserOpcodeNames makes OpcodeName name the user opcodes of names (nil
+// or empty: none), for every panel, the log and the exports.
+func SetUserOpcodeNames(names map[uint32]string) { userNames.Store(&names) }
+
+// OpcodeName returns the PROTOCOL §4 name of op, the user kernel's name of
+// a user opcode, or USER(0x…) for a user opcode nobody named and SYS(0x…)
+// for an undefined system one.
 func OpcodeName(op uint32) string {
+	if m := userNames.Load(); m != nil {
+		if name, ok := (*m)[op]; ok {
+			return name
+		}
+	}
 	switch op {
 	case abi.OpNop:
 		return "NOP"

@@ -407,6 +407,7 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 	if err != nil {
 		return err
 	}
+	setKernelNames(&opts.Kernel) // a preset runs the built-in kernel
 	a.gen, a.settingsNow = gen, s
 	a.watchdog = decode.NewWatchdog(0)
 	a.report = decode.MegakernelReport{}

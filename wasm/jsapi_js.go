@@ -109,6 +109,9 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Kernel, err = kernelOption(arg(args, 0)); err != nil {
+		return nil, err
+	}
 	// Refused options leave everything as it was, the live loop included.
 	a.mu.Lock()
 	s := a.settingsNow
@@ -120,6 +123,11 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	if a.runner != nil {
 		err = opts.Validate(a.runner.Device().Limits())
 	}
+	if err == nil && a.runner != nil && !opts.Kernel.IsZero() {
+		// A kernel that does not compile is refused here, before the live
+		// loop pauses: the ring that runs keeps running.
+		err = a.runner.PrepareKernel(a.ctx, opts.Kernel)
+	}
 	a.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("open: %w", explainOOM(opts.Options, err))
@@ -128,6 +136,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		if err := a.runner.Reset(opts.Options); err != nil {
 			return nil, err
 		}
+		setKernelNames(&opts.Kernel)
 		a.report = decode.MegakernelReport{}
 		a.watchN = opts.watchdogIntervals
 		a.watchdog = decode.NewWatchdog(a.watchN)
@@ -279,7 +288,7 @@ func (a *app) apiPublish(args []js.Value) (any, error) {
 		return nil, err
 	}
 	if !optBool(arg(args, 1), "allowUnknownOpcodes") {
-		if err := api.CheckKnownOpcodes(items); err != nil {
+		if err := api.CheckKnownOpcodes(items, a.implements); err != nil {
 			return nil, err
 		}
 	}

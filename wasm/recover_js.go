@@ -57,6 +57,9 @@ type Loss struct {
 	Frame     uint64
 	DoneCount uint32
 	Published uint64
+	// UserOpcodes names the user opcodes the lost submission could run:
+	// a runaway user function loses the device (docs/OPCODES.md).
+	UserOpcodes []string
 	// RecoveredMillis is the time from noticing the loss to a rebound
 	// runner; Recovered says whether it recovered.
 	RecoveredMillis float64
@@ -182,7 +185,8 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 	}
 	reason, msg := lost.LostReason()
 	loss := Loss{Reason: reason, Message: msg, Frame: a.seq,
-		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published()}
+		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published(),
+		UserOpcodes: a.runner.InFlightUserOpcodes()}
 	if cause == nil && a.lossCause.dev == lost {
 		cause = a.lossCause.err // an operation met it before the Lost channel
 	}

@@ -104,8 +104,11 @@ func TestItem(t *testing.T) {
 
 func TestCheckKnownOpcodes(t *testing.T) {
 	ok := []host.Item{{Opcode: abi.OpNop}, {Opcode: abi.OpAtomicAdd}, {Opcode: abi.OpSpin}, {Opcode: abi.OpShutdown}, {Opcode: abi.OpPrintf}}
-	assert.NoError(t, api.CheckKnownOpcodes(ok))
-	err := api.CheckKnownOpcodes(append(ok, host.Item{Opcode: 9}))
+	assert.NoError(t, api.CheckKnownOpcodes(ok, nil))
+	user := func(op uint32) bool { return op == 0x10 }
+	assert.NoError(t, api.CheckKnownOpcodes(append(ok, host.Item{Opcode: 0x10}), user), "the user kernel's opcode")
+	assert.Error(t, api.CheckKnownOpcodes(append(ok, host.Item{Opcode: 0x10}), nil), "no user kernel")
+	err := api.CheckKnownOpcodes(append(ok, host.Item{Opcode: 9}), user)
 	assert.ErrorContains(t, err, "publish: item 5: opcode 0x9 is unknown")
 	assert.ErrorContains(t, err, "allowUnknownOpcodes")
 	assert.False(t, api.KnownOpcode(0xFFF5))

@@ -93,11 +93,12 @@ func KnownOpcode(op uint32) bool {
 }
 
 // CheckKnownOpcodes refuses the first item whose opcode the kernel does not
-// implement: publishing it can only fault. Callers that want the fault (to
+// implement (neither KnownOpcode nor one of the user kernel's, as user
+// reports): publishing it can only fault. Callers that want the fault (to
 // exercise UNKNOWN_OPCODE) skip this check.
-func CheckKnownOpcodes(items []host.Item) error {
+func CheckKnownOpcodes(items []host.Item, user func(op uint32) bool) error {
 	for i, it := range items {
-		if !KnownOpcode(it.Opcode) {
+		if !KnownOpcode(it.Opcode) && (user == nil || !user(it.Opcode)) {
 			return fmt.Errorf("publish: item %d: opcode %#x is unknown: the kernel would fault it UNKNOWN_OPCODE "+
 				"(pass {allowUnknownOpcodes: true} to publish it anyway)", i, it.Opcode)
 		}

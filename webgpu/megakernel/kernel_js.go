@@ -248,3 +248,7 @@ func compileError(se *webgpu.ShaderError, m wgsl.SourceMap) *CompileError {
 	}
 	return e
 }
+
+// Implements reports whether the runner's kernel runs op (a built-in or
+// one of its user opcodes).
+func (r *Runner) Implements(op uint32) bool { return r.opts.Kernel.Implements(op) }

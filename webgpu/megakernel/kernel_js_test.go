@@ -3,7 +3,9 @@
 package megakernel
 
 import (
+	"context"
 	"encoding/binary"
+	"fmt"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -309,4 +312,52 @@ func metricOf(c decode.ControlSnapshot, op uint32) uint32 {
 		}
 	}
 	return 0
+}
+
+// Example_userOpcode is the shortest complete Go program with a user
+// opcode: it declares one that squares its argument into OBSERVABLE, opens
+// a runner on the first WebGPU device, publishes three items and drains.
+func Example_userOpcode() {
+	ctx := context.Background()
+	adapter, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dev, err := adapter.RequestDevice(ctx, webgpu.DeviceDescriptor{Label: "example"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer dev.Destroy()
+	square := wgsl.Opcode{Value: 0x10, Name: "square", WGSL: `
+fn square(slot: u32, args: Args) -> Outcome {
+    if (!observable_store(args[1], args[0] * args[0])) {
+        return user_fault(1u);
+    }
+    return done();
+}`}
+	r, err := Open(ctx, dev, Options{Slots: 64, Tenants: 1, Observable: 4, Budget: 8,
+		Kernel: wgsl.Kernel{Opcodes: []wgsl.Opcode{square}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	var items []host.Item
+	for i, x := range []uint32{3, 4, 12} {
+		it := host.Item{Opcode: square.Value}
+		it.Args[0], it.Args[1] = x, uint32(i)
+		items = append(items, it)
+	}
+	if _, err := r.Publish(items); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := r.Drain(ctx, 8); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Observable()[:3], r.Telemetry().Control.DoneCount)
+	// Output: [9 16 144] 3
 }
