@@ -5,8 +5,8 @@ package megakernel
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
