@@ -25,7 +25,7 @@ test('a user opcode with an error is refused at its line; fixed, it runs and the
   await gotoReady(page);
   const before = await waitFrames(page, 2);
 
-  // Line 7, column 38: "nope" is undeclared.
+  // Line 8, column 25: "nope" is undeclared.
   const broken = HISTOGRAM.replace('atomicAdd(&hist[input[first + i]', 'atomicAdd(&hist[nope[first + i]');
   const open = (wgsl) => page.evaluate(async ({ wgsl, buffers }) => {
     try {
@@ -36,8 +36,8 @@ test('a user opcode with an error is refused at its line; fixed, it runs and the
     }
   }, { wgsl, buffers: BUFFERS });
   const bad = await open(broken);
-  expect(bad.error).toMatch(/^open: kernel: does not compile: opcodes\[0\]\.wgsl \(histogram\) line 7, column \d+: error: .*nope/);
-  expect(Number(bad.error.match(/column (\d+)/)[1])).toBe(broken.split('\n')[6].indexOf('nope') + 1);
+  expect(bad.error).toMatch(/^open: kernel: does not compile: opcodes\[0\]\.wgsl \(histogram\) line 8, column \d+: error: .*nope/);
+  expect(Number(bad.error.match(/column (\d+)/)[1])).toBe(broken.split("\n")[7].indexOf('nope') + 1);
   // Nothing ran: the default ring kept running, its live loop included.
   await waitFrames(page, before + 3);
   await expect(page.getByTestId('status')).toHaveText('ready');
@@ -54,7 +54,7 @@ test('a histogram over the data binding: counts, names and readBuffer agree with
     const n = 4096;
     const input = new Uint32Array(n);
     for (let i = 0; i < n; i++) input[i] = Math.imul(i + 1, 2654435761) >>> 0;
-    await ringscope.open({ slots: 1024, opcodes: [{ opcode: 0x10, name: 'histogram', wgsl }],
+    await ringscope.open({ slots: 1024, tenants: 3, opcodes: [{ opcode: 0x10, name: 'histogram', wgsl }],
       buffers: [{ name: 'hist', access: 'read_write', element: 'atomic<u32>', size: 16 * 4 },
         { name: 'input', access: 'read', bytes: new Uint8Array(input.buffer) }] });
     const items = [];
@@ -120,4 +120,23 @@ test('bad declarations are refused naming the field, and the ring keeps running'
   expect(msgs.access).toMatch(/buffers\[0\]\.access "write"/);
   expect(msgs.notArray).toMatch(/opcodes must be an array/);
   await waitFrames(page, before + 3);
+});
+
+test("the README's example: square into a user buffer", async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const v = await page.evaluate(async () => {
+    await ringscope.ready;
+    await ringscope.open({
+      opcodes: [{ opcode: 0x10, name: 'square', wgsl: `
+fn square(slot: u32, args: Args) -> Outcome {
+    out[args[1]] = args[0] * args[0];
+    return done();
+}` }],
+      buffers: [{ name: 'out', access: 'read_write', size: 16 }],
+    });
+    await ringscope.publish([{ opcode: 0x10, args: [12, 0] }]);
+    await ringscope.drain();
+    return new Uint32Array((await ringscope.readBuffer('out')).buffer)[0];
+  });
+  expect(v).toBe(144);
 });
