@@ -4,10 +4,8 @@ package megakernel
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,193 +15,55 @@ import (
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/examples"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
 
-// The two worked examples of docs/OPCODES.md, as the page ships them.
-const (
-	opHistogram = abi.UserOpcodeFirst
-	opGraphStep = abi.UserOpcodeFirst + 1
-	histBins    = 16
-)
-
-const histogramWGSL = `// One tile of the input per slot: args[0] first word of data, args[1] words.
-fn histogram(slot: u32, args: Args) -> Outcome {
-    let first = args[0];
-    let count = args[1];
-    if (first > data_words() || count > data_words() - first) {
-        return user_fault(1u);
-    }
-    let bins = arrayLength(&hist);
-    for (var i = 0u; i < count; i++) {
-        atomicAdd(&hist[data[first + i] % bins], 1u);
-    }
-    return done();
-}
-`
-
-const graphStepWGSL = `// One vertex per slot (args[0]): rank_out[v] = sum of rank_in over v's
-// neighbours. graph is CSR: row offsets (vertices + 1 words), then the
-// neighbour lists from word args[1]. visits counts the runs.
-fn graph_step(slot: u32, args: Args) -> Outcome {
-    let v = args[0];
-    let cols = args[1];
-    if (v + 1u >= cols || cols > arrayLength(&graph)) {
-        return user_fault(2u);
-    }
-    var sum = 0u;
-    for (var j = graph[v]; j < graph[v + 1u]; j++) {
-        sum += rank_in[graph[cols + j]];
-    }
-    rank_out[v] = sum;
-    atomicAdd(&visits[v], 1u);
-    return done();
-}
-`
-
-func leWords(ws []uint32) []byte {
-	b := make([]byte, 4*len(ws))
-	for i, w := range ws {
-		binary.LittleEndian.PutUint32(b[4*i:], w)
-	}
-	return b
-}
-
-func fromLE(b []byte) []uint32 {
-	out := make([]uint32, len(b)/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out
-}
+// The two worked examples of docs/OPCODES.md are the page's presets
+// (wgsl/examples): these tests run the same definitions and checks.
+const opHistogram = abi.UserOpcodeFirst
 
 func userOptions(k wgsl.Kernel) Options {
 	o := Options{Slots: 1024, Tenants: 4, Observable: 16, LogCapacity: 64, Budget: 64, Kernel: k}
 	return o
 }
 
-func histogramKernel() wgsl.Kernel {
-	return wgsl.Kernel{
-		Opcodes: []wgsl.Opcode{{Value: opHistogram, Name: "histogram", WGSL: histogramWGSL}},
-		Buffers: []wgsl.Buffer{{Name: "hist", Access: wgsl.ReadWrite, Element: "atomic<u32>", Size: 4 * histBins}},
-	}
-}
+func histogramKernel() wgsl.Kernel { return examples.Histogram.Build(1).Kernel() }
 
-// TestUserHistogram runs the histogram example over 20 random inputs: the
-// user buffer equals Go's histogram, every tile ran once (DONE_COUNT,
-// OPCODE_METRICS and the buffer's total agree).
-func TestUserHistogram(t *testing.T) {
+// TestUserHistogram and TestUserGraphStep run each worked example over 20
+// random inputs of random sizes: every result equals the host's (Check
+// recomputes it in Go), every item ran exactly once (DONE_COUNT,
+// OPCODE_METRICS and the user buffers agree).
+func TestUserHistogram(t *testing.T) { testExample(t, examples.Histogram) }
+
+func TestUserGraphStep(t *testing.T) { testExample(t, examples.GraphStep) }
+
+func testExample(t *testing.T, ex examples.Example) {
 	dev := shared(t)
 	ctx := ctxT(t)
-	rng := rand.New(rand.NewPCG(17, 1))
-	r := openT(t, dev, userOptions(histogramKernel()))
-	for round := range 20 {
-		n := 1 + rng.IntN(4096)
-		data := make([]uint32, n)
-		for i := range data {
-			data[i] = rng.Uint32()
-		}
-		o := userOptions(histogramKernel())
-		o.Data = leWords(data)
-		require.NoError(t, r.Reset(o))
-		tile := max(1+rng.IntN(64), n/150+1) // ≤ 150 tiles: each partition holds 204
-		var items []host.Item
-		for first := 0; first < n; first += tile {
-			it := host.Item{Opcode: opHistogram, Tenant: uint32(rng.IntN(4)), Priority: uint32(rng.IntN(abi.PriorityLevels))}
-			it.Args[0], it.Args[1] = uint32(first), uint32(min(tile, n-first))
-			items = append(items, it)
-		}
-		_, err := r.Publish(items)
-		require.NoError(t, err)
-		rep, err := r.Drain(ctx, 64)
-		require.NoError(t, err)
-
-		var want [histBins]uint32
-		for _, v := range data {
-			want[v%histBins]++
-		}
-		got, err := r.ReadBuffer(ctx, "hist")
-		require.NoError(t, err)
-		require.Equal(t, want[:], fromLE(got), "round %d: %d words in tiles of %d", round, n, tile)
-		c := r.Telemetry().Control
-		assert.EqualValues(t, len(items), c.DoneCount, "round %d", round)
-		assert.EqualValues(t, len(items), metricOf(c, opHistogram), "round %d", round)
-		assert.EqualValues(t, 0, c.Faults)
-		assert.EqualValues(t, len(items), rep.ItemsProcessed)
-	}
-}
-
-// TestUserGraphStep runs the CSR example over 20 random graphs: rank_out
-// equals Go's step, every vertex visited exactly once.
-func TestUserGraphStep(t *testing.T) {
-	dev := shared(t)
-	ctx := ctxT(t)
-	rng := rand.New(rand.NewPCG(18, 2))
 	var r *Runner
-	for round := range 20 {
-		v := 1 + rng.IntN(500)
-		rowPtr := make([]uint32, v+1)
-		var cols []uint32
-		for i := range v {
-			deg := rng.IntN(9)
-			if rng.IntN(10) == 0 {
-				deg = rng.IntN(200) // a few hubs: irregular work per slot
-			}
-			for range deg {
-				cols = append(cols, uint32(rng.IntN(v)))
-			}
-			rowPtr[i+1] = uint32(len(cols))
-		}
-		if len(cols) == 0 {
-			cols = []uint32{0}
-		}
-		rank := make([]uint32, v)
-		for i := range rank {
-			rank[i] = rng.Uint32()
-		}
-		k := wgsl.Kernel{
-			Opcodes: []wgsl.Opcode{{Value: opGraphStep, Name: "graph_step", WGSL: graphStepWGSL}},
-			Buffers: []wgsl.Buffer{
-				{Name: "graph", Size: uint64(4 * (len(rowPtr) + len(cols))), Init: leWords(append(rowPtr, cols...))},
-				{Name: "rank_in", Size: uint64(4 * v), Init: leWords(rank)},
-				{Name: "rank_out", Access: wgsl.ReadWrite, Size: uint64(4 * v)},
-				// Four user buffers: what an adapter with the default 8 storage buffers per stage allows.
-				{Name: "visits", Access: wgsl.ReadWrite, Element: "atomic<u32>", Size: uint64(4 * v)},
-			},
-		}
-		o := userOptions(k)
+	for seed := range uint64(20) {
+		d := ex.Build(seed)
+		o := userOptions(d.Kernel())
+		o.Slots, o.Tenants, o.Data = d.Slots, d.Tenants, abi.Bytes(d.Data)
 		if r == nil {
 			r = openT(t, dev, o)
 		} else {
 			require.NoError(t, r.Reset(o))
 		}
-		items := make([]host.Item, v)
-		for i := range items {
-			items[i] = host.Item{Opcode: opGraphStep, Priority: uint32(rng.IntN(abi.PriorityLevels))}
-			items[i].Args[0], items[i].Args[1] = uint32(i), uint32(len(rowPtr))
-		}
-		_, err := r.Publish(items)
+		items, err := d.Workload.Items(nil)
 		require.NoError(t, err)
-		_, err = r.Drain(ctx, 64)
+		_, err = r.Publish(items)
 		require.NoError(t, err)
-
-		want := make([]uint32, v)
-		for i := range v {
-			for j := rowPtr[i]; j < rowPtr[i+1]; j++ {
-				want[i] += rank[cols[j]]
-			}
-		}
-		out, err := r.ReadBuffer(ctx, "rank_out")
+		rep, err := r.Drain(ctx, 64)
 		require.NoError(t, err)
-		require.Equal(t, want, fromLE(out), "round %d: %d vertices, %d edges", round, v, len(cols))
-		visits, err := r.ReadBuffer(ctx, "visits")
-		require.NoError(t, err)
-		for i, n := range fromLE(visits) {
-			require.EqualValues(t, 1, n, "round %d: vertex %d ran %d times", round, i, n)
-		}
 		c := r.Telemetry().Control
-		assert.EqualValues(t, v, c.DoneCount)
-		assert.EqualValues(t, v, metricOf(c, opGraphStep))
+		res := ex.Check(d, examples.Readback{
+			Buffer: func(name string) ([]byte, error) { return r.ReadBuffer(ctx, name) },
+			Done:   c.DoneCount, Runs: metricOf(c, d.Workload.Opcode), Faults: c.Faults,
+		})
+		require.True(t, res.OK, "seed %d: %s %v", seed, res.Summary, res.Wrong)
+		assert.EqualValues(t, len(items), rep.ItemsProcessed, "seed %d", seed)
 	}
 }
 
@@ -269,7 +129,7 @@ func TestUserKernelErrors(t *testing.T) {
 
 	// The ring that was running keeps running, with its kernel.
 	o := userOptions(histogramKernel())
-	o.Data = leWords([]uint32{1, 2, 3, 17})
+	o.Data = abi.Bytes([]uint32{1, 2, 3, 17})
 	require.NoError(t, r.Reset(o))
 	it := host.Item{Opcode: opHistogram}
 	it.Args[1] = 4
@@ -279,7 +139,7 @@ func TestUserKernelErrors(t *testing.T) {
 	require.NoError(t, err)
 	h, err := r.ReadBuffer(ctx, "hist")
 	require.NoError(t, err)
-	assert.EqualValues(t, []uint32{0, 2, 1, 1}, fromLE(h)[:4])
+	assert.EqualValues(t, []uint32{0, 2, 1, 1}, abi.Words(h)[:4])
 
 	// Declarations refused before the GPU, naming the field.
 	lim := dev.Limits()

@@ -1,0 +1,25 @@
+package abi
+
+import "encoding/binary"
+
+// Bytes is ws as every ABI buffer stores words: little-endian, WordBytes
+// each. It is nil for no words.
+func Bytes(ws []uint32) []byte {
+	if len(ws) == 0 {
+		return nil
+	}
+	b := make([]byte, WordBytes*len(ws))
+	for i, w := range ws {
+		binary.LittleEndian.PutUint32(b[WordBytes*i:], w)
+	}
+	return b
+}
+
+// Words reads b's little-endian words; a trailing partial word is dropped.
+func Words(b []byte) []uint32 {
+	out := make([]uint32, len(b)/WordBytes)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[WordBytes*i:])
+	}
+	return out
+}
