@@ -21,7 +21,7 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 run: setup build
 	$(GO) run . -addr $(ADDR)
 
-build: static/main.wasm static/main.wasm.gz static/wasm_exec.js
+build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js
 
 # No inlining in the generated ui components (their Build code inlines
 # Vugu's AppendChild thousands of times), nor in the cold JSON, reflection,
@@ -51,6 +51,14 @@ static/main.wasm.gz: static/main.wasm
 
 static/wasm_exec.js: $(WASM_EXEC)
 	cp $< $@
+
+# The Kernel panel (static/src/kernel-panel) with CodeMirror and its WGSL
+# grammar, bundled by esbuild from the npm packages e2e/package.json pins
+# (NODE_PATH: the sources live under static/, the packages under e2e/).
+KERNEL_PANEL_SRC := $(wildcard static/src/kernel-panel/*.mjs)
+static/kernel-panel.js: $(KERNEL_PANEL_SRC) $(NODE_DIR)/.installed
+	NODE_PATH=$(CURDIR)/$(NODE_DIR) $(NODE_DIR)/.bin/esbuild static/src/kernel-panel/kernel-panel.mjs \
+		--bundle --minify --format=iife --target=es2022 --legal-comments=none --log-level=warning --outfile=$@
 
 setup: setup-chromium setup-node
 
@@ -111,4 +119,4 @@ bench-node: setup
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg ./bench/device.sh $(BENCH_FLAGS)
 
 clean:
-	rm -rf static/main.wasm static/main.wasm.gz static/wasm_exec.js .cache e2e/test-results e2e/playwright-report
+	rm -rf static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js .cache e2e/test-results e2e/playwright-report

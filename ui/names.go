@@ -16,6 +16,15 @@ var userNames atomic.Pointer[map[uint32]string]
 // or empty: none), for every panel, the log and the exports.
 func SetUserOpcodeNames(names map[uint32]string) { userNames.Store(&names) }
 
+// UserOpcodeNames returns the names SetUserOpcodeNames set (nil: none);
+// the map is not to be changed.
+func UserOpcodeNames() map[uint32]string {
+	if m := userNames.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
 // OpcodeName returns the PROTOCOL §4 name of op, the user kernel's name of
 // a user opcode, or USER(0x…) for a user opcode nobody named and SYS(0x…)
 // for an undefined system one.

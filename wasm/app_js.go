@@ -74,6 +74,8 @@ type app struct {
 	seq         uint64
 	// watchN is the watchdog's N for rings the API opens (0: default).
 	watchN int
+	// workload is what publishWorkload last published (examples_js.go).
+	workload workloadRun
 
 	// Readback (readback.go): software says the adapter is a CPU or
 	// fallback one (auto picks full there); readback is the mode the ring

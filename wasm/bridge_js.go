@@ -49,7 +49,7 @@ func promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			}()
 			v, err := work()
 			if err != nil {
-				reject.Invoke(jsError.New(err.Error()))
+				reject.Invoke(errorValue(err))
 				return
 			}
 			switch v := v.(type) {

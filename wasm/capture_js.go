@@ -435,7 +435,8 @@ func (st *captureState) currentCapture() *capture.Capture {
 	}
 	return &capture.Capture{
 		Header: capture.Header{Ringscope: ringscopeVersion, ABIVersion: abi.Version, Source: capture.SourceLive, WindowOpcodes: w,
-			Adapter: st.adapter, DroppedFrames: st.rec.Dropped(), CreatedAt: time.Now().UTC().Format(time.RFC3339)},
+			Adapter: st.adapter, DroppedFrames: st.rec.Dropped(), CreatedAt: time.Now().UTC().Format(time.RFC3339),
+			UserOpcodes: namedUserOpcodes()},
 		Frames: st.rec.Frames(),
 	}
 }

@@ -112,6 +112,9 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	if opts.Kernel, err = kernelOption(arg(args, 0)); err != nil {
 		return nil, err
 	}
+	if opts.Data, err = dataOption(arg(args, 0)); err != nil {
+		return nil, err
+	}
 	// Refused options leave everything as it was, the live loop included.
 	a.mu.Lock()
 	s := a.settingsNow

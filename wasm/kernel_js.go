@@ -3,10 +3,16 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -32,6 +38,7 @@ const (
 //
 //	opcodes: [{opcode, name, wgsl}]
 //	buffers: [{name, access: "read" | "read_write", element?, size?, bytes?, words?}]
+//	data: Uint8Array | ArrayBuffer | [u32]   (dataOption)
 //
 // size defaults to the initial bytes' length; bytes is a Uint8Array or
 // ArrayBuffer, words an array of u32 (one of the two).
@@ -126,31 +133,49 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 	if b.Element, err = optStringProp(e, field, "element", "u32"); err != nil {
 		return b, err
 	}
-	bytes, err := getProp(e, "open: "+field+".bytes", "bytes")
-	if err != nil {
+	if b.Init, err = initBytes(e, field); err != nil {
 		return b, err
-	}
-	if !bytes.IsUndefined() && !bytes.IsNull() {
-		if b.Init, err = bytesArg(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
-			return b, err
-		}
-	}
-	words, err := optUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
-	if err != nil {
-		return b, err
-	}
-	if words != nil {
-		if b.Init != nil {
-			return b, fmt.Errorf("open: %s: give bytes or words, not both", field)
-		}
-		b.Init = make([]byte, len(words)*abi.WordBytes)
-		for j, w := range words {
-			b.Init[4*j], b.Init[4*j+1], b.Init[4*j+2], b.Init[4*j+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
-		}
 	}
 	size, err := optUint64(e, "open: "+field, "size", uint64(len(b.Init)))
 	b.Size = size
 	return b, err
+}
+
+// initBytes reads a buffer's initial contents: bytes (a Uint8Array or
+// ArrayBuffer) or words (an array of u32), one of the two, or neither.
+func initBytes(e js.Value, field string) ([]byte, error) {
+	bytes, err := getProp(e, "open: "+field+".bytes", "bytes")
+	if err != nil {
+		return nil, err
+	}
+	var init []byte
+	if !bytes.IsUndefined() && !bytes.IsNull() {
+		if init, err = bytesArg(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
+			return nil, err
+		}
+	}
+	words, err := optUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
+	if err != nil || words == nil {
+		return init, err
+	}
+	if init != nil {
+		return nil, fmt.Errorf("open: %s: give bytes or words, not both", field)
+	}
+	return abi.Bytes(words), nil
+}
+
+// dataOption reads open's data, the contents of the data binding (4) that
+// user opcodes read: a Uint8Array or ArrayBuffer, or an array of u32.
+func dataOption(o js.Value) ([]byte, error) {
+	v, err := optProp(o, "open", "data")
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return nil, err
+	}
+	if isArray(v) {
+		words, err := optUint32Array(o, "open", "data", maxUserBufferBytes/abi.WordBytes)
+		return abi.Bytes(words), err
+	}
+	return bytesArg(v, "open: data", maxUserBufferBytes)
 }
 
 // stringProp reads a required string property of at most max bytes.
@@ -206,4 +231,34 @@ func (a *app) implements(op uint32) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.runner != nil && a.runner.Implements(op)
+}
+
+// errorValue is the Error a call rejects with: err's message, and for a
+// kernel refusal what a tool needs to point at it without parsing the
+// message: field (a wgsl.DeclError's, as open's options spell it) and
+// diagnostics ([{field, opcode, line, column, type, message}] of a
+// megakernel.CompileError, at the user's own lines).
+func errorValue(err error) js.Value {
+	e := jsError.New(err.Error())
+	var de *wgsl.DeclError
+	if errors.As(err, &de) {
+		e.Set("field", de.Field)
+	}
+	var ce *megakernel.CompileError
+	if errors.As(err, &ce) {
+		e.Set("diagnostics", js.ValueOf(api.Plain(ce.Diagnostics)))
+	}
+	return e
+}
+
+// namedUserOpcodes lists the running kernel's user opcodes by number, for
+// a capture's header (and so its metrics and trace).
+func namedUserOpcodes() []capture.NamedOpcode {
+	names := ui.UserOpcodeNames()
+	out := make([]capture.NamedOpcode, 0, len(names))
+	for op, name := range names {
+		out = append(out, capture.NamedOpcode{Opcode: op, Name: name})
+	}
+	slices.SortFunc(out, func(a, b capture.NamedOpcode) int { return cmp.Compare(a.Opcode, b.Opcode) })
+	return out
 }

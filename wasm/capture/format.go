@@ -91,6 +91,25 @@ type Header struct {
 	// DroppedFrames is how many older frames the recorder evicted before
 	// the export (its memory bound).
 	DroppedFrames uint64 `json:"droppedFrames"`
+	// UserOpcodes name the user opcodes of the kernel that ran
+	// (docs/OPCODES.md), so the exports and a replay elsewhere name them.
+	UserOpcodes []NamedOpcode `json:"userOpcodes,omitempty"`
+}
+
+// NamedOpcode is a user opcode's number and name.
+type NamedOpcode struct {
+	Opcode uint32 `json:"opcode"`
+	Name   string `json:"name"`
+}
+
+// UserOpcodeName is the name h gives op, or "".
+func (h *Header) UserOpcodeName(op uint32) string {
+	for _, n := range h.UserOpcodes {
+		if n.Opcode == op {
+			return n.Name
+		}
+	}
+	return ""
 }
 
 // Adapter is the WebGPU adapter a live capture ran on.

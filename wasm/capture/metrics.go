@@ -93,9 +93,13 @@ func Metrics(c *Capture, run *Totals, f Format) ([]byte, error) {
 	for p, v := range ctl.PriorityFairness {
 		w.sample("ringscope_priority_claims_total", `priority="`+priorityNames[p]+`"`, float64(v))
 	}
-	w.family("ringscope_opcode_executions", "counter", "", "Executions per opcode below 32 (OPCODE_METRICS).")
+	w.family("ringscope_opcode_executions", "counter", "", "Executions per opcode below 32 (OPCODE_METRICS); user opcodes carry their name.")
 	for _, m := range ctl.Metrics {
-		w.sample("ringscope_opcode_executions_total", `opcode="`+strconv.FormatUint(uint64(m.Opcode), 10)+`"`, float64(m.Count))
+		labels := `opcode="` + strconv.FormatUint(uint64(m.Opcode), 10) + `"`
+		if name := c.Header.UserOpcodeName(m.Opcode); name != "" {
+			labels += `,name="` + name + `"` // a WGSL identifier: nothing to escape
+		}
+		w.sample("ringscope_opcode_executions_total", labels, float64(m.Count))
 	}
 	if !ctl.Legacy {
 		w.family("ringscope_partition_pending", "gauge", "", "Items published and not yet claimed per priority partition (TAIL − HEAD).")

@@ -181,9 +181,12 @@ func traceOf(r *Replay) TraceFile {
 				continue
 			}
 			code := rec.FaultCode()
+			a := args("slot", rec.Slot, "opcode", rec.A, "epoch", rec.B, "reason", code.Reason(), "seq", s.Seq)
+			if name := c.Header.UserOpcodeName(rec.A); name != "" {
+				a["opcodeName"] = name
+			}
 			ev = append(ev, TraceEvent{Name: code.String(), Cat: "fault", Ph: "i", Ts: at, Pid: TracePID,
-				Tid: TraceTIDFaults, S: "t", Args: args("slot", rec.Slot, "opcode", rec.A, "epoch", rec.B, "reason", code.Reason(),
-					"seq", s.Seq)})
+				Tid: TraceTIDFaults, S: "t", Args: a})
 		}
 	}
 	if faults > MaxTraceFaults {

@@ -15,8 +15,12 @@ func Bytes(ws []uint32) []byte {
 	return b
 }
 
-// Words reads b's little-endian words; a trailing partial word is dropped.
+// Words reads b's little-endian words; a trailing partial word is
+// dropped. It is nil for fewer than WordBytes bytes.
 func Words(b []byte) []uint32 {
+	if len(b) < WordBytes {
+		return nil
+	}
 	out := make([]uint32, len(b)/WordBytes)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint32(b[WordBytes*i:])

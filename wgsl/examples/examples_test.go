@@ -107,3 +107,17 @@ func TestExamplesJSON(t *testing.T) {
 	_, err := Lookup("nope")
 	assert.ErrorContains(t, err, "histogram, graph_step")
 }
+
+// TestExamplesFromKernel: the definition the page rebuilds from the ring
+// it opened (kerneldef.FromKernel) checks as the one it was built from.
+func TestExamplesFromKernel(t *testing.T) {
+	for _, ex := range List {
+		d := ex.Build(5)
+		back := kerneldef.FromKernel(d.Kernel(), abi.Bytes(d.Data), d.Workload)
+		back.Example = d.Example
+		_, rb := device(t, d)
+		assert.True(t, ex.Check(back, rb).OK, ex.Name)
+		assert.Equal(t, d.Buffers, back.Buffers)
+		assert.Equal(t, d.Data, back.Data)
+	}
+}

@@ -74,3 +74,17 @@ func (d Definition) Buffer(name string) (Buffer, bool) {
 	}
 	return Buffer{}, false
 }
+
+// FromKernel is the definition of a ring opened with k and data that ran
+// w: what a check compares a run of that ring with.
+func FromKernel(k wgsl.Kernel, data []byte, w Workload) Definition {
+	d := Definition{Format: Format, Data: abi.Words(data), Workload: w}
+	for _, op := range k.Opcodes {
+		d.Opcodes = append(d.Opcodes, Opcode{Opcode: op.Value, Name: op.Name, WGSL: op.WGSL})
+	}
+	for _, b := range k.Buffers {
+		d.Buffers = append(d.Buffers, Buffer{Name: b.Name, Access: b.Access.String(), Element: b.Element,
+			Size: b.Size, Words: abi.Words(b.Init)})
+	}
+	return d
+}

@@ -1,0 +1,89 @@
+// Kernel definitions (wgsl/kerneldef): what the panel edits, saves as a
+// JSON file, puts in a link, and passes to ringscope.open.
+
+export const FORMAT = 'ringscope-kernel/1';
+
+// blank is the definition of a new kernel: one opcode that squares its
+// first argument into a user buffer (the README's example).
+export function blank() {
+  return {
+    format: FORMAT,
+    slots: 1024,
+    tenants: 1,
+    opcodes: [{
+      opcode: 0x10,
+      name: 'square',
+      wgsl: 'fn square(slot: u32, args: Args) -> Outcome {\n    out[args[1]] = args[0] * args[0];\n    return done();\n}\n',
+    }],
+    buffers: [{ name: 'out', access: 'read_write', element: 'u32', size: 64 }],
+    workload: { opcode: 0x10, count: 16, tenants: 1, priorities: 1, args: ['i', 'i'] },
+  };
+}
+
+// parse checks a definition read from a file or link enough for the panel
+// to show it; open checks the rest, naming each field.
+export function parse(text) {
+  let d;
+  try {
+    d = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`kernel definition: not JSON: ${e.message}`);
+  }
+  if (d === null || typeof d !== 'object' || Array.isArray(d)) throw new Error('kernel definition: want a JSON object');
+  if (d.format !== undefined && d.format !== FORMAT) throw new Error(`kernel definition: format ${JSON.stringify(d.format)}: this page reads ${FORMAT}`);
+  if (!Array.isArray(d.opcodes)) throw new Error('kernel definition: opcodes must be an array');
+  for (const [i, op] of d.opcodes.entries()) {
+    if (op === null || typeof op !== 'object') throw new Error(`kernel definition: opcodes[${i}] must be an object`);
+    if (typeof op.wgsl !== 'string') throw new Error(`kernel definition: opcodes[${i}].wgsl must be a string`);
+  }
+  d.buffers ??= [];
+  if (!Array.isArray(d.buffers)) throw new Error('kernel definition: buffers must be an array');
+  d.format = FORMAT;
+  return d;
+}
+
+// openOptions is the part of d that ringscope.open reads.
+export function openOptions(d) {
+  const o = { slots: d.slots, tenants: d.tenants, opcodes: d.opcodes, buffers: d.buffers };
+  if (d.data) o.data = d.data;
+  return o;
+}
+
+export function stringify(d) {
+  return JSON.stringify(d, null, 1);
+}
+
+// The #kernel= fragment of a link carries the definition as base64url
+// JSON: a fragment is never sent to the server, and the page's CSP allows
+// no fetch of data: URLs.
+export function toFragment(d) {
+  const bytes = new TextEncoder().encode(JSON.stringify(d));
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return 'kernel=' + btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+export function fromFragment(value) {
+  const b64 = value.replaceAll('-', '+').replaceAll('_', '/');
+  let bin;
+  try {
+    bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  } catch {
+    throw new Error('kernel link: the #kernel= fragment is not base64url');
+  }
+  return parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+}
+
+// fromLocation loads the definition a URL names: #kernel=<base64url>, or
+// ?kernel=NAME (a shipped example) or ?kernel=PATH (a JSON file on this
+// server). It resolves to null when the URL names none.
+export async function fromLocation(loc, exampleNames, loadExample) {
+  const frag = new URLSearchParams(loc.hash.slice(1)).get('kernel');
+  if (frag) return fromFragment(frag);
+  const q = new URLSearchParams(loc.search).get('kernel');
+  if (!q) return null;
+  if (exampleNames.includes(q)) return loadExample(q);
+  const resp = await fetch(new URL(q, loc.href));
+  if (!resp.ok) throw new Error(`kernel=${q}: HTTP ${resp.status}`);
+  return parse(await resp.text());
+}

@@ -1,0 +1,205 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/examples"
+	"github.com/ringscope/ringscope/wgsl/kerneldef"
+)
+
+// The Kernel panel's part of the JS API (docs/OPCODES.md §4): the worked
+// examples as definitions, publishing a workload form, and checking a run
+// of an example on the host. The panel (static/src/kernel-panel) is a
+// client of this API like any embedder.
+func init() {
+	apiExtensions = append(apiExtensions, func(a *app, obj js.Value) {
+		method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
+		method(obj, "example", apiExample)
+		method(obj, "publishWorkload", a.apiPublishWorkload)
+		method(obj, "checkExample", a.apiCheckExample)
+	})
+}
+
+// workloadRun is the last workload publishWorkload published, and the
+// ring GENERATION it went into: what checkExample compares a run with.
+// Guarded by app.mu.
+type workloadRun struct {
+	w          kerneldef.Workload
+	generation uint32
+	ok         bool
+}
+
+// ExampleInfo is one entry of examples().
+type ExampleInfo struct {
+	Name, Title, About string
+}
+
+func exampleList() []ExampleInfo {
+	out := make([]ExampleInfo, len(examples.List))
+	for i, e := range examples.List {
+		out[i] = ExampleInfo{Name: e.Name, Title: e.Title, About: e.About}
+	}
+	return out
+}
+
+// apiExample: example(name, {seed}) resolves to the example's kernel
+// definition (kerneldef.Definition's JSON), the same for the same seed.
+func apiExample(args []js.Value) (any, error) {
+	name, err := stringArg(arg(args, 0), "example: name", 64)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := examples.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("example: %w", err)
+	}
+	seed, err := optUint32(arg(args, 1), "example", "seed", 1)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(ex.Build(uint64(seed)))
+	return api.RawJSON(b), err
+}
+
+// apiPublishWorkload: publishWorkload({opcode, count, tenants?,
+// priorities?, args?}) makes the workload's items in Go
+// (kerneldef.Workload) and publishes them as publish does. args are
+// expressions of the item index i and the count n ("64*i"), or numbers.
+func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
+	w, err := workloadArg(arg(args, 0))
+	if err != nil {
+		return nil, err
+	}
+	if max := a.ringSlots(); max == 0 {
+		return nil, errNotReady
+	} else if int(w.Count) > max {
+		return nil, fmt.Errorf("publishWorkload: workload.count: %d items, more than the ring's %d slots", w.Count, max)
+	}
+	items, err := w.Items(nil)
+	if err != nil {
+		return nil, fmt.Errorf("publishWorkload: %w", err)
+	}
+	if err := api.CheckKnownOpcodes(items[:1], a.implements); err != nil {
+		return nil, fmt.Errorf("publishWorkload: workload.opcode: %w", err)
+	}
+	return a.withRunner(func() (any, error) {
+		n, err := a.runner.Publish(items)
+		if err != nil {
+			return nil, fmt.Errorf("publishWorkload: %w", err)
+		}
+		a.workload = workloadRun{w: w, generation: word(a.runner.Control(), abi.CtrlGeneration), ok: true}
+		return n, nil
+	})
+}
+
+// workloadArg reads publishWorkload's argument, naming each bad field.
+func workloadArg(o js.Value) (kerneldef.Workload, error) {
+	const what = "publishWorkload: workload"
+	var w kerneldef.Workload
+	if typeName(o) != "object" {
+		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, typeName(o))
+	}
+	for _, f := range []struct {
+		name string
+		dst  *uint32
+		def  uint32
+	}{{"opcode", &w.Opcode, 0}, {"count", &w.Count, 0}, {"tenants", &w.Tenants, 1}, {"priorities", &w.Priorities, 1}} {
+		v, err := optUint32(o, what, f.name, f.def)
+		if err != nil {
+			return w, err
+		}
+		*f.dst = v
+	}
+	if v, _ := getProp(o, "", "opcode"); v.IsUndefined() {
+		return w, fmt.Errorf("%s.opcode is missing", what)
+	}
+	srcs, err := exprArgs(o)
+	if err != nil {
+		return w, err
+	}
+	if w.Args, err = kerneldef.Args(srcs); err != nil {
+		return w, fmt.Errorf("publishWorkload: %w", err)
+	}
+	return w, w.Check()
+}
+
+// exprArgs reads args: strings (expressions) or numbers, at most SlotArgs.
+func exprArgs(o js.Value) ([]string, error) {
+	const what = "publishWorkload: workload.args"
+	v, err := getProp(o, what, "args")
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return nil, err
+	}
+	n, err := arrayArg(v, what, abi.SlotArgs)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]string, n)
+	for k := range n {
+		e, err := getProp(v, what, k)
+		if err != nil {
+			return nil, err
+		}
+		field := fmt.Sprintf("%s[%d]", what, k)
+		switch typeName(e) {
+		case "number":
+			u, err := api.Uint32(field, e.Float())
+			if err != nil {
+				return nil, err
+			}
+			srcs[k] = strconv.FormatUint(uint64(u), 10)
+		case "string":
+			if srcs[k], err = stringArg(e, field, 256); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%s must be a number or an expression string, got %s", field, typeName(e))
+		}
+	}
+	return srcs, nil
+}
+
+// errNoWorkload is checkExample's refusal before a workload was published
+// into the ring that runs.
+var errNoWorkload = errors.New("checkExample: no workload was published since the kernel was applied: publish it, drain, then check")
+
+// apiCheckExample: checkExample(name) compares the ring that runs (its
+// kernel's initial buffers, its data, the last published workload) with
+// the example's host computation: {ok, summary, wrong}.
+func (a *app) apiCheckExample(args []js.Value) (any, error) {
+	name, err := stringArg(arg(args, 0), "checkExample: name", 64)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := examples.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("checkExample: %w", err)
+	}
+	return a.withRunnerLive(false, func() (any, error) {
+		run := a.workload
+		if !run.ok || run.generation != word(a.runner.Control(), abi.CtrlGeneration) {
+			return nil, errNoWorkload
+		}
+		o := a.runner.Options()
+		d := kerneldef.FromKernel(o.Kernel, o.Data, run.w)
+		c := &a.runner.Telemetry().Control
+		var runs uint32
+		for _, m := range c.Metrics {
+			if m.Opcode == run.w.Opcode {
+				runs = m.Count
+			}
+		}
+		return ex.Check(d, examples.Readback{
+			Buffer: func(name string) ([]byte, error) { return a.runner.ReadBuffer(a.ctx, name) },
+			Done:   c.DoneCount, Runs: runs, Faults: c.Faults,
+		}), nil
+	})
+}
