@@ -47,7 +47,6 @@ func TestExportsNameUserOpcodes(t *testing.T) {
 	assert.Equal(t, "", back.Header.UserOpcodeName(abi.UserOpcodeFirst+1))
 }
 
-
 func must(b []byte, err error) []byte {
 	if err != nil {
 		panic(err)
