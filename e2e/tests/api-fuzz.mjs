@@ -99,7 +99,8 @@ export async function fuzzBatch({ seed, calls }) {
 
   const METHODS = ['open', 'publish', 'setTenantMask', 'drain', 'snapshot', 'start', 'stop', 'step', 'setShutdown',
     'decode', 'subscribe', 'mount', 'exportCapture', 'importCapture', 'exportTrace', 'exportMetrics', 'captureInfo',
-    'captureFrame', 'setRecording', 'replay', 'live', 'pushMetrics'].filter((m) => typeof ringscope[m] === 'function');
+    'captureFrame', 'setRecording', 'replay', 'live', 'pushMetrics', 'readBuffer', 'examples', 'example',
+    'publishWorkload', 'checkExample'].filter((m) => typeof ringscope[m] === 'function');
   const timeoutMs = 20_000;
   const problems = [];
   let rejected = 0;

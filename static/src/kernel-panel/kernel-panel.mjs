@@ -94,7 +94,9 @@ class KernelPanel {
     this.wPriorities.value = w.priorities ?? 1;
     this.wArgs.value = (w.args ?? []).join(', ');
     const ex = this.examples.find((e) => e.name === this.d.example);
-    this.about.textContent = ex ? ex.about : '';
+    const data = Array.isArray(this.d.data) && this.d.data.length > 0
+      ? ` The data binding holds ${this.d.data.length.toLocaleString('en-US')} words from the definition.` : '';
+    this.about.textContent = (ex ? ex.about : '') + data;
   }
 
   renderTabs(errors = new Set()) {
