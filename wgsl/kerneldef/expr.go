@@ -3,6 +3,7 @@ package kerneldef
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Expr is an argument expression of the workload form: integers (decimal
@@ -125,33 +126,31 @@ func (p *exprParser) skip() {
 	}
 }
 
-// sum := product (("+" | "-") product)*
-func (p *exprParser) sum(depth int) error {
-	if err := p.product(depth); err != nil {
-		return err
-	}
-	for p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
-		op := p.src[p.pos]
-		p.pos++
-		p.skip()
-		if err := p.product(depth); err != nil {
-			return err
-		}
-		p.code = append(p.code, term{kind: termOp, val: uint32(op)})
-	}
-	return nil
-}
+// levels are the binary operators by precedence, loosest first:
+//
+//	sum     := product (("+" | "-") product)*
+//	product := atom (("*" | "/" | "%") atom)*
+var levels = [...]string{"+-", "*/%"}
 
-// product := atom (("*" | "/" | "%") atom)*
-func (p *exprParser) product(depth int) error {
-	if err := p.atom(depth); err != nil {
+// sum parses a sum, the loosest level.
+func (p *exprParser) sum(depth int) error { return p.binary(0, depth) }
+
+// binary parses the operators of levels[level] and tighter ones.
+func (p *exprParser) binary(level, depth int) error {
+	operand := func() error {
+		if level+1 < len(levels) {
+			return p.binary(level+1, depth)
+		}
+		return p.atom(depth)
+	}
+	if err := operand(); err != nil {
 		return err
 	}
-	for p.pos < len(p.src) && (p.src[p.pos] == '*' || p.src[p.pos] == '/' || p.src[p.pos] == '%') {
+	for p.pos < len(p.src) && strings.IndexByte(levels[level], p.src[p.pos]) >= 0 {
 		op := p.src[p.pos]
 		p.pos++
 		p.skip()
-		if err := p.atom(depth); err != nil {
+		if err := operand(); err != nil {
 			return err
 		}
 		p.code = append(p.code, term{kind: termOp, val: uint32(op)})
