@@ -92,7 +92,7 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
-	root, err := dashboardRoot()
+	root, err := a.dashboardRoot()
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -127,12 +127,12 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 }
 
 // dashboardRoot finds the element the wasm renders the dashboard into:
-// Vugu's cached mount point once it rendered, #app before.
-func dashboardRoot() (js.Value, error) {
+// the renderer's root once it rendered, #app before.
+func (a *app) dashboardRoot() (js.Value, error) {
 	deadline := time.Now().Add(mountTimeout)
 	for {
-		if st := jsGlobal.Get("vuguState"); st.Truthy() {
-			if el := st.Get("mountPointEl"); el.Truthy() {
+		if r := a.renderer; r != nil {
+			if el := r.Root(); el.Truthy() {
 				return el, nil
 			}
 		}
