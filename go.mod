@@ -5,6 +5,7 @@ go 1.26.8
 require github.com/stretchr/testify v1.12.1
 
 require (
+	github.com/gowebapi/webapi v0.0.0-20221221115732-41cedfc27a0b // indirect
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
 	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9 // indirect
 	github.com/vugu/vugu v0.4.0 // indirect
