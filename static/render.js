@@ -181,6 +181,7 @@
       return bytes;
     },
     get root() { return root; },
-    setEventHandler(fn) { onEvent = fn; },
+    // The wasm sets its handler once; a page script cannot take it over.
+    setEventHandler(fn) { if (onEvent === null && typeof fn === 'function') onEvent = fn; },
   });
 })();
