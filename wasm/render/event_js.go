@@ -24,17 +24,7 @@ var _ vugu.DOMEvent = (*domEvent)(nil)
 
 // Prop follows keys through the summary ("target", "value"); nil where a
 // key is missing.
-func (e *domEvent) Prop(keys ...string) any {
-	var v any = e.summary
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
+func (e *domEvent) Prop(keys ...string) any { return prop(e.summary, keys) }
 
 func (e *domEvent) PropString(keys ...string) string   { s, _ := e.Prop(keys...).(string); return s }
 func (e *domEvent) PropFloat64(keys ...string) float64 { f, _ := e.Prop(keys...).(float64); return f }

@@ -27,7 +27,7 @@ type Renderer struct {
 	onEvent            js.Func
 
 	mu   sync.RWMutex // held for reading by Render, for writing by event handlers
-	wait chan bool    // render requests (EventEnv.UnlockRender, events)
+	wait requests
 	env  *vugu.EventEnvImpl
 }
 
@@ -38,7 +38,7 @@ func New(selector string) (*Renderer, error) {
 	if !helper.Truthy() {
 		return nil, errors.New("render: window.ringscopeRender is not defined: load render.js before main.wasm")
 	}
-	r := &Renderer{tree: Tree{Selector: selector}, helper: helper, wait: make(chan bool, 64)}
+	r := &Renderer{tree: Tree{Selector: selector}, helper: helper, wait: make(requests, 64)}
 	r.env = vugu.NewEventEnvImpl(&r.mu, r.wait)
 	r.apply = helper.Get("apply")
 	r.buf = helper.Get("buffer")
@@ -56,23 +56,12 @@ func (r *Renderer) EventEnv() vugu.EventEnv { return r.env }
 func (r *Renderer) Root() js.Value { return r.helper.Get("root") }
 
 // EventWait blocks until a render is asked for.
-func (r *Renderer) EventWait() bool { return <-r.wait }
+func (r *Renderer) EventWait() bool { return r.wait.wait() }
 
 // Coalesce takes the render requests pending now without blocking, so
 // that one render answers them all: the page waits for its moment (the
 // next animation frame) after EventWait, then calls Coalesce.
-func (r *Renderer) Coalesce() bool {
-	for {
-		select {
-		case ok := <-r.wait:
-			if !ok {
-				return false
-			}
-		default:
-			return true
-		}
-	}
-}
+func (r *Renderer) Coalesce() bool { return r.wait.coalesce() }
 
 // Render writes br to the DOM, then calls the vg-js handlers and the
 // components' Rendered. A failure while applying (a script of the page
