@@ -1,8 +1,28 @@
 package main
 
+// This file is a statement of policy: which package of ringscope may
+// import which (shared/docs/STYLE.md, "Layout shows the architecture"),
+// written as a test so that it cannot rot, as go/build/deps_test.go is for
+// the standard library. DO NOT CHANGE THESE RULES TO FIX A BUILD: a
+// failure here means an import goes against the design; move the code,
+// or change the design first and the rule with it.
+//
+// Three kinds of rule:
+//
+//   - projectRules: the project packages each package may import, the
+//     dependency direction abi ← decode ← runner ← wasm, ui beside it;
+//   - jsBoundary: syscall/js and the packages that are only syscall/js
+//     under another name (Vugu's vugu/js, gowebapi's core/js) are the JS
+//     boundary, which only webgpu, ui and wasm touch;
+//   - thirdPartyRules: the modules outside the standard library each
+//     package may import, with testify for tests only.
+//
+// Every rule must match a package that exists (TestNoDeadRules).
+
 import (
 	"go/build"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -15,30 +35,48 @@ import (
 
 const module = "github.com/ringscope/ringscope"
 
-// allowedProjectImports is the dependency direction of shared/docs/STYLE.md:
-// for each package (by its path in the module, longest prefix wins), the
-// project packages it may import. A package not listed may import nothing of
-// the project.
-var allowedProjectImports = map[string][]string{
-	"wgsl/abi":        {},
-	"decode":          {"wgsl/abi"},
-	"wgsl":            {"wgsl/abi", "wgsl/"},
-	"wgsl/":           {"wgsl", "wgsl/"},
-	"webgpu":          {},
-	"webgpu/":         {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode"},
-	"ui":              {"decode", "wgsl/abi", "ui/"},
-	"wasm":            {"*"},
-	"wasm/":           {"*"},
-	".":               {},
-	"internal/tools/": {"wgsl/abi", "wgsl", "decode"},
-	"internal/":       {},
+// projectRules: for each package (its path in the module; "x/" stands for
+// the packages below x, and the longest key wins), the project packages its
+// non-test files may import. A package no key matches may import none.
+// Tests may import any project package (to check against a twin), but
+// not the JS boundary or a module the rules below do not allow.
+var projectRules = map[string][]string{
+	"wgsl/abi":  {},
+	"decode":    {"wgsl/abi"},
+	"wgsl":      {"wgsl/abi", "wgsl/"},
+	"wgsl/":     {"wgsl", "wgsl/"},
+	"webgpu":    {},
+	"webgpu/":   {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode"},
+	"ui":        {"decode", "wgsl/abi"},
+	"wasm":      {"*"},
+	"wasm/":     {"*"},
+	".":         {},
+	"internal/": {},
 }
 
-// leafPackages import nothing of the project, so any package may import them.
+// leafPackages import nothing of the project, so any package may import
+// them.
 var leafPackages = []string{"internal/heapsort"}
 
-// mayImportSyscallJS lists the packages allowed to touch syscall/js.
-var mayImportSyscallJS = []string{"webgpu", "wasm"}
+// jsBoundary are the packages through which Go calls JavaScript.
+var jsBoundary = []string{"syscall/js", "github.com/vugu/vugu/js", "github.com/gowebapi/webapi/core/js"}
+
+// mayTouchJS are the packages (and those below them) that may import the
+// JS boundary: the WebGPU binding, the components and the composition
+// root. Everything else is plain Go and runs natively.
+var mayTouchJS = []string{"webgpu", "ui", "wasm"}
+
+// thirdPartyRules: for each module outside the standard library, the
+// packages (and those below them) whose non-test files may import it.
+// Vugu renders the components and gowebapi types the DOM at their edges;
+// WebGPU has no gowebapi bindings, so webgpu stays on syscall/js.
+var thirdPartyRules = map[string][]string{
+	"github.com/vugu/vugu":       {"ui", "wasm"},
+	"github.com/gowebapi/webapi": {"ui", "wasm"},
+}
+
+// testOnlyModules may be imported by tests, of any package, only.
+var testOnlyModules = []string{"github.com/stretchr/testify"}
 
 func TestDependencyDirection(t *testing.T) {
 	pkgs := projectPackages(t)
@@ -52,19 +90,61 @@ func TestDependencyDirection(t *testing.T) {
 			require.NoError(t, err, dir)
 			rel := filepath.ToSlash(dir)
 			for _, imp := range p.Imports {
-				if imp == "syscall/js" {
-					assert.Truef(t, underAny(rel, mayImportSyscallJS), "%s (%s) imports syscall/js; only webgpu and wasm may", rel, ctx.GOOS)
-					continue
+				if msg := checkImport(rel, imp, false); msg != "" {
+					t.Errorf("%s (%s): %s", rel, ctx.GOOS, msg)
 				}
-				target, ok := strings.CutPrefix(imp, module+"/")
-				if !ok {
-					continue
+			}
+			for _, imp := range append(slices.Clip(p.TestImports), p.XTestImports...) {
+				if msg := checkImport(rel, imp, true); msg != "" {
+					t.Errorf("%s (%s, tests): %s", rel, ctx.GOOS, msg)
 				}
-				assert.Truef(t, allowed(rel, target), "%s (%s) must not import %s (shared/docs/STYLE.md)", rel, ctx.GOOS, target)
 			}
 		}
 	}
 }
+
+// checkImport says why package from may not import imp ("" if it may).
+func checkImport(from, imp string, test bool) string {
+	if slices.Contains(jsBoundary, imp) && !underAny(from, mayTouchJS) {
+		return "imports " + imp + ", the JS boundary; only " + strings.Join(mayTouchJS, ", ") + " may"
+	}
+	if target, ok := strings.CutPrefix(imp, module+"/"); ok {
+		if !test && !allowed(from, target) {
+			return "must not import " + target + " (shared/docs/STYLE.md)"
+		}
+		return ""
+	}
+	if imp == module || !isThirdParty(imp) {
+		return ""
+	}
+	for _, m := range testOnlyModules {
+		if within(imp, m) {
+			if !test {
+				return "imports " + imp + " outside a test"
+			}
+			return ""
+		}
+	}
+	for m, users := range thirdPartyRules {
+		if within(imp, m) {
+			if test || underAny(from, users) {
+				return ""
+			}
+			return "imports " + imp + "; only " + strings.Join(users, ", ") + " may"
+		}
+	}
+	return "imports " + imp + ", a module no rule allows (deps_test.go: thirdPartyRules)"
+}
+
+// isThirdParty reports whether an import path names another module: its
+// first element has a dot, as the standard library's never do.
+func isThirdParty(imp string) bool {
+	first, _, _ := strings.Cut(imp, "/")
+	return strings.Contains(first, ".")
+}
+
+// within reports whether imp is module m or a package of it.
+func within(imp, m string) bool { return imp == m || strings.HasPrefix(imp, m+"/") }
 
 func allowed(from, to string) bool {
 	if slices.Contains(leafPackages, to) {
@@ -86,13 +166,16 @@ func allowed(from, to string) bool {
 // "x/" matches packages below x.
 func ruleFor(pkg string) ([]string, bool) {
 	best, bestLen, found := []string(nil), -1, false
-	for key, rule := range allowedProjectImports {
-		match := key == pkg || (strings.HasSuffix(key, "/") && strings.HasPrefix(pkg, key))
-		if match && len(key) > bestLen {
+	for key, rule := range projectRules {
+		if matchKey(key, pkg) && len(key) > bestLen {
 			best, bestLen, found = rule, len(key), true
 		}
 	}
 	return best, found
+}
+
+func matchKey(key, pkg string) bool {
+	return key == pkg || (strings.HasSuffix(key, "/") && strings.HasPrefix(pkg, key))
 }
 
 func underAny(pkg string, roots []string) bool {
@@ -132,18 +215,81 @@ func wasmContext() build.Context {
 	return c
 }
 
+// TestNoDeadRules: a rule for a package that does not exist, or that
+// allows what nothing could import, is noise that hides the real policy.
+func TestNoDeadRules(t *testing.T) {
+	var pkgs []string
+	for _, dir := range projectPackages(t) {
+		if hasGo(dir) {
+			pkgs = append(pkgs, filepath.ToSlash(dir))
+		}
+	}
+	exists := func(key string) bool {
+		return slices.ContainsFunc(pkgs, func(p string) bool { return matchKey(key, p) })
+	}
+	for key, targets := range projectRules {
+		assert.Truef(t, exists(key), "projectRules[%q] matches no package", key)
+		for _, to := range targets {
+			assert.Truef(t, to == "*" || exists(to), "projectRules[%q] allows %q, which matches no package", key, to)
+		}
+	}
+	for _, p := range append(slices.Clip(leafPackages), mayTouchJS...) {
+		assert.Truef(t, exists(p), "%q names no package", p)
+	}
+	for m, users := range thirdPartyRules {
+		assert.Truef(t, requires(t, m), "thirdPartyRules[%q]: go.mod does not require it", m)
+		for _, u := range users {
+			assert.Truef(t, exists(u), "thirdPartyRules[%q] allows %q, which names no package", m, u)
+		}
+	}
+	for _, m := range testOnlyModules {
+		assert.Truef(t, requires(t, m), "testOnlyModules: go.mod does not require %s", m)
+	}
+}
+
+func hasGo(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(matches) > 0
+}
+
+func requires(t *testing.T, m string) bool {
+	mod, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	return strings.Contains(string(mod), "\t"+m+" ") || strings.Contains(string(mod), "require "+m+" ")
+}
+
+// The rules say no where the design says no.
 func TestRuleTable(t *testing.T) {
-	assert.True(t, allowed("decode", "wgsl/abi"))
-	assert.False(t, allowed("decode", "webgpu"))
-	assert.False(t, allowed("wgsl/abi", "decode"))
-	assert.True(t, allowed("wgsl/ref", "wgsl/abi"))
-	assert.False(t, allowed("wgsl/ref", "decode"))
-	assert.True(t, allowed("webgpu/megakernel", "decode"))
-	assert.False(t, allowed("webgpu", "decode"))
-	assert.False(t, allowed("ui", "webgpu"))
-	assert.False(t, allowed("decode", "wasm"))
-	assert.False(t, underAny("decode", mayImportSyscallJS))
-	assert.True(t, underAny("webgpu/megakernel", mayImportSyscallJS))
-	assert.True(t, allowed("decode", "internal/heapsort"))
-	assert.False(t, allowed("internal/heapsort", "decode"))
+	for _, c := range []struct {
+		from, imp string
+		test, ok  bool
+	}{
+		{"decode", module + "/wgsl/abi", false, true},
+		{"decode", module + "/webgpu", false, false},
+		{"wgsl/abi", module + "/decode", false, false},
+		{"wgsl/ref", module + "/wgsl/abi", false, true},
+		{"wgsl/ref", module + "/decode", false, false},
+		{"webgpu/megakernel", module + "/decode", false, true},
+		{"webgpu", module + "/decode", false, false},
+		{"ui", module + "/webgpu", false, false},
+		{"decode", module + "/wasm", false, false},
+		{"decode", module + "/internal/heapsort", false, true},
+		{"internal/heapsort", module + "/decode", false, false},
+		{"decode", "syscall/js", false, false},
+		{"decode", "github.com/vugu/vugu/js", false, false},
+		{"wgsl", "github.com/gowebapi/webapi/core/js", false, false},
+		{"webgpu/megakernel", "syscall/js", false, true},
+		{"ui", "github.com/vugu/vugu/js", false, true},
+		{"ui", "github.com/gowebapi/webapi/html/canvas", false, true},
+		{"webgpu", "github.com/gowebapi/webapi/dom", false, false},
+		{"decode", "github.com/vugu/vugu", false, false},
+		{"wasm/render", "github.com/vugu/vugu", false, true},
+		{"decode", "github.com/stretchr/testify/assert", false, false},
+		{"decode", "github.com/stretchr/testify/assert", true, true},
+		{"wasm", "github.com/example/other", false, false},
+		{"decode", "encoding/binary", false, true},
+	} {
+		msg := checkImport(c.from, c.imp, c.test)
+		assert.Equalf(t, c.ok, msg == "", "%s → %s (test %v): %q", c.from, c.imp, c.test, msg)
+	}
 }

@@ -68,9 +68,8 @@
     const abort = new AbortController();
     const compiled = compileWasm(abort.signal);
     compiled.catch(() => {}); // settled below, or abandoned without WebGPU
-    // Vugu's DOM renderer helper is loaded as a file: the wasm would
-    // otherwise eval() it, which the CSP forbids.
-    const scripts = Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js'), loadScript('guard.js')]);
+    // render.js applies the DOM writes of the wasm's renderer (wasm/render).
+    const scripts = Promise.all([loadScript('wasm_exec.js'), loadScript('render.js'), loadScript('guard.js')]);
     scripts.catch(() => {});
     if (!(await hasWebGPU())) {
       abort.abort();

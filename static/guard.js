@@ -52,7 +52,7 @@
       el.textContent = `error: ${reason}`;
       el.title = 'the ringscope Go program has exited; reload the page';
     }
-    const root = globalThis.vuguState?.mountPointEl || document.getElementById('app') || document.body;
+    const root = globalThis.ringscopeRender?.root || document.getElementById('app') || document.body;
     if (!root || document.querySelector('[data-testid="frozen-banner"]')) return;
     const banner = document.createElement('div');
     banner.className = 'banner banner-bad';

@@ -6,9 +6,8 @@
 //   ringscope.subscribe((f) => console.log(f.doneCount));
 //   await ringscope.mount(document.querySelector('#panel'), { panels: ['slotmap'] });
 //
-// It loads wasm_exec.js (Go's wasm support), vugu-render.js (the Vugu DOM
-// renderer, which the wasm would otherwise eval(), forbidden by the CSP) and
-// main.wasm from the module's own directory, starts the wasm and resolves to
+// It loads wasm_exec.js (Go's wasm support), render.js (which applies the
+// DOM writes of the wasm's renderer, wasm/render) and main.wasm from the module's own directory, starts the wasm and resolves to
 // the global ringscope object it installs. The wasm starts even without
 // WebGPU: decode, importCapture, the exports and mount work then, and
 // ringscope.ready rejects with the reason. No inline script or style.
@@ -74,7 +73,7 @@ async function start() {
     return WebAssembly.compileStreaming(resp);
   });
   compiled.catch(() => {}); // awaited below, after the scripts
-  await Promise.all([loadScript('wasm_exec.js'), loadScript('vugu-render.js'), loadScript('guard.js')]);
+  await Promise.all([loadScript('wasm_exec.js'), loadScript('render.js'), loadScript('guard.js')]);
   if (typeof globalThis.Go !== 'function') {
     throw new Error('ringscope: wasm_exec.js did not define Go');
   }

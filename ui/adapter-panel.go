@@ -1,9 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gowebapi/webapi"
+	"github.com/gowebapi/webapi/dom"
+	js "github.com/vugu/vugu/js"
 )
 
 // AdapterPanel shows the adapter's identity, its limits and features, and
@@ -11,6 +16,36 @@ import (
 // adapter, whose timings say nothing about a GPU.
 type AdapterPanel struct {
 	Info *AdapterInfo
+
+	chips featureChips
+}
+
+// featureChips writes the feature list, one <span class="chip"> per
+// feature, into its host element through gowebapi's DOM. The list is set
+// once per device, so it is written when it changes, not diffed by every
+// render. The zero value has written nothing.
+type featureChips struct {
+	host  *dom.Element
+	shown []string
+}
+
+// Mount (the host's vg-js-create, on every render) writes features into
+// host unless it already shows them.
+func (f *featureChips) Mount(host js.Value, features []string) {
+	h := dom.ElementFromJS(webValue(host))
+	if h == nil || (f.host != nil && f.host.IsSameNode(&h.Node) && slices.Equal(f.shown, features)) {
+		return
+	}
+	empty := ""
+	h.SetTextContent(&empty)
+	doc := webapi.GetDocument()
+	for _, name := range features {
+		chip := doc.CreateElement("span", nil)
+		chip.SetClassName("chip")
+		chip.SetTextContent(&name)
+		h.AppendChild(&chip.Node)
+	}
+	f.host, f.shown = h, append(f.shown[:0], features...)
 }
 
 // Sub summarises the adapter.

@@ -93,19 +93,7 @@ func (c *AdapterPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "features"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "features enabled on the device"}}}
 		vgparent.AppendChild(vgn)
-		{
-			vgparent := vgn
-			_ = vgparent
-			for _, f := range c.Features() {
-				var vgiterkey interface{} = f
-				_ = vgiterkey
-				f := f
-				_ = f
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(f)
-			}
-		}
+		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.chips.Mount(value, c.Features()) })
 	}
 	return vgout
 }

@@ -1,6 +1,11 @@
 package ui
 
 import (
+	"github.com/gowebapi/webapi"
+	gjs "github.com/gowebapi/webapi/core/js"
+	"github.com/gowebapi/webapi/css/resizeobserver"
+	"github.com/gowebapi/webapi/dom"
+	"github.com/gowebapi/webapi/html/canvas"
 	js "github.com/vugu/vugu/js"
 )
 
@@ -9,49 +14,64 @@ import (
 // costs two JS calls and allocates nothing. The canvas's backing size is
 // the raster's; CSS scales it to the layout (static/dashboard.css).
 //
-// Vugu re-sets every attribute of the elements it renders on every render
-// and removes the others, which would clear a <canvas> (a width/height
-// write resets its bitmap). So the template renders an empty host <div>
-// and Mount creates the <canvas> inside it, where Vugu never looks.
+// The renderer (wasm/render) writes only the nodes it made, so the
+// template renders an empty host <div> and Mount creates the <canvas>
+// inside it, where no render writes (a width or height write would clear
+// the bitmap). Setting the canvas up goes through gowebapi's typed DOM;
+// the per-frame calls (Draw, DrawRows) use js.Values bound once, since a
+// typed wrapper there would allocate per call on the hot path.
 // The zero value is detached: Draw does nothing until Mount.
 type Canvas struct {
-	el, ctx js.Value
-	data    js.Value // Uint8ClampedArray of img
-	img     js.Value // ImageData
-	w, h    int
-	size    SizeWatch
+	el  *canvas.HTMLCanvasElement
+	ctx *canvas.CanvasRenderingContext2D
+	// put is ctx, img the ImageData and data its Uint8ClampedArray, as
+	// the per-frame calls take them.
+	put, img, data js.Value
+	w, h           int
+	size           SizeWatch
 }
 
 // Mount makes sure host (an empty element; call it from vg-js-create,
-// which Vugu runs on every render) holds this canvas, creating the
-// <canvas> on the first call and adopting host's first child after the
-// component was re-created. It returns the canvas element.
+// which the renderer runs on every render) holds this canvas, creating
+// the <canvas> on the first call and adopting host's first child after
+// the component was re-created. It returns the canvas element.
 func (c *Canvas) Mount(host js.Value) js.Value {
-	first := host.Get("firstElementChild")
-	if first.Truthy() {
-		if !c.Attached() || !c.el.Call("isSameNode", first).Bool() {
-			c.bind(first)
-		}
-		return c.el
+	h := dom.ElementFromJS(webValue(host))
+	if h == nil {
+		return js.Null()
 	}
-	el := js.Global().Get("document").Call("createElement", "canvas")
-	host.Call("appendChild", el)
+	if first := h.FirstElementChild(); first != nil {
+		if !c.Attached() || !c.el.IsSameNode(&first.Node) {
+			c.bind(canvas.HTMLCanvasElementFromJS(first.JSValue()))
+		}
+		return c.Element()
+	}
+	el := canvas.HTMLCanvasElementFromJS(webapi.GetDocument().CreateElement("canvas", nil).JSValue())
+	h.AppendChild(&el.Node)
 	c.bind(el)
-	return el
+	return c.Element()
 }
 
-func (c *Canvas) bind(el js.Value) {
+func (c *Canvas) bind(el *canvas.HTMLCanvasElement) {
 	c.el = el
-	c.ctx = el.Call("getContext", "2d")
+	c.ctx = nil
+	if u := el.GetContext("2d", nil); u != nil {
+		c.ctx = canvas.CanvasRenderingContext2DFromJS(u.JSValue())
+	}
 	c.w, c.h = 0, 0
-	c.size.Watch(el)
+	c.size.watch(&el.Element)
 }
 
 // Attached reports whether a canvas element is bound.
-func (c *Canvas) Attached() bool { return c.ctx.Truthy() }
+func (c *Canvas) Attached() bool { return c.ctx != nil }
 
-// Element returns the bound <canvas>.
-func (c *Canvas) Element() js.Value { return c.el }
+// Element returns the bound <canvas> (null when detached).
+func (c *Canvas) Element() js.Value {
+	if c.el == nil {
+		return js.Null()
+	}
+	return vuguValue(c.el.JSValue())
+}
 
 // Draw copies r onto the canvas, resizing its backing store when r's size
 // changed.
@@ -60,14 +80,16 @@ func (c *Canvas) Draw(r *Raster) {
 		return
 	}
 	if r.W != c.w || r.H != c.h {
-		c.el.Set("width", r.W)
-		c.el.Set("height", r.H)
-		c.img = c.ctx.Call("createImageData", r.W, r.H)
+		c.el.SetWidth(uint(r.W))
+		c.el.SetHeight(uint(r.H))
+		img := c.ctx.CreateImageData(r.W, r.H)
+		c.img = vuguValue(img.JSValue())
 		c.data = c.img.Get("data")
+		c.put = vuguValue(c.ctx.JSValue())
 		c.w, c.h = r.W, r.H
 	}
 	js.CopyBytesToJS(c.data, r.Pix)
-	c.ctx.Call("putImageData", c.img, 0, 0)
+	c.put.Call("putImageData", c.img, 0, 0)
 }
 
 // DrawRows is Draw for a raster of which only the pixel rows in rows
@@ -88,7 +110,7 @@ func (c *Canvas) DrawRows(r *Raster, rows RowSpan) {
 	}
 	stride := r.W * 4
 	js.CopyBytesToJS(c.data.Call("subarray", y0*stride, y1*stride), r.Pix[y0*stride:y1*stride])
-	c.ctx.Call("putImageData", c.img, 0, 0, 0, y0, r.W, y1-y0)
+	c.put.Call("putImageData", c.img, 0, 0, 0, y0, r.W, y1-y0)
 }
 
 // ClientSize returns the canvas's CSS layout size in pixels (0 when
@@ -102,41 +124,45 @@ func (c *Canvas) ClientSize() (w, h int) {
 
 // SizeWatch keeps an element's clientWidth and clientHeight as a
 // ResizeObserver reports them. A render must not read them itself: after
-// Vugu's DOM writes that read forces a synchronous style and layout pass
-// in the middle of the frame (measured: 14% of the page's main-thread
-// time at 65,536 slots), while the observer runs after the browser's own
-// layout, when the numbers are already clean.
+// the renderer's DOM writes that read forces a synchronous style and
+// layout pass in the middle of the frame (measured: 14% of the page's
+// main-thread time at 65,536 slots), while the observer runs after the
+// browser's own layout, when the numbers are already clean.
 //
 // Go in wasm runs on the page's one thread, so the callback and the
 // readers never run at the same time.
 type SizeWatch struct {
-	el, obs js.Value
-	changed js.Func
+	el      *dom.Element
+	obs     *resizeobserver.ResizeObserver
+	changed *resizeobserver.ResizeObserverCallback
 	w, h    int
 }
 
-// Watch starts observing el (a no-op when it already does). The size is
+// Watch starts observing el, an element as the renderer's callbacks pass
+// it (a no-op when it already does).
+func (s *SizeWatch) Watch(el js.Value) { s.watch(dom.ElementFromJS(webValue(el))) }
+
+// watch starts observing el (a no-op when it already does). The size is
 // 0, 0 until the observer's first report, which comes after the next
-// layout: reading it here would force a layout for every canvas Vugu
-// creates while it builds the page (measured: 130 ms of the first render).
-func (s *SizeWatch) Watch(el js.Value) {
-	if s.el.Truthy() && s.el.Call("isSameNode", el).Bool() {
+// layout: reading it here would force a layout for every canvas the
+// renderer creates while it builds the page (measured: 130 ms of the
+// first render).
+func (s *SizeWatch) watch(el *dom.Element) {
+	if el == nil || (s.el != nil && s.el.IsSameNode(&el.Node)) {
 		return
 	}
 	s.Stop()
 	s.el = el
-	ro := js.Global().Get("ResizeObserver")
-	if !ro.Truthy() {
+	if !webapi.GetWindow().JSValue().Get("ResizeObserver").Truthy() {
 		// No observer (not a browser): read once.
-		s.w, s.h = el.Get("clientWidth").Int(), el.Get("clientHeight").Int()
+		s.w, s.h = el.ClientWidth(), el.ClientHeight()
 		return
 	}
-	s.changed = js.FuncOf(func(js.Value, []js.Value) interface{} {
-		s.w, s.h = s.el.Get("clientWidth").Int(), s.el.Get("clientHeight").Int()
-		return nil
+	s.changed = resizeobserver.ResizeObserverCallbackToJS(func([]*resizeobserver.ResizeObserverEntry, *resizeobserver.ResizeObserver) {
+		s.w, s.h = s.el.ClientWidth(), s.el.ClientHeight()
 	})
-	s.obs = ro.New(s.changed)
-	s.obs.Call("observe", el)
+	s.obs = resizeobserver.NewResizeObserver(s.changed)
+	s.obs.Observe(el)
 }
 
 // Size is the last observed clientWidth and clientHeight (0, 0 before Watch).
@@ -144,9 +170,9 @@ func (s *SizeWatch) Size() (w, h int) { return s.w, s.h }
 
 // Stop disconnects the observer.
 func (s *SizeWatch) Stop() {
-	if s.obs.Truthy() {
-		s.obs.Call("disconnect")
-		s.changed.Release()
+	if s.obs != nil {
+		s.obs.Disconnect()
+		(*gjs.Func)(s.changed).Release()
 	}
-	s.el, s.obs, s.w, s.h = js.Value{}, js.Value{}, 0, 0
+	s.el, s.obs, s.changed, s.w, s.h = nil, nil, nil, 0, 0
 }

@@ -21,5 +21,7 @@
 // inline style or script; their classes live in static/dashboard.css.
 // Templates only read fields and call methods; every formatting or
 // derivation is a Go method with a native test. Package ui imports decode,
-// wgsl/abi, vugu and vugu/js only (never syscall/js).
+// wgsl/abi, vugu and vugu/js, and gowebapi for the DOM it sets up itself
+// (canvases, observers, the feature chips); never syscall/js, so it builds
+// and tests natively.
 package ui

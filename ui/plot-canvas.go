@@ -8,8 +8,8 @@ import js "github.com/vugu/vugu/js"
 // host's layout size, lets the Painter draw and puts the pixels on the
 // canvas, only when the frame (seq) or the size changed.
 //
-// Vugu v0.4 calls Rendered only on the root's direct children, so panels
-// that draw are placed directly in Dashboard's template.
+// The page's renderer (wasm/render) calls Rendered on nested components
+// too, so a panel that draws may sit anywhere in the tree.
 type Plot struct {
 	canvas  Canvas
 	raster  Raster

@@ -16,7 +16,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/domrender"
+	"github.com/ringscope/ringscope/wasm/render"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -51,7 +51,7 @@ type app struct {
 	cfg api.PageConfig
 
 	dash     *ui.Dashboard
-	renderer *domrender.JSRenderer
+	renderer *render.Renderer
 	env      vugu.EventEnv
 
 	commands chan command
@@ -181,7 +181,7 @@ func newApp(cfg api.PageConfig) *app {
 // a frame (EventEnv.UnlockRender) asks.
 func (a *app) renderLoop() {
 	var err error
-	a.renderer, err = domrender.New("#app")
+	a.renderer, err = render.New("#app")
 	if err != nil {
 		a.setStatusDirect("error: mount dashboard: " + err.Error())
 		select {}

@@ -11,6 +11,8 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/gowebapi/webapi/file"
+
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
@@ -493,7 +495,7 @@ var downloadTypes = map[string]string{
 }
 
 // download exports kind and hands it to the browser as a file download
-// (Blob + object URL + a temporary <a download>).
+// (files_js.go).
 func (a *app) download(kind string) {
 	b, name, err := a.exportBytes(kind)
 	st := a.captures()
@@ -508,18 +510,7 @@ func (a *app) download(kind string) {
 	if err != nil {
 		return
 	}
-	parts := jsGlobal.Get("Array").New(bytesToJS(b))
-	blob := jsGlobal.Get("Blob").New(parts, map[string]any{"type": downloadTypes[kind]})
-	url := jsGlobal.Get("URL").Call("createObjectURL", blob)
-	doc := jsGlobal.Get("document")
-	link := doc.Call("createElement", "a")
-	link.Set("href", url)
-	link.Set("download", name)
-	link.Get("dataset").Set("testid", "download-link")
-	doc.Get("body").Call("append", link)
-	link.Call("click")
-	link.Call("remove")
-	time.AfterFunc(time.Minute, func() { jsGlobal.Get("URL").Call("revokeObjectURL", url) })
+	saveFile(name, downloadTypes[kind], b)
 }
 
 // Decoded is what decode and captureFrame resolve to.
@@ -766,75 +757,15 @@ func (a *app) backToLive() {
 	}
 }
 
-// installImportListeners accepts files from the capture bar's file input
-// (a delegated change listener) and dropped anywhere on the page.
-func installImportListeners(a *app) {
-	doc := jsGlobal.Get("document")
-	body := func() js.Value { return doc.Get("body") }
-	doc.Call("addEventListener", "change", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		t := args[0].Get("target")
-		if !t.Truthy() || t.Get("dataset").Get("testid").String() != "capture-file" {
-			return nil
-		}
-		files := t.Get("files")
-		list := make([]js.Value, files.Length())
-		for i := range list {
-			list[i] = files.Index(i)
-		}
-		t.Set("value", "") // the same file can be chosen again
-		go a.importFiles(list)
-		return nil
-	}))
-	hasFiles := func(ev js.Value) bool {
-		dt := ev.Get("dataTransfer")
-		if !dt.Truthy() {
-			return false
-		}
-		types := dt.Get("types")
-		for i := range types.Length() {
-			if types.Index(i).String() == "Files" {
-				return true
-			}
-		}
-		return false
-	}
-	doc.Call("addEventListener", "dragover", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if hasFiles(args[0]) {
-			args[0].Call("preventDefault")
-			body().Get("classList").Call("add", "rs-drop-target")
-		}
-		return nil
-	}))
-	doc.Call("addEventListener", "dragleave", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		body().Get("classList").Call("remove", "rs-drop-target")
-		return nil
-	}))
-	doc.Call("addEventListener", "drop", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		body().Get("classList").Call("remove", "rs-drop-target")
-		ev := args[0]
-		if !hasFiles(ev) {
-			return nil
-		}
-		ev.Call("preventDefault")
-		files := ev.Get("dataTransfer").Get("files")
-		list := make([]js.Value, files.Length())
-		for i := range list {
-			list[i] = files.Index(i)
-		}
-		go a.importFiles(list)
-		return nil
-	}))
-}
-
 // importFiles imports one capture file, or two files as a vyre control +
 // ring dump pair: the file whose name contains "ring" (or the other one's
 // "control") is the ring, else the first is the control.
-func (a *app) importFiles(files []js.Value) {
+func (a *app) importFiles(files []*file.File) {
 	var err error
 	name := ""
 	switch len(files) {
 	case 1:
-		name = files[0].Get("name").String()
+		name = files[0].Name()
 		var b []byte
 		if b, err = readFile(files[0]); err == nil {
 			var c *capture.Capture
@@ -844,12 +775,12 @@ func (a *app) importFiles(files []js.Value) {
 		}
 	case 2:
 		ci, ri := 0, 1
-		n0, n1 := strings.ToLower(files[0].Get("name").String()), strings.ToLower(files[1].Get("name").String())
+		n0, n1 := strings.ToLower(files[0].Name()), strings.ToLower(files[1].Name())
 		c0, c1 := strings.Contains(n0, "control"), strings.Contains(n1, "control")
 		if (c1 && !c0) || (c0 == c1 && strings.Contains(n0, "ring") && !strings.Contains(n1, "ring")) {
 			ci, ri = 1, 0
 		}
-		name = files[ci].Get("name").String() + " + " + files[ri].Get("name").String()
+		name = files[ci].Name() + " + " + files[ri].Name()
 		var control, ring []byte
 		if control, err = readFile(files[ci]); err == nil {
 			if ring, err = readFile(files[ri]); err == nil {
@@ -866,33 +797,4 @@ func (a *app) importFiles(files []js.Value) {
 	if err != nil {
 		a.importFailed(name, err)
 	}
-}
-
-// readFile reads a File's bytes (File.arrayBuffer()).
-func readFile(f js.Value) ([]byte, error) {
-	if size := f.Get("size").Float(); size > capture.MaxFileBytes {
-		return nil, fmt.Errorf("%s: %.0f bytes exceeds the %d-byte import limit; nothing was read", f.Get("name").String(), size, capture.MaxFileBytes)
-	}
-	ch := make(chan js.Value, 1)
-	errc := make(chan string, 1)
-	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- args[0]; return nil })
-	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- args[0].Call("toString").String(); return nil })
-	defer ok.Release()
-	defer fail.Release()
-	f.Call("arrayBuffer").Call("then", ok, fail)
-	select {
-	case buf := <-ch:
-		u := jsGlobal.Get("Uint8Array").New(buf)
-		b := make([]byte, u.Length())
-		js.CopyBytesToGo(b, u)
-		return b, nil
-	case msg := <-errc:
-		return nil, fmt.Errorf("read %s: %s", f.Get("name").String(), msg)
-	}
-}
-
-func bytesToJS(b []byte) js.Value {
-	u := jsGlobal.Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(u, b)
-	return u
 }

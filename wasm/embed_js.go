@@ -10,6 +10,9 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/gowebapi/webapi/dom"
+	"github.com/gowebapi/webapi/dom/domcore"
+
 	"github.com/ringscope/ringscope/ui"
 )
 
@@ -92,34 +95,41 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
-	root, err := dashboardRoot()
+	root, err := a.dashboardRoot()
 	if err != nil {
 		return js.Undefined(), err
 	}
 	// The dashboard cannot move into itself (append throws a
 	// HierarchyRequestError); nor into a node that is not in a document
 	// the page can render to, which is fine and left to the host.
-	if root.Equal(el) || root.Call("contains", el).Bool() {
+	host, dash := dom.ElementFromJS(el), dom.ElementFromJS(root)
+	if dash.IsSameNode(&host.Node) || dash.Contains(&host.Node) {
 		return js.Undefined(), errors.New("mount: element is inside the dashboard itself; choose an element outside it (the dashboard's root is #app)")
 	}
+	// classList through the guarded read: the host's element may have a
+	// getter of its own that throws.
 	cl, err := getProp(el, "mount: element.classList", "classList")
 	if err != nil {
 		return js.Undefined(), err
 	}
-	for _, p := range Panels {
-		cl.Call("remove", "rs-show-"+p)
+	classes := domcore.DOMTokenListFromJS(cl)
+	if classes == nil {
+		return js.Undefined(), errors.New("mount: element.classList is " + describe(cl))
 	}
-	cl.Call("add", "rs-mount")
+	for _, p := range Panels {
+		classes.Remove("rs-show-" + p)
+	}
+	classes.Add("rs-mount")
 	if panels == nil {
-		el.Call("removeAttribute", "data-rs-panels")
+		host.RemoveAttribute("data-rs-panels")
 	} else {
-		el.Call("setAttribute", "data-rs-panels", strings.Join(panels, " "))
+		host.SetAttribute("data-rs-panels", strings.Join(panels, " "))
 		for _, p := range panels {
-			cl.Call("add", "rs-show-"+p)
+			classes.Add("rs-show-" + p)
 		}
 	}
-	if !root.Get("parentNode").Equal(el) {
-		el.Call("append", root)
+	if parent := dash.ParentNode(); parent == nil || !parent.IsSameNode(&host.Node) {
+		host.Append(dom.UnionFromJS(root))
 	}
 	// The panels draw on canvases sized from their boxes: tell them.
 	a.ui(func(*ui.Dashboard) {})
@@ -127,12 +137,12 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 }
 
 // dashboardRoot finds the element the wasm renders the dashboard into:
-// Vugu's cached mount point once it rendered, #app before.
-func dashboardRoot() (js.Value, error) {
+// the renderer's root once it rendered, #app before.
+func (a *app) dashboardRoot() (js.Value, error) {
 	deadline := time.Now().Add(mountTimeout)
 	for {
-		if st := jsGlobal.Get("vuguState"); st.Truthy() {
-			if el := st.Get("mountPointEl"); el.Truthy() {
+		if r := a.renderer; r != nil {
+			if el := r.Root(); el.Truthy() {
 				return el, nil
 			}
 		}
