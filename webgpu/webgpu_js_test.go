@@ -3,11 +3,11 @@
 package webgpu
 
 import (
-	"runtime"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall/js"
