@@ -1,0 +1,155 @@
+package host
+
+import "github.com/ringscope/ringscope/wgsl/abi"
+
+// validate checks one item on its own (not quota or capacity).
+func validate(it *Item) error {
+	switch {
+	case !abi.IsPublishable(it.Opcode):
+		return ErrOpcode
+	case it.Tenant >= abi.TenantCount:
+		return ErrTenant
+	case it.Priority > abi.PriorityIdle:
+		return ErrPriority
+	}
+	return nil
+}
+
+// Publish appends items to the tails of their priority partitions, in
+// order. The whole batch is validated first: a reserved opcode, a tenant
+// ≥ 29, a priority > 4 or a used-up quota give an *ItemError; a partition
+// without room (its next slot not EMPTY or DONE, or no slots) gives a
+// *PartitionFullError; ErrCounterLimit a TAIL at 2^31. On any error nothing
+// is written and Publish returns 0. Otherwise, per item, words 1–15 of the
+// slot, then STATUS = PUBLISHED; then, per partition, TAIL[p] = k + n; and
+// it returns len(items). Publish does not allocate.
+//
+// The bookkeeping is per batch, not per item: quotas are checked once per
+// tenant, each partition's items land in one run of consecutive slots (two
+// where it wraps), so the run is marked dirty and changed once and TAIL
+// written once.
+func (q *Queue) Publish(items []Item) (int, error) {
+	var perPrio [abi.PriorityLevels]uint32
+	var perTenant [abi.TenantCount]uint32
+	for i := range items {
+		it := &items[i]
+		if err := validate(it); err != nil {
+			return 0, &ItemError{Index: i, Item: *it, Err: err}
+		}
+		perTenant[it.Tenant]++
+		perPrio[it.Priority]++
+	}
+	for t, n := range perTenant {
+		if quota := word(q.control, abi.CtrlTenantQuota+t); n != 0 && quota != 0 &&
+			uint64(q.published[t])+uint64(n) > uint64(quota) {
+			return 0, q.quotaError(items)
+		}
+	}
+	for p := uint32(0); p < abi.PriorityLevels; p++ {
+		if err := q.room(p, perPrio[p]); err != nil {
+			return 0, err
+		}
+	}
+	// next is each partition's next slot; its run ends at the partition's
+	// end, where it wraps to the start.
+	var next [abi.PriorityLevels]uint32
+	for p, n := range perPrio {
+		if n != 0 { // an empty partition has no slot (and takes no item)
+			next[p] = q.slotOf(uint32(p), q.tail(uint32(p)))
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		p := it.Priority
+		slot := next[p]
+		q.putSlot(slot, it, p)
+		q.age[slot] = 0
+		if slot++; slot == q.off[p+1] {
+			slot = q.off[p]
+		}
+		next[p] = slot
+	}
+	for p, n := range perPrio {
+		if n != 0 {
+			q.markPublished(uint32(p), n)
+		}
+	}
+	for t, n := range perTenant {
+		q.published[t] += n
+	}
+	return len(items), nil
+}
+
+// quotaError is the *ItemError of the first item of items past its
+// tenant's quota; Publish calls it only when some tenant's count is.
+func (q *Queue) quotaError(items []Item) error {
+	var perTenant [abi.TenantCount]uint32
+	for i := range items {
+		it := &items[i]
+		perTenant[it.Tenant]++
+		if quota := word(q.control, abi.CtrlTenantQuota+int(it.Tenant)); quota != 0 &&
+			uint64(q.published[it.Tenant])+uint64(perTenant[it.Tenant]) > uint64(quota) {
+			return &ItemError{Index: i, Item: *it, Err: ErrQuota}
+		}
+	}
+	return nil // unreachable: Publish found a tenant past its quota
+}
+
+// markPublished records n items written at partition p's tail: the run of
+// slots from TAIL[p] (wrapping once at the partition's end) dirty and
+// changed, then TAIL[p] += n.
+func (q *Queue) markPublished(p, n uint32) {
+	k := q.tail(p)
+	first := q.slotOf(p, k)
+	run := min(n, q.off[p+1]-first)
+	q.markSlots(first, run)
+	if run < n {
+		q.markSlots(q.off[p], n-run)
+	}
+	q.setControl(abi.CtrlTail+int(p), k+n)
+}
+
+// markSlots records a host write of n whole slots from slot: dirty for the
+// upload, changed for RingChanges.
+func (q *Queue) markSlots(slot, n uint32) {
+	w := int(slot) * abi.SlotWords
+	q.dirty[RingBuffer].markWords(w, int(n)*abi.SlotWords)
+	q.changed.markWords(w, int(n)*abi.SlotWords)
+}
+
+// room checks that partition p can take n more items.
+func (q *Queue) room(p, n uint32) error {
+	if n == 0 {
+		return nil
+	}
+	c, k := q.capacity(p), q.tail(p)
+	if uint64(k)+uint64(n) > MaxCounter {
+		return ErrCounterLimit
+	}
+	if n > c {
+		return &PartitionFullError{Priority: p, Capacity: c}
+	}
+	slot, end := q.slotOf(p, k), q.off[p+1]
+	for range n {
+		if s := q.slotStatus(slot); s != abi.StatusEmpty && s != abi.StatusDone {
+			return &PartitionFullError{Priority: p, Capacity: c}
+		}
+		if slot++; slot == end {
+			slot = q.off[p]
+		}
+	}
+	return nil
+}
+
+// put writes a validated item into the next slot of its partition, which
+// must be reusable, with requeue age age: one item, as Requeue moves them.
+func (q *Queue) put(it *Item, age uint32) uint32 {
+	p := it.Priority
+	k := q.tail(p)
+	slot := q.slotOf(p, k)
+	q.putSlot(slot, it, p)
+	q.markSlots(slot, 1)
+	q.setControl(abi.CtrlTail+int(p), k+1)
+	q.age[slot] = age
+	return slot
+}
