@@ -27,8 +27,8 @@ type Queue struct {
 	// ringWords is the ring as words, so Publish writes a slot through
 	// a [16]uint32 view instead of 16 sliced, bounds-checked byte writes.
 	ringWords []uint32
-	log     []byte
-	dirty   [bufferCount]dirtySet
+	log       []byte
+	dirty     [bufferCount]dirtySet
 	// changed is the ring's slots (whole slots) changed since the last
 	// ClearRingChanges, by the host or by an absorb: a recorder's patch.
 	changed dirtySet
