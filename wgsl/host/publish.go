@@ -58,9 +58,18 @@ func (q *Queue) Publish(items []Item) (int, error) {
 			next[p] = q.slotOf(uint32(p), q.tail(uint32(p)))
 		}
 	}
+	// Runs of one opcode and priority are counted once: a batch is
+	// mostly such runs.
+	runOp, runP, run := uint32(0), uint32(0), uint32(0)
 	for i := range items {
 		it := &items[i]
 		p := it.Priority
+		if run != 0 && (it.Opcode != runOp || p != runP) {
+			q.pending.add(runP, runOp, run)
+			run = 0
+		}
+		runOp, runP = it.Opcode, p
+		run++
 		slot := next[p]
 		q.putSlot(slot, it, p)
 		q.age[slot] = 0
@@ -68,6 +77,9 @@ func (q *Queue) Publish(items []Item) (int, error) {
 			slot = q.off[p]
 		}
 		next[p] = slot
+	}
+	if run != 0 {
+		q.pending.add(runP, runOp, run)
 	}
 	for p, n := range perPrio {
 		if n != 0 {
@@ -148,6 +160,7 @@ func (q *Queue) put(it *Item, age uint32) uint32 {
 	k := q.tail(p)
 	slot := q.slotOf(p, k)
 	q.putSlot(slot, it, p)
+	q.pending.add(p, it.Opcode, 1)
 	q.markSlots(slot, 1)
 	q.setControl(abi.CtrlTail+int(p), k+1)
 	q.age[slot] = age

@@ -33,6 +33,8 @@ type Queue struct {
 	// ClearRingChanges, by the host or by an absorb: a recorder's patch.
 	changed dirtySet
 
+	pending pendingOps // the opcodes of the pending items (PendingOpcodes)
+
 	epoch     uint32                  // host epoch, bumped by NewEpoch
 	published [abi.TenantCount]uint32 // items published per tenant this epoch
 	age       []uint32                // per slot: requeues of the item it holds
@@ -77,6 +79,7 @@ func (q *Queue) init(cfg ControlConfig) error {
 	putWord(q.log, abi.LogCapacity, q.logCap)
 	q.age = resize(q.age, int(cfg.Slots))
 	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
+	q.pending.reset()
 	q.exhausted, q.prevBE = 0, 0
 	q.ringHead, q.reclaimFrom, q.requeueFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}
 	for b := range q.dirty {

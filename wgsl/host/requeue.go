@@ -33,6 +33,7 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 			return err
 		}
 		absorb(q.control, control, q.dirty[ControlBuffer].ranges())
+		q.settleClaims()
 		be := word(q.control, abi.CtrlBudgetExhausted)
 		q.exhausted, q.prevBE = be-q.prevBE, be
 	}
