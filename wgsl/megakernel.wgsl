@@ -455,28 +455,62 @@ fn usable(q: Partition, slots: u32) -> bool {
     return q.start < q.end && q.end <= slots;
 }
 
-// claim_next takes the first ticket below TAIL of the usable partitions
-// 0..4, in order.
-fn claim_next(slots: u32) -> Claim {
+// LaneRing is one lane's view of the partitions. OFF and TAIL do not change
+// during a dispatch (only the host writes them; an opcode's write to them
+// faults PROTECTED), and a partition whose HEAD reached its TAIL stays
+// drained (HEAD only grows), so a lane loads OFF and TAIL once and, once
+// it has seen a partition drained, never reads its HEAD again: the claim
+// loop touches only the HEAD it takes a ticket from, not all fifteen words
+// of the five partitions on the line every lane's atomicAdd hits.
+struct LaneRing {
+    start: array<u32, PRIORITY_LEVELS>,
+    size: array<u32, PRIORITY_LEVELS>,
+    tail: array<u32, PRIORITY_LEVELS>,
+    live: u32, // bit p: partition p is usable and not yet seen drained
+}
+
+fn lane_ring(slots: u32) -> LaneRing {
+    var r: LaneRing;
+    r.live = 0u;
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let q = partition_at(p);
-        let tail = atomicLoad(&control[CTRL_TAIL + p]);
-        if (!usable(q, slots) || atomicLoad(&control[CTRL_HEAD + p]) >= tail) {
+        r.start[p] = q.start;
+        r.size[p] = q.end - q.start;
+        r.tail[p] = atomicLoad(&control[CTRL_TAIL + p]);
+        if (usable(q, slots)) {
+            r.live |= 1u << p;
+        }
+    }
+    return r;
+}
+
+// claim_next takes the first ticket below TAIL of the live partitions
+// 0..4, in order (PROTOCOL §3: skip p when HEAD ≥ TAIL, else atomicAdd);
+// a partition found drained, by its HEAD or by a failed ticket, leaves
+// the lane's live set.
+fn claim_next(r: ptr<function, LaneRing>) -> Claim {
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let bit = 1u << p;
+        if (((*r).live & bit) == 0u) {
             continue;
         }
-        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c < tail) {
-            return Claim(true, p, q.start + c % (q.end - q.start));
+        let tail = (*r).tail[p];
+        if (atomicLoad(&control[CTRL_HEAD + p]) < tail) {
+            let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            if (c < tail) {
+                return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
+            }
         }
+        (*r).live &= ~bit;
     }
     return Claim(false, 0u, 0u);
 }
 
-// work_remains reports whether some usable partition still has HEAD < TAIL.
-fn work_remains(slots: u32) -> bool {
+// work_remains reports whether some live partition still has HEAD < TAIL.
+fn work_remains(r: ptr<function, LaneRing>) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
-        if (usable(partition_at(p), slots) &&
-            atomicLoad(&control[CTRL_HEAD + p]) < atomicLoad(&control[CTRL_TAIL + p])) {
+        if (((*r).live & (1u << p)) != 0u &&
+            atomicLoad(&control[CTRL_HEAD + p]) < (*r).tail[p]) {
             return true;
         }
     }
@@ -600,6 +634,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         atomicAdd(&control[CTRL_DISPATCHES], 1u);
     }
     let slots = arrayLength(&ring) / SLOT_WORDS;
+    var lr = lane_ring(slots);
     let budget = params[PARAM_BUDGET];
     var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
     for (var it = 0u; it < budget; it++) {
@@ -607,14 +642,14 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
             stopped = true;
             break;
         }
-        let c = claim_next(slots);
+        let c = claim_next(&lr);
         if (!c.owned) {
             stopped = true;
             break;
         }
         run_slot(c);
     }
-    if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(slots)) {
+    if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
     }
     // Every lane leaves the bounded loop and reaches the barrier (uniform
