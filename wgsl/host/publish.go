@@ -1,6 +1,10 @@
 package host
 
-import "github.com/ringscope/ringscope/wgsl/abi"
+import (
+	"unsafe"
+
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
 
 // validate checks one item on its own (not quota or capacity).
 func validate(it *Item) error {
@@ -31,13 +35,16 @@ func validate(it *Item) error {
 func (q *Queue) Publish(items []Item) (int, error) {
 	var perPrio [abi.PriorityLevels]uint32
 	var perTenant [abi.TenantCount]uint32
+	// The checks are validate's, written inline: a call per item costs
+	// more than the checks in wasm, where Go calls go through memory.
 	for i := range items {
 		it := &items[i]
-		if err := validate(it); err != nil {
-			return 0, &ItemError{Index: i, Item: *it, Err: err}
+		op, t, p := it.Opcode, it.Tenant, it.Priority
+		if t >= abi.TenantCount || p > abi.PriorityIdle || (abi.IsSystemOpcode(op) && !abi.IsPublishable(op)) {
+			return 0, &ItemError{Index: i, Item: *it, Err: validate(it)}
 		}
-		perTenant[it.Tenant]++
-		perPrio[it.Priority]++
+		perTenant[t]++
+		perPrio[p]++
 	}
 	for t, n := range perTenant {
 		if quota := word(q.control, abi.CtrlTenantQuota+t); n != 0 && quota != 0 &&
@@ -58,9 +65,24 @@ func (q *Queue) Publish(items []Item) (int, error) {
 			next[p] = q.slotOf(uint32(p), q.tail(uint32(p)))
 		}
 	}
-	// Runs of one opcode and priority are counted once: a batch is
-	// mostly such runs.
+	q.write(items, &next)
+	for p, n := range perPrio {
+		if n != 0 {
+			q.markPublished(uint32(p), n)
+		}
+	}
+	for t, n := range perTenant {
+		q.published[t] += n
+	}
+	return len(items), nil
+}
+
+// write puts validated items at their partitions' next slots (next,
+// advanced) and counts their opcodes as pending. Runs of one opcode and
+// priority are counted once: a batch is mostly such runs.
+func (q *Queue) write(items []Item, next *[abi.PriorityLevels]uint32) {
 	runOp, runP, run := uint32(0), uint32(0), uint32(0)
+	ring, age := q.ringWords, q.age
 	for i := range items {
 		it := &items[i]
 		p := it.Priority
@@ -71,8 +93,20 @@ func (q *Queue) Publish(items []Item) (int, error) {
 		runOp, runP = it.Opcode, p
 		run++
 		slot := next[p]
-		q.putSlot(slot, it, p)
-		q.age[slot] = 0
+		if littleEndian {
+			// Words 1–15 are the Item's fields in order (itemWords), so a
+			// slot is one 60-byte copy and its STATUS.
+			// Word by word: a 60-byte array copy is a memmove call in wasm.
+			w := (*[abi.SlotWords]uint32)(ring[int(slot)*abi.SlotWords:][:abi.SlotWords])
+			src := (*[itemWords]uint32)(unsafe.Pointer(it))
+			w[1], w[2], w[3], w[4], w[5] = src[0], src[1], src[2], src[3], src[4]
+			w[6], w[7], w[8], w[9], w[10] = src[5], src[6], src[7], src[8], src[9]
+			w[11], w[12], w[13], w[14], w[15] = src[10], src[11], src[12], src[13], src[14]
+			w[abi.SlotStatus] = abi.StatusPublished
+		} else {
+			q.putSlot(slot, it, p)
+		}
+		age[slot] = 0
 		if slot++; slot == q.off[p+1] {
 			slot = q.off[p]
 		}
@@ -81,15 +115,6 @@ func (q *Queue) Publish(items []Item) (int, error) {
 	if run != 0 {
 		q.pending.add(runP, runOp, run)
 	}
-	for p, n := range perPrio {
-		if n != 0 {
-			q.markPublished(uint32(p), n)
-		}
-	}
-	for t, n := range perTenant {
-		q.published[t] += n
-	}
-	return len(items), nil
 }
 
 // quotaError is the *ItemError of the first item of items past its
@@ -143,7 +168,13 @@ func (q *Queue) room(p, n uint32) error {
 	}
 	slot, end := q.slotOf(p, k), q.off[p+1]
 	for range n {
-		if s := q.slotStatus(slot); s != abi.StatusEmpty && s != abi.StatusDone {
+		var s uint32
+		if littleEndian { // inline: a call per slot costs more in wasm
+			s = q.ringWords[int(slot)*abi.SlotWords+abi.SlotStatus]
+		} else {
+			s = q.slotStatus(slot)
+		}
+		if s != abi.StatusEmpty && s != abi.StatusDone {
 			return &PartitionFullError{Priority: p, Capacity: c}
 		}
 		if slot++; slot == end {

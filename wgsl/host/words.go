@@ -12,6 +12,14 @@ import (
 // and Publish writes words in place (wasm, amd64 and arm64 do).
 var littleEndian = binary.NativeEndian.Uint32([]byte{1, 0, 0, 0}) == 1
 
+// itemWords is the words of an Item: Opcode, Tenant, Priority and the
+// args, in the order of slot words 1–15 (SlotOpcode … the last arg), which
+// lets Publish copy an Item into a slot whole. TestItemLayout pins it.
+const itemWords = abi.SlotWords - abi.SlotOpcode
+
+// Item must be exactly itemWords words, its fields in slot order.
+var _ = [1]struct{}{}[unsafe.Sizeof(Item{})-itemWords*abi.WordBytes]
+
 // wordBytes is the bytes of w, sharing its storage. On a big-endian
 // machine each word's bytes are in native order, so the word view's
 // writers (putSlot, slotStatus) check littleEndian.
