@@ -36,23 +36,56 @@ var warmFor = flag.Duration("warm", 150*time.Millisecond, "GPU work before each 
 // and the warm-up (warm.wgsl). Each pass is timed by timestamp queries
 // where the device has them.
 type floors struct {
+	*warmer
 	dev                  *webgpu.Device
-	bare, stream, warmP  *webgpu.ComputePipeline
+	bare, stream         *webgpu.ComputePipeline
 	bareBind, streamBind *webgpu.BindGroup
-	warmBind             *webgpu.BindGroup
 	control, ring        *webgpu.Buffer
 	stage                *webgpu.Buffer // control readback
-	warmParams, sink     *webgpu.Buffer
 	qs                   *webgpu.QuerySet
 	resolve, tsStage     *webgpu.Buffer
 	width, budget        uint32
 	dst, ts              []byte
-	rounds               uint32 // warm rounds per dispatch, grown until one takes ≥ 10 ms
+}
+
+// warmer runs warm.wgsl on a device (warm).
+type warmer struct {
+	dev          *webgpu.Device
+	pipe         *webgpu.ComputePipeline
+	bind         *webgpu.BindGroup
+	params, sink *webgpu.Buffer
+	rounds       uint32 // rounds per dispatch, doubled until one takes ≥ 10 ms
+}
+
+func newWarmer(ctx context.Context, t *testing.T, dev *webgpu.Device) *warmer {
+	t.Helper()
+	w := &warmer{dev: dev, rounds: 1 << 10}
+	var err error
+	w.sink, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "warm sink", Size: abi.WordBytes, Usage: webgpu.BufferUsageStorage})
+	must(t, err)
+	t.Cleanup(w.sink.Destroy)
+	w.params, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "warm params", Size: abi.ParamsWords * abi.WordBytes, Usage: webgpu.BufferUsageUniform | webgpu.BufferUsageCopyDst})
+	must(t, err)
+	t.Cleanup(w.params.Destroy)
+	bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "bench warm", Entries: []webgpu.BindGroupLayoutEntry{
+		{Binding: abi.BindingControl, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}},
+		{Binding: abi.BindingParams, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingUniform}}}})
+	must(t, err)
+	pl, err := dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "bench warm", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
+	must(t, err)
+	m, err := dev.CreateShaderModule(ctx, "bench warm", wgsl.ABISource()+warmWGSL)
+	must(t, err)
+	w.pipe, err = dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{Label: "bench warm", Layout: pl, Module: m, EntryPoint: "warm"})
+	must(t, err)
+	w.bind, err = dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "bench warm", Layout: bgl, Entries: []webgpu.BindGroupEntry{
+		{Binding: abi.BindingControl, Buffer: w.sink}, {Binding: abi.BindingParams, Buffer: w.params}}})
+	must(t, err)
+	return w
 }
 
 func newFloors(ctx context.Context, t *testing.T, dev *webgpu.Device, controlBytes, ringBytes int, width, budget uint32) *floors {
 	t.Helper()
-	f := &floors{dev: dev, width: width, budget: budget, rounds: 1 << 10}
+	f := &floors{warmer: newWarmer(ctx, t, dev), dev: dev, width: width, budget: budget}
 	storage := webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}
 	layout := func(label string, entries ...webgpu.BindGroupLayoutEntry) (*webgpu.BindGroupLayout, *webgpu.PipelineLayout) {
 		bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: label, Entries: entries})
@@ -78,8 +111,6 @@ func newFloors(ctx context.Context, t *testing.T, dev *webgpu.Device, controlByt
 	f.control = buf("floor control", controlBytes, rw)
 	f.ring = buf("floor ring", ringBytes, rw)
 	f.stage = buf("floor stage", controlBytes, webgpu.BufferUsageMapRead|webgpu.BufferUsageCopyDst)
-	f.sink = buf("warm sink", abi.WordBytes, webgpu.BufferUsageStorage)
-	f.warmParams = buf("warm params", abi.ParamsWords*abi.WordBytes, webgpu.BufferUsageUniform|webgpu.BufferUsageCopyDst)
 	f.dst = make([]byte, controlBytes)
 	w := map[string]float64{"WORKGROUP_SIZE_X": float64(width)}
 
@@ -93,13 +124,6 @@ func newFloors(ctx context.Context, t *testing.T, dev *webgpu.Device, controlByt
 	bgl, pl = layout("bench stream", webgpu.BindGroupLayoutEntry{Binding: abi.BindingRing, Buffer: storage})
 	f.stream = pipe("bench stream", streamWGSL, "stream", pl, w)
 	f.streamBind, err = dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "bench stream", Layout: bgl, Entries: []webgpu.BindGroupEntry{{Binding: abi.BindingRing, Buffer: f.ring}}})
-	must(t, err)
-
-	bgl, pl = layout("bench warm", webgpu.BindGroupLayoutEntry{Binding: abi.BindingControl, Buffer: storage},
-		webgpu.BindGroupLayoutEntry{Binding: abi.BindingParams, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingUniform}})
-	f.warmP = pipe("bench warm", warmWGSL, "warm", pl, w)
-	f.warmBind, err = dev.CreateBindGroup(webgpu.BindGroupDescriptor{Label: "bench warm", Layout: bgl, Entries: []webgpu.BindGroupEntry{
-		{Binding: abi.BindingControl, Buffer: f.sink}, {Binding: abi.BindingParams, Buffer: f.warmParams}}})
 	must(t, err)
 
 	if dev.HasFeature(webgpu.FeatureTimestampQuery) {
@@ -116,14 +140,14 @@ func newFloors(ctx context.Context, t *testing.T, dev *webgpu.Device, controlByt
 // warm keeps the GPU busy for warmFor (dispatches of warm.wgsl, each
 // awaited), so the measured submission that follows starts at a held-up
 // clock; its rounds double until one dispatch takes 10 ms.
-func (f *floors) warm(ctx context.Context) error {
+func (f *warmer) warm(ctx context.Context) error {
 	if *warmFor <= 0 {
 		return nil
 	}
 	for t0 := time.Now(); time.Since(t0) < *warmFor; {
 		var p [abi.ParamsWords * abi.WordBytes]byte
 		p[0], p[1], p[2], p[3] = byte(f.rounds), byte(f.rounds>>8), byte(f.rounds>>16), byte(f.rounds>>24)
-		if err := f.dev.Queue().WriteBuffer(f.warmParams, 0, p[:]); err != nil {
+		if err := f.dev.Queue().WriteBuffer(f.params, 0, p[:]); err != nil {
 			return err
 		}
 		enc, err := f.dev.CreateCommandEncoder("bench warm")
@@ -131,8 +155,8 @@ func (f *floors) warm(ctx context.Context) error {
 			return err
 		}
 		pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "bench warm"})
-		pass.SetPipeline(f.warmP)
-		pass.SetBindGroup(abi.BindGroup, f.warmBind)
+		pass.SetPipeline(f.pipe)
+		pass.SetBindGroup(abi.BindGroup, f.bind)
 		pass.DispatchWorkgroups(1024, 1, 1)
 		pass.End()
 		cmd, err := enc.Finish()

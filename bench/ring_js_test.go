@@ -125,9 +125,17 @@ func TestRingRow(t *testing.T) {
 			"publishDrainMs": dist(e2e), "jsFloorMs": dist(js), "phasesMs": ph,
 			"steps": steps, "grid": fmt.Sprintf("%d×%d", grid, width), "budget": pageBudget,
 			"timestamps":   dev.HasFeature(webgpu.FeatureTimestampQuery),
-			"directUpload": dev.Queue().DirectUpload(), "warmMs": ms(*warmFor),
+			"directUpload": directUpload(dev), "warmMs": ms(*warmFor),
 		})
 	}
 }
 
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+// directUpload reports whether dev's WriteBuffer reads Go memory in place
+// (webgpu.Queue.DirectUpload), false where the binding predates it: the
+// row also builds against an older tree, for a before/after in one run.
+func directUpload(dev *webgpu.Device) bool {
+	du, ok := any(dev.Queue()).(interface{ DirectUpload() bool })
+	return ok && du.DirectUpload()
+}
