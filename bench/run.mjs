@@ -100,7 +100,7 @@ export function goRowsTable(rows, cmd = {}) {
     const n = d.items.toLocaleString('en-US');
     const at1M = d.items === 1 << 20;
     const us = (x) => f(x, 1);
-    const shape = `grid ${d.grid}, budget ${d.budget}, ${d.steps} submission(s); ${bytes(d.ringBytes)} of ring; timestamp queries ${d.timestamps ? 'on' : 'off (no GPU times)'}; ${f(d.warmMs, 0)} ms of GPU work before each measured submission; ${r.env}`;
+    const shape = `grid ${d.grid}${d.bareGrid && d.bareGrid !== d.grid ? ` (bare ring and JS floor: ${d.bareGrid})` : ''}, budget ${d.budget}, ${d.steps} submission(s); ${bytes(d.ringBytes)} of ring; timestamp queries ${d.timestamps ? 'on' : 'off (no GPU times)'}; ${f(d.warmMs, 0)} ms of GPU work before each measured submission; ${r.env}`;
     const m = d.drainGpuUs.median, b = d.bareGpuUs.median, s = d.streamGpuUs.median;
     lines.push(`| 6 | drain pass vs bare atomic-head ring, ${n} NOP | ${dist(d.drainGpuUs, us)} | ${dist(d.bareGpuUs, us)} | **${ratio(m, b)}** | µs on the GPU (timestamps around the drain dispatch vs bench/bare_ring.wgsl over the same bytes, grid and budget); ${shape} | ${at1M && m && b ? target('≤ 1.5×', m / b <= 1.5) : ''} | ${cmd.gpu ?? ''} |`);
     lines.push(`| 6 | drain pass vs memory floor, ${n} NOP | ${dist(d.drainGpuUs, us)} | ${dist(d.streamGpuUs, us)} | **${ratio(m, s)}** | µs on the GPU (bench/stream.wgsl: every byte of the same ring read once, one word per slot written); ${shape} | ${at1M && m && s ? target('≤ 3×', m / s <= 3) : ''} | ${cmd.gpu ?? ''} |`);
