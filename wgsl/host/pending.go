@@ -42,6 +42,21 @@ func (s *pendingOps) add(p, op, n uint32) {
 	s.parts[p] = append(c, opCount{op, n})
 }
 
+// save copies s into dst, reusing dst's storage; restore copies it back.
+func (s *pendingOps) save(dst *pendingOps) {
+	for p := range s.parts {
+		dst.parts[p] = append(dst.parts[p][:0], s.parts[p]...)
+	}
+	dst.settled = s.settled
+}
+
+func (s *pendingOps) restore(src *pendingOps) {
+	for p := range s.parts {
+		s.parts[p] = append(s.parts[p][:0], src.parts[p]...)
+	}
+	s.settled = src.settled
+}
+
 // remove takes one item of op off partition p; an opcode whose count
 // reaches 0 leaves the set.
 func (s *pendingOps) remove(p, op uint32) {

@@ -31,8 +31,12 @@ func validate(it *Item) error {
 // The bookkeeping is per batch, not per item: quotas are checked once per
 // tenant, each partition's items land in one run of consecutive slots (two
 // where it wraps), so the run is marked dirty and changed once and TAIL
-// written once.
+// written once. A ring filled for the first time takes one pass
+// (publishFirstLap).
 func (q *Queue) Publish(items []Item) (int, error) {
+	if q.publishFirstLap(items) {
+		return len(items), nil
+	}
 	var perPrio [abi.PriorityLevels]uint32
 	var perTenant [abi.TenantCount]uint32
 	// The checks are validate's, written inline: a call per item costs

@@ -110,3 +110,65 @@ func TestItemLayout(t *testing.T) {
 	assert.Equal(t, w(abi.SlotArg0), at(unsafe.Pointer(&it.Args)))
 	assert.Equal(t, uintptr(itemWords*abi.WordBytes), unsafe.Sizeof(it))
 }
+
+// TestFirstLapMatchesGeneralPath: the one-pass publish of a ring's first
+// lap (publishFirstLap) and the general path leave the same bytes, dirty
+// ranges, changes, pending opcodes, tails and errors, over batches that
+// fit, that run past the first lap, and that hold an invalid item (which
+// the one pass must undo).
+func TestFirstLapMatchesGeneralPath(t *testing.T) {
+	cfg := ControlConfig{Slots: 97, Tenants: 4, Partitions: [abi.PriorityLevels + 1]uint32{0, 7, 7, 40, 90, 97}}
+	fast, err := NewQueue(cfg, 0)
+	require.NoError(t, err)
+	slow, err := NewQueue(cfg, 0)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 4))
+	prios := []uint32{0, 2, 3, 4}
+	tookFast := 0
+	for round := range 30 {
+		slow.firstLap = false // the general path, always
+		items := make([]Item, rng.IntN(20))
+		for i := range items {
+			items[i] = Item{Opcode: uint32(rng.IntN(4)), Tenant: uint32(rng.IntN(4)), Priority: prios[rng.IntN(len(prios))]}
+			items[i].Args[rng.IntN(abi.SlotArgs)] = rng.Uint32()
+		}
+		if round%5 == 4 && len(items) > 0 {
+			items[len(items)-1].Opcode = abi.OpSystemLow + 5 // reserved: the batch is refused
+		}
+		wasFirst := fast.firstLap
+		nf, errF := fast.Publish(items)
+		ns, errS := slow.Publish(items)
+		require.Equal(t, ns, nf, "round %d", round)
+		require.Equal(t, errS, errF, "round %d", round)
+		if errF == nil && wasFirst && fast.Dirty(RingBuffer) != nil {
+			tookFast++
+		}
+		require.Equal(t, slow.ring, fast.ring, "round %d: ring", round)
+		require.Equal(t, slow.control, fast.control, "round %d: control", round)
+		assert.Equal(t, slow.Dirty(RingBuffer), fast.Dirty(RingBuffer), "round %d: dirty", round)
+		assert.Equal(t, slow.RingChanges(), fast.RingChanges(), "round %d: changes", round)
+		assert.Equal(t, slow.PendingOpcodes(nil), fast.PendingOpcodes(nil), "round %d: pending", round)
+		assert.Equal(t, slow.published, fast.published, "round %d: published", round)
+	}
+	assert.Positive(t, tookFast)
+}
+
+// TestFirstLapUndo: a first-lap batch refused at its last item leaves the
+// ring, control, pending opcodes and dirty ranges as they were.
+func TestFirstLapUndo(t *testing.T) {
+	q, err := NewQueue(ControlConfig{Slots: 64, Tenants: 2}, 0)
+	require.NoError(t, err)
+	_, err = q.Publish([]Item{{Opcode: 7, Priority: abi.PriorityHigh}})
+	require.NoError(t, err)
+	q.ClearDirty()
+	ring, control := append([]byte(nil), q.ring...), append([]byte(nil), q.control...)
+	items := []Item{{Opcode: 3, Priority: abi.PriorityHigh, Args: [abi.SlotArgs]uint32{9}}, {Opcode: 4, Priority: abi.PriorityLow}, {Opcode: abi.OpSystemLow + 5}}
+	_, err = q.Publish(items)
+	var ie *ItemError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, 2, ie.Index)
+	assert.Equal(t, ring, q.ring)
+	assert.Equal(t, control, q.control)
+	assert.Equal(t, []uint32{7}, q.PendingOpcodes(nil))
+	assert.Empty(t, q.Dirty(RingBuffer))
+}

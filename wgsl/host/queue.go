@@ -33,7 +33,12 @@ type Queue struct {
 	// ClearRingChanges, by the host or by an absorb: a recorder's patch.
 	changed dirtySet
 
-	pending pendingOps // the opcodes of the pending items (PendingOpcodes)
+	pending      pendingOps // the opcodes of the pending items (PendingOpcodes)
+	pendingSaved pendingOps // publishFirstLap's copy, to undo with
+	// firstLap is set while no whole ring was absorbed since init: then a
+	// slot past every position published so far is still init's zeros
+	// (publishFirstLap). hasQuotas is set when some tenant has a quota.
+	firstLap, hasQuotas bool
 
 	epoch     uint32                  // host epoch, bumped by NewEpoch
 	published [abi.TenantCount]uint32 // items published per tenant this epoch
@@ -80,6 +85,7 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.age = resize(q.age, int(cfg.Slots))
 	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
 	q.pending.reset()
+	q.firstLap, q.hasQuotas = true, cfg.Quotas != [abi.TenantCount]uint32{}
 	q.exhausted, q.prevBE = 0, 0
 	q.ringHead, q.reclaimFrom, q.requeueFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}
 	for b := range q.dirty {

@@ -38,6 +38,7 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 		q.exhausted, q.prevBE = be-q.prevBE, be
 	}
 	if ring != nil {
+		q.firstLap = false // the ring is the GPU's now, past TAIL too
 		absorb(q.ring, ring, q.dirty[RingBuffer].ranges())
 		q.changed.clear()
 		q.changed.markWords(0, len(q.ring)/abi.WordBytes)
