@@ -44,9 +44,10 @@
 //   malformed or empty partition is never claimed from and never counts as
 //   remaining work.
 // - Hot counters (CLAIMS, DONE_COUNT, TENANT_CLAIMS, PRIORITY_CLAIMS,
-//   OPCODE_METRICS) are summed in workgroup memory and added to control once
-//   per workgroup after the loop; rare ones (FAULTS, DENIED, EPOCH,
-//   BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
+//   OPCODE_METRICS) are summed per lane in registers (LaneCounts: tenant
+//   and opcode per run of one value), then in workgroup memory, and added
+//   to control once per workgroup after the loop; rare ones (FAULTS,
+//   DENIED, EPOCH, BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
 //
 // The semantics are those of the Go reference interpreter (wgsl/ref, its
 // doc comment is the detailed spec; tests compare the two on the same bytes).
@@ -374,40 +375,48 @@ fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
 // (docs/OPCODES.md) replace the next line; without one it stays a comment.
 // @user-declarations
 
-// execute runs opcode op of a claimed slot; a holds ARG0..ARG3. User
-// opcodes' cases replace the @user-cases line, each calling its function
-// with all SLOT_ARGS argument words.
-fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
+// args4 loads ARG0..ARG3 of a claimed slot: only the cases that read
+// arguments load them (a NOP loads none).
+fn args4(slot: u32) -> vec4<u32> {
+    let arg = slot * SLOT_WORDS + SLOT_ARG0;
+    return vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
+                     atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
+}
+
+// execute runs opcode op of a claimed slot; the built-in cases load the
+// arguments they use (args4). User opcodes' cases replace the @user-cases
+// line, each calling its function with all SLOT_ARGS argument words.
+fn execute(op: u32, slot: u32) -> Outcome {
     switch op {
         case OP_NOP: {
             if (ENABLE_OP_NOP) { return ends(STATUS_DONE); }
         }
         case OP_STORE_U32: {
-            if (ENABLE_OP_STORE_U32) { return op_store_u32(a.x, a.y); }
+            if (ENABLE_OP_STORE_U32) { let a = args4(slot); return op_store_u32(a.x, a.y); }
         }
         case OP_ATOMIC_ADD: {
-            if (ENABLE_OP_ATOMIC_ADD) { return op_atomic_add(a.x, a.y); }
+            if (ENABLE_OP_ATOMIC_ADD) { let a = args4(slot); return op_atomic_add(a.x, a.y); }
         }
         case OP_LOAD_U32: {
-            if (ENABLE_OP_LOAD_U32) { return op_load_u32(a.x, a.y); }
+            if (ENABLE_OP_LOAD_U32) { let a = args4(slot); return op_load_u32(a.x, a.y); }
         }
         case OP_COMPARE_SWAP: {
-            if (ENABLE_OP_COMPARE_SWAP) { return op_compare_swap(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_COMPARE_SWAP) { let a = args4(slot); return op_compare_swap(a.x, a.y, a.z, a.w); }
         }
         case OP_MEMCPY: {
-            if (ENABLE_OP_MEMCPY) { return op_memcpy(a.x, a.y, a.z); }
+            if (ENABLE_OP_MEMCPY) { let a = args4(slot); return op_memcpy(a.x, a.y, a.z); }
         }
         case OP_DFA_STEP: {
-            if (ENABLE_OP_DFA_STEP) { return op_dfa_step(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_DFA_STEP) { let a = args4(slot); return op_dfa_step(a.x, a.y, a.z, a.w); }
         }
         case OP_BATCH_FENCE: {
-            if (ENABLE_OP_BATCH_FENCE) { return op_batch_fence(a.y, a.z); }
+            if (ENABLE_OP_BATCH_FENCE) { let a = args4(slot); return op_batch_fence(a.y, a.z); }
         }
         case OP_HASH: {
-            if (ENABLE_OP_HASH) { return op_hash(a.x, a.y, a.z); }
+            if (ENABLE_OP_HASH) { let a = args4(slot); return op_hash(a.x, a.y, a.z); }
         }
         case OP_SPIN: {
-            if (ENABLE_OP_SPIN) { return op_spin(a.x, a.y, a.z); }
+            if (ENABLE_OP_SPIN) { let a = args4(slot); return op_spin(a.x, a.y, a.z); }
         }
         case OP_YIELD: {
             if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
@@ -423,6 +432,7 @@ fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
         }
         case OP_PRINTF: {
             if (ENABLE_OP_PRINTF) {
+                let a = args4(slot);
                 log_append(a.x, slot, a.y, a.z);
                 return ends(STATUS_DONE);
             }
@@ -485,21 +495,22 @@ fn lane_ring(slots: u32) -> LaneRing {
 }
 
 // claim_next takes the first ticket below TAIL of the live partitions
-// 0..4, in order (PROTOCOL §3: skip p when HEAD ≥ TAIL, else atomicAdd);
-// a partition found drained, by its HEAD or by a failed ticket, leaves
-// the lane's live set.
+// 0..4, in order; a partition whose ticket failed leaves the lane's live
+// set.
 fn claim_next(r: ptr<function, LaneRing>) -> Claim {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let bit = 1u << p;
         if (((*r).live & bit) == 0u) {
             continue;
         }
-        let tail = (*r).tail[p];
-        if (atomicLoad(&control[CTRL_HEAD + p]) < tail) {
-            let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-            if (c < tail) {
-                return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
-            }
+        // No load of HEAD before the atomicAdd (PROTOCOL §3's skip test):
+        // the lane's live set already skips a partition it saw drained,
+        // so the load would only cost a second access to the contended
+        // line per claim. Each lane then takes at most one failed ticket
+        // per partition, as the skip test allows; finalize clamps HEAD.
+        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+        if (c < (*r).tail[p]) {
+            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
         }
         (*r).live &= ~bit;
     }
@@ -547,12 +558,86 @@ fn finish_slot(status: u32, end: u32) {
     }
 }
 
+// LaneCounts are one lane's hot counters, kept in registers and added to
+// the workgroup's once per run (a run of claims of one tenant, or of one
+// opcode, is one atomicAdd, and the scalar counts one each at the end),
+// and the mask of the tenant it saw last: masks do not change during a
+// dispatch (only the host writes them; an opcode's write faults
+// PROTECTED), so a lane reloads one only when the tenant changes.
+struct LaneCounts {
+    claims: u32,
+    done: u32,
+    priority: array<u32, PRIORITY_LEVELS>,
+    tenant: u32, // the current tenant run's tenant, tenant_n claims
+    tenant_n: u32,
+    op: u32, // the current opcode run's opcode (< METRIC_OPCODES), op_n claims
+    op_n: u32,
+    mask_tenant: u32, // the tenant whose mask is mask; TENANT_COUNT: none yet
+    mask: u32,
+}
+
+fn lane_counts() -> LaneCounts {
+    var k: LaneCounts;
+    k.mask_tenant = TENANT_COUNT;
+    return k;
+}
+
+fn tenant_mask(k: ptr<function, LaneCounts>, tenant: u32) -> u32 {
+    if ((*k).mask_tenant != tenant) {
+        (*k).mask = atomicLoad(&control[CTRL_TENANT_MASK + tenant]);
+        (*k).mask_tenant = tenant;
+    }
+    return (*k).mask;
+}
+
+fn count_tenant(k: ptr<function, LaneCounts>, tenant: u32) {
+    if ((*k).tenant_n != 0u && (*k).tenant != tenant) {
+        atomicAdd(&wg_tenant_claims[(*k).tenant % TENANT_SLOTS], (*k).tenant_n);
+        (*k).tenant_n = 0u;
+    }
+    (*k).tenant = tenant;
+    (*k).tenant_n += 1u;
+}
+
+fn count_opcode(k: ptr<function, LaneCounts>, op: u32) {
+    if (op >= METRIC_OPCODES) {
+        return;
+    }
+    if ((*k).op_n != 0u && (*k).op != op) {
+        atomicAdd(&wg_opcode_metrics[(*k).op], (*k).op_n);
+        (*k).op_n = 0u;
+    }
+    (*k).op = op;
+    (*k).op_n += 1u;
+}
+
+// lane_flush adds what the lane counted to the workgroup's counters.
+fn lane_flush(k: ptr<function, LaneCounts>) {
+    if ((*k).claims != 0u) {
+        atomicAdd(&wg_claims, (*k).claims);
+    }
+    if ((*k).done != 0u) {
+        atomicAdd(&wg_done, (*k).done);
+    }
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        if ((*k).priority[p] != 0u) {
+            atomicAdd(&wg_priority_claims[p], (*k).priority[p]);
+        }
+    }
+    if ((*k).tenant_n != 0u) {
+        atomicAdd(&wg_tenant_claims[(*k).tenant % TENANT_SLOTS], (*k).tenant_n);
+    }
+    if ((*k).op_n != 0u) {
+        atomicAdd(&wg_opcode_metrics[(*k).op], (*k).op_n);
+    }
+}
+
 // run_slot takes the slot of ticket c to its final status. The claim is a
 // compare-exchange PUBLISHED → CLAIMED: a ticket that finds any other
 // status (the slot was never published, or another ticket of this
 // submission owns it) faults BAD_STATE and stores FAULT, whatever the
 // order of the two lanes, as the reference's second ticket does.
-fn run_slot(c: Claim) {
+fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
     let base = c.slot * SLOT_WORDS;
     let status = base + SLOT_STATUS;
     let op = atomicLoad(&ring[base + SLOT_OPCODE]);
@@ -564,20 +649,15 @@ fn run_slot(c: Claim) {
     } else {
         if (tenant >= TENANT_COUNT) {
             out = faults(FAULT_BAD_TENANT);
-        } else if (atomicLoad(&control[CTRL_TENANT_MASK + tenant]) == 0u) {
+        } else if (tenant_mask(k, tenant) == 0u) {
             atomicAdd(&control[CTRL_DENIED], 1u);
             out = ends(STATUS_YIELD);
         } else {
-            atomicAdd(&wg_claims, 1u);
-            atomicAdd(&wg_tenant_claims[tenant % TENANT_SLOTS], 1u);
-            atomicAdd(&wg_priority_claims[c.priority], 1u);
-            if (op < METRIC_OPCODES) {
-                atomicAdd(&wg_opcode_metrics[op], 1u);
-            }
-            let arg = base + SLOT_ARG0;
-            let a = vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
-                              atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
-            out = execute(op, c.slot, a);
+            (*k).claims += 1u;
+            (*k).priority[c.priority] += 1u;
+            count_tenant(k, tenant);
+            count_opcode(k, op);
+            out = execute(op, c.slot);
         }
         finish_slot(status, out.status);
     }
@@ -586,7 +666,7 @@ fn run_slot(c: Claim) {
         log_append(LOG_FAULT_TAG | out.fault, c.slot, op, params[PARAM_EPOCH]);
     }
     if (out.status == STATUS_DONE || out.status == STATUS_FAULT) {
-        atomicAdd(&wg_done, 1u);
+        (*k).done += 1u;
     }
 }
 
@@ -635,6 +715,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
     }
     let slots = arrayLength(&ring) / SLOT_WORDS;
     var lr = lane_ring(slots);
+    var counts = lane_counts();
     let budget = params[PARAM_BUDGET];
     var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
     for (var it = 0u; it < budget; it++) {
@@ -647,11 +728,12 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
             stopped = true;
             break;
         }
-        run_slot(c);
+        run_slot(c, &counts);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
     }
+    lane_flush(&counts);
     // Every lane leaves the bounded loop and reaches the barrier (uniform
     // control flow), then the workgroup's sums go out once.
     workgroupBarrier();
