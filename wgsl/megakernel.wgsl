@@ -567,7 +567,8 @@ fn finish_slot(status: u32, end: u32) {
 struct LaneCounts {
     claims: u32,
     done: u32,
-    priority: array<u32, PRIORITY_LEVELS>,
+    prio: u32, // the current priority run's partition, prio_n claims
+    prio_n: u32,
     tenant: u32, // the current tenant run's tenant, tenant_n claims
     tenant_n: u32,
     op: u32, // the current opcode run's opcode (< METRIC_OPCODES), op_n claims
@@ -588,6 +589,19 @@ fn tenant_mask(k: ptr<function, LaneCounts>, tenant: u32) -> u32 {
         (*k).mask_tenant = tenant;
     }
     return (*k).mask;
+}
+
+// count_priority, count_tenant and count_opcode count one claim in the
+// lane's current run of that value, first adding the run that ends to the
+// workgroup's counter (a run, not an array: a dynamically indexed array
+// in a function would live in memory, not registers).
+fn count_priority(k: ptr<function, LaneCounts>, p: u32) {
+    if ((*k).prio_n != 0u && (*k).prio != p) {
+        atomicAdd(&wg_priority_claims[(*k).prio], (*k).prio_n);
+        (*k).prio_n = 0u;
+    }
+    (*k).prio = p;
+    (*k).prio_n += 1u;
 }
 
 fn count_tenant(k: ptr<function, LaneCounts>, tenant: u32) {
@@ -619,10 +633,8 @@ fn lane_flush(k: ptr<function, LaneCounts>) {
     if ((*k).done != 0u) {
         atomicAdd(&wg_done, (*k).done);
     }
-    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
-        if ((*k).priority[p] != 0u) {
-            atomicAdd(&wg_priority_claims[p], (*k).priority[p]);
-        }
+    if ((*k).prio_n != 0u) {
+        atomicAdd(&wg_priority_claims[(*k).prio], (*k).prio_n);
     }
     if ((*k).tenant_n != 0u) {
         atomicAdd(&wg_tenant_claims[(*k).tenant % TENANT_SLOTS], (*k).tenant_n);
@@ -654,7 +666,7 @@ fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
             out = ends(STATUS_YIELD);
         } else {
             (*k).claims += 1u;
-            (*k).priority[c.priority] += 1u;
+            count_priority(k, c.priority);
             count_tenant(k, tenant);
             count_opcode(k, op);
             out = execute(op, c.slot);

@@ -363,25 +363,35 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 }
 
 // gridFor is the grid of a submission of queue pending items: grid's,
-// raised where the policy's lanes at the budget claim fewer than queue
-// items, to the workgroups that claim them all in one submission, at most
-// maxGroups (the device's maxComputeWorkgroupsPerDimension). The policy
-// sizes its grid to what the device holds resident (255 workgroups on a
-// 65,535 limit), which at budget 64 and width 64 claims 1,044,480 items:
-// a full 1,048,576-slot ring would need a second submission, and every
-// host pass again, for its last 4,096. The Grid override is kept as given.
+// raised to the workgroups that give each lane about laneClaims of the
+// items, at most maxGroups (the device's maxComputeWorkgroupsPerDimension).
+// The Grid override is kept as given.
+//
+// The policy sizes its grid to what the device holds resident by its
+// limits alone (255 workgroups on a 65,535 limit): at budget 64 and width
+// 64 that claims 1,044,480 items, so a full 1,048,576-slot ring took a
+// second submission, with every host pass again, for its last 4,096; and
+// each lane ran 64 claims one after another, each a chain of dependent
+// memory operations (the ticket, the slot's words, the compare-exchange
+// claim and finish), so the pass took 64 chains' latency while the GPU held
+// far more lanes than it ran. With laneClaims items per lane the chains
+// run side by side; a lane that finds none left costs one failed ticket.
 func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32) uint32 {
 	g := o.grid(rec)
 	if o.Grid != 0 {
 		return g
 	}
-	perGroup := uint64(rec.WorkgroupSizeX) * uint64(o.Budget)
+	perGroup := uint64(rec.WorkgroupSizeX) * uint64(min(o.Budget, laneClaims))
 	if perGroup == 0 {
 		return g
 	}
 	need := (uint64(queue) + perGroup - 1) / perGroup
 	return uint32(max(uint64(g), min(need, uint64(max(maxGroups, 1)))))
 }
+
+// laneClaims is the claims per lane gridFor sizes a large submission's
+// grid for.
+const laneClaims = 8
 
 // program is the drain a submission runs under mode m and the policy's
 // choice.

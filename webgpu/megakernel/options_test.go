@@ -231,14 +231,16 @@ func TestModeAndGrid(t *testing.T) {
 	assert.EqualValues(t, 3, o.grid(rec))
 	assert.EqualValues(t, 3, o.gridFor(rec, 1<<20, 65535), "the override is kept")
 
-	// 255 workgroups of 64 lanes at budget 64 claim 1,044,480 items: a
-	// full 1 M ring gets one workgroup more, within the device's limit.
+	// 255 workgroups of 64 lanes claim 130,560 items at 8 per lane: a
+	// larger queue gets the workgroups for 8 items per lane, so a full
+	// 1 M ring drains in one submission with its chains side by side.
 	o = valid()
 	o.Budget = 64
 	rec = decode.LaunchRecommendation{DispatchGrid: [3]uint32{255, 1, 1}, WorkgroupSizeX: 64}
-	assert.EqualValues(t, 255, o.gridFor(rec, 1_044_480, 65535))
-	assert.EqualValues(t, 256, o.gridFor(rec, 1<<20, 65535))
-	assert.EqualValues(t, 255, o.gridFor(rec, 1000, 65535), "never below the policy's")
+	assert.EqualValues(t, 255, o.gridFor(rec, 65536, 65535), "never below the policy's")
+	assert.EqualValues(t, 2048, o.gridFor(rec, 1<<20, 65535))
+	o.Budget = 4
+	assert.EqualValues(t, 4096, o.gridFor(rec, 1<<20, 65535), "a budget below 8 claims is the lane's")
 	assert.EqualValues(t, 300, o.gridFor(rec, 1<<24, 300), "at most the device's limit")
 	assert.Equal(t, "jit", ModeJIT.String())
 	assert.Equal(t, "Mode(9)", Mode(9).String())
