@@ -465,13 +465,13 @@ fn usable(q: Partition, slots: u32) -> bool {
     return q.start < q.end && q.end <= slots;
 }
 
-// LaneRing is one lane's view of the partitions. OFF and TAIL do not change
-// during a dispatch (only the host writes them; an opcode's write to them
-// faults PROTECTED), and a partition whose HEAD reached its TAIL stays
-// drained (HEAD only grows), so a lane loads OFF and TAIL once and, once
-// it has seen a partition drained, never reads its HEAD again: the claim
-// loop touches only the HEAD it takes a ticket from, not all fifteen words
-// of the five partitions on the line every lane's atomicAdd hits.
+// LaneRing is the workgroup's view of the partitions. OFF and TAIL do not
+// change during a dispatch (only the host writes them; an opcode's write to
+// them faults PROTECTED), and a partition whose HEAD reached its TAIL stays
+// drained (HEAD only grows), so they are loaded once per workgroup, and a
+// partition seen drained is never tried again: a claim round touches only
+// the HEAD it takes tickets from, not all fifteen words of the five
+// partitions on the line every workgroup's atomicAdd hits.
 struct LaneRing {
     start: array<u32, PRIORITY_LEVELS>,
     size: array<u32, PRIORITY_LEVELS>,
@@ -494,27 +494,59 @@ fn lane_ring(slots: u32) -> LaneRing {
     return r;
 }
 
-// claim_next takes the first ticket below TAIL of the live partitions
-// 0..4, in order; a partition whose ticket failed leaves the lane's live
-// set.
-fn claim_next(r: ptr<function, LaneRing>) -> Claim {
+// The workgroup's view of the partitions (lane 0 loads it; every lane
+// takes a copy that the uniformity analysis knows is uniform) and the word
+// through which lane 0 hands out what one atomic gave the workgroup.
+var<workgroup> wg_ring: LaneRing;
+var<workgroup> wg_word: u32;
+
+fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
+    if (lane == 0u) {
+        wg_ring = lane_ring(slots);
+    }
+    return workgroupUniformLoad(&wg_ring);
+}
+
+// claim_next gives each lane of the workgroup that still needs one (need
+// of them, ranked by lane index) the first ticket below TAIL of the live
+// partitions 0..4, in order, as PROTOCOL §3's per-lane loop does, but with
+// one atomicAdd of need per partition tried for the whole workgroup
+// instead of one per lane: the lane of rank k among those without a
+// ticket owns first + k while that is below TAIL. A partition that could
+// not give every lane a ticket leaves the live set. need is left at the
+// number of lanes that got none; then every partition is drained. Called
+// in uniform control flow; need and the live set stay uniform.
+fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -> Claim {
+    var rank = lane;
+    var claim = Claim(false, 0u, 0u);
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let bit = 1u << p;
-        if (((*r).live & bit) == 0u) {
+        if (*need == 0u || ((*r).live & bit) == 0u) {
             continue;
         }
-        // No load of HEAD before the atomicAdd (PROTOCOL §3's skip test):
-        // the lane's live set already skips a partition it saw drained,
-        // so the load would only cost a second access to the contended
-        // line per claim. Each lane then takes at most one failed ticket
-        // per partition, as the skip test allows; finalize clamps HEAD.
-        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c < (*r).tail[p]) {
-            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
+        if (lane == 0u) {
+            wg_word = atomicAdd(&control[CTRL_HEAD + p], *need);
         }
-        (*r).live &= ~bit;
+        let first = workgroupUniformLoad(&wg_word);
+        let tail = (*r).tail[p];
+        var got = 0u;
+        if (first < tail) {
+            got = min(*need, tail - first);
+        }
+        if (!claim.owned) {
+            if (rank < got) {
+                claim = Claim(true, p, (*r).start[p] + (first + rank) % (*r).size[p]);
+            } else {
+                rank -= got;
+            }
+        }
+        if (got < *need) {
+            (*r).live &= ~bit;
+        }
+        *need -= got;
+        workgroupBarrier(); // every lane read wg_word before lane 0 reuses it
     }
-    return Claim(false, 0u, 0u);
+    return claim;
 }
 
 // work_remains reports whether some live partition still has HEAD < TAIL.
@@ -726,21 +758,31 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         atomicAdd(&control[CTRL_DISPATCHES], 1u);
     }
     let slots = arrayLength(&ring) / SLOT_WORDS;
-    var lr = lane_ring(slots);
+    var lr = workgroup_ring(slots, lane);
     var counts = lane_counts();
     let budget = params[PARAM_BUDGET];
+    // The loop is the workgroup's: its exits are uniform (SHUTDOWN as lane
+    // 0 read it, a claim round that left lanes without a ticket), so the
+    // claims can go through workgroup memory.
     var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
     for (var it = 0u; it < budget; it++) {
-        if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+        if (lane == 0u) {
+            wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
+        }
+        if (workgroupUniformLoad(&wg_word) != 0u) {
             stopped = true;
             break;
         }
-        let c = claim_next(&lr);
-        if (!c.owned) {
-            stopped = true;
+        workgroupBarrier(); // every lane read wg_word before claim_next reuses it
+        var need = WORKGROUP_SIZE_X;
+        let c = claim_next(&lr, lane, &need);
+        if (c.owned) {
+            run_slot(c, &counts);
+        }
+        if (need != 0u) {
+            stopped = true; // every partition is drained
             break;
         }
-        run_slot(c, &counts);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
