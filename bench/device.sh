@@ -68,7 +68,7 @@ globalThis.navigator = { gpu: globalThis.__ringscopeGPU };
 JS
 
 mkdir -p "${XDG_RUNTIME_DIR:=$PWD/.cache/xdg}" && chmod 700 "$XDG_RUNTIME_DIR" && export XDG_RUNTIME_DIR
-ARGS=(-test.run "${ROWS:-^(TestDecodeRow|TestDispatchRow|TestReadbackRow|TestRingRow)\$}" -test.v -test.timeout 25m -rows -warm "$WARM" "${QUICK[@]}")
+ARGS=(-test.run "${ROWS:-^(TestDecodeRow|TestDispatchRow|TestReadbackRow|TestRingRow)\$}" -test.v -test.timeout 25m -rows -warm "$WARM" "${QUICK[@]}" ${BENCH_ARGS:-})
 CMD="NODE_OPTIONS=--import=<preload> $NODE $WASM_EXEC_DIR/wasm_exec_node.js bench.wasm ${ARGS[*]}"
 echo "bench/device.sh: node $("$NODE" --version), webgpu $WEBGPU_DIR, create($DAWN_JS), warm $WARM" >&2
 RINGSCOPE_BENCH_HOST="Node $("$NODE" --version) + Dawn" NODE_OPTIONS="--import=$PRELOAD" \

@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
 	"testing"
@@ -31,6 +32,10 @@ var ringPhases = [...]string{"publish", "prepare", "upload", "submit", "readback
 //     is pending: upload, submit, readback, decode) against the JS floor:
 //     the same control and ring bytes, already in JS, written with
 //     writeBuffer, one dispatch of the bare ring, a readback of control.
+// ringGrid overrides the megakernel's grid in TestRingRow (Options.Grid),
+// to compare grids; 0 keeps the runner's.
+var ringGrid = flag.Uint("ring-grid", 0, "row 6: the megakernel's grid (0: the runner's)")
+
 func TestRingRow(t *testing.T) {
 	needRows(t)
 	ctx := ctxT(t)
@@ -39,7 +44,7 @@ func TestRingRow(t *testing.T) {
 		slots := uint32(n)
 		parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
 		o := megakernel.Options{Slots: slots, Tenants: 1, Observable: 1, Budget: pageBudget, Mode: megakernel.ModeInterpreter,
-			Partitions: parts, RingReadback: megakernel.RingOnDemand}
+			Partitions: parts, RingReadback: megakernel.RingOnDemand, Grid: uint32(*ringGrid)}
 		r, err := megakernel.Open(ctx, dev, o)
 		must(t, err)
 		items := dispatchItems(n, abi.OpNop)

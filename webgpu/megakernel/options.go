@@ -375,7 +375,8 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 // memory operations (the ticket, the slot's words, the compare-exchange
 // claim and finish), so the pass took 64 chains' latency while the GPU held
 // far more lanes than it ran. With laneClaims items per lane the chains
-// run side by side; a lane that finds none left costs one failed ticket.
+// run side by side; a workgroup that finds none left costs one failed
+// atomicAdd. bench/results-h200.md has the grids tried.
 func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32) uint32 {
 	g := o.grid(rec)
 	if o.Grid != 0 {
