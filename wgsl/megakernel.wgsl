@@ -17,6 +17,7 @@
 // Overrides (pipeline constants):
 //
 //   WORKGROUP_SIZE_X  the workgroup width (64, 128 or 256; PROTOCOL §6 geometry).
+//   WORKGROUP_CLAIMS  claims by workgroup (true) or by lane (false, the default).
 //   ENABLE_OP_*       one bool per opcode this kernel implements, all true by
 //                     default. The JIT variant is this same source with the
 //                     flags of the opcodes absent from the ring set to false:
@@ -84,6 +85,12 @@
 //   partition), TENANT_BASE is not followed, STARVATION is not written.
 
 override WORKGROUP_SIZE_X: u32 = 64u;
+// WORKGROUP_CLAIMS: claims by workgroup (claim_next: one atomicAdd per
+// round for all lanes, handed out through workgroup memory, with two
+// barriers per round) instead of one atomicAdd per lane (claim_lane). The
+// runner turns it on for GPUs; a CPU adapter (SwiftShader) pays more for
+// the barriers than for the atomics.
+override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;
 override ENABLE_OP_STORE_U32: bool = true;
@@ -549,6 +556,25 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -
     return claim;
 }
 
+// claim_lane is claim_next for one lane (WORKGROUP_CLAIMS off): the first
+// ticket below TAIL of the lane's live partitions 0..4, in order, one
+// atomicAdd per ticket; a partition whose ticket failed leaves the lane's
+// live set.
+fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let bit = 1u << p;
+        if (((*r).live & bit) == 0u) {
+            continue;
+        }
+        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+        if (c < (*r).tail[p]) {
+            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
+        }
+        (*r).live &= ~bit;
+    }
+    return Claim(false, 0u, 0u);
+}
+
 // work_remains reports whether some live partition still has HEAD < TAIL.
 fn work_remains(r: ptr<function, LaneRing>) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
@@ -758,30 +784,47 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         atomicAdd(&control[CTRL_DISPATCHES], 1u);
     }
     let slots = arrayLength(&ring) / SLOT_WORDS;
-    var lr = workgroup_ring(slots, lane);
     var counts = lane_counts();
     let budget = params[PARAM_BUDGET];
-    // The loop is the workgroup's: its exits are uniform (SHUTDOWN as lane
-    // 0 read it, a claim round that left lanes without a ticket), so the
-    // claims can go through workgroup memory.
     var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
-    for (var it = 0u; it < budget; it++) {
-        if (lane == 0u) {
-            wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
+    var lr: LaneRing;
+    if (WORKGROUP_CLAIMS) {
+        // The loop is the workgroup's: its exits are uniform (SHUTDOWN as
+        // lane 0 read it, a claim round that left lanes without a ticket),
+        // so the claims can go through workgroup memory.
+        lr = workgroup_ring(slots, lane);
+        for (var it = 0u; it < budget; it++) {
+            if (lane == 0u) {
+                wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
+            }
+            if (workgroupUniformLoad(&wg_word) != 0u) {
+                stopped = true;
+                break;
+            }
+            workgroupBarrier(); // every lane read wg_word before claim_next reuses it
+            var need = WORKGROUP_SIZE_X;
+            let c = claim_next(&lr, lane, &need);
+            if (c.owned) {
+                run_slot(c, &counts);
+            }
+            if (need != 0u) {
+                stopped = true; // every partition is drained
+                break;
+            }
         }
-        if (workgroupUniformLoad(&wg_word) != 0u) {
-            stopped = true;
-            break;
-        }
-        workgroupBarrier(); // every lane read wg_word before claim_next reuses it
-        var need = WORKGROUP_SIZE_X;
-        let c = claim_next(&lr, lane, &need);
-        if (c.owned) {
+    } else {
+        lr = lane_ring(slots);
+        for (var it = 0u; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                stopped = true;
+                break;
+            }
+            let c = claim_lane(&lr);
+            if (!c.owned) {
+                stopped = true;
+                break;
+            }
             run_slot(c, &counts);
-        }
-        if (need != 0u) {
-            stopped = true; // every partition is drained
-            break;
         }
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -735,8 +736,12 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	} else {
 		prog = r.opts.Kernel.Drain(width)
 	}
+	consts := maps.Clone(prog.Constants)
+	if r.workgroupClaims() {
+		consts[wgsl.WorkgroupClaims] = 1
+	}
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: prog.Constants,
+		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: consts,
 	})
 	wg.Wait()
 	if finalizeErr != nil {
@@ -753,6 +758,21 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	}
 	r.pipelines[key] = p
 	return p, key, false, nil
+}
+
+// testWorkgroupClaims, when set by a test, overrides workgroupClaims.
+var testWorkgroupClaims *bool
+
+// workgroupClaims reports whether the drain claims tickets by workgroup
+// (wgsl.WorkgroupClaims): on every adapter but a fallback (CPU) one, where
+// SwiftShader's barriers cost more than the per-lane atomics they replace
+// (bench/results-ring.md). A device without adapter info counts as a GPU.
+func (r *Runner) workgroupClaims() bool {
+	if testWorkgroupClaims != nil {
+		return *testWorkgroupClaims
+	}
+	info, ok := r.dev.AdapterInfo()
+	return !ok || !info.IsFallbackAdapter
 }
 
 // pipelineKey names the drain pipeline of width and mode; the last key is
