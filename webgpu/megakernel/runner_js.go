@@ -9,6 +9,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -764,15 +765,22 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 var testWorkgroupClaims *bool
 
 // workgroupClaims reports whether the drain claims tickets by workgroup
-// (wgsl.WorkgroupClaims): on every adapter but a fallback (CPU) one, where
-// SwiftShader's barriers cost more than the per-lane atomics they replace
-// (bench/results-ring.md). A device without adapter info counts as a GPU.
+// (wgsl.WorkgroupClaims): only on an adapter known to be a GPU. On a CPU
+// adapter (SwiftShader) the barriers cost more than the per-lane atomics
+// they replace (bench/results-ring.md), and a device without adapter info,
+// or whose info lacks isFallbackAdapter but names SwiftShader (Chromium's
+// page measured 0.69x the frame rate with them on), keeps the per-lane
+// loop.
 func (r *Runner) workgroupClaims() bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims
 	}
 	info, ok := r.dev.AdapterInfo()
-	return !ok || !info.IsFallbackAdapter
+	if !ok || info.IsFallbackAdapter {
+		return false
+	}
+	name := strings.ToLower(info.Vendor + " " + info.Architecture + " " + info.Device + " " + info.Description)
+	return !strings.Contains(name, "swiftshader") && !strings.Contains(name, "llvmpipe")
 }
 
 // pipelineKey names the drain pipeline of width and mode; the last key is
