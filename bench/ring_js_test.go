@@ -32,6 +32,7 @@ var ringPhases = [...]string{"publish", "prepare", "upload", "submit", "readback
 //     is pending: upload, submit, readback, decode) against the JS floor:
 //     the same control and ring bytes, already in JS, written with
 //     writeBuffer, one dispatch of the bare ring, a readback of control.
+//
 // ringGrid overrides the megakernel's grid in TestRingRow (Options.Grid),
 // to compare grids; 0 keeps the runner's.
 var ringGrid = flag.Uint("ring-grid", 0, "row 6: the megakernel's grid (0: the runner's)")
