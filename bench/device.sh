@@ -24,6 +24,16 @@
 # ICD; with libvulkan1 alone Dawn's vkCreateInstance finds no driver
 # (bench/results-h200.md has the command).
 #
+# Timestamps and clocks (row 6 compares passes of tens of microseconds):
+# Dawn quantizes timestamp queries by default (to 65 µs on the H200), so the
+# preload creates the GPU with DAWN_FLAGS, by default
+# 'disable-dawn-features=timestamp_quantization' (npm webgpu's create()
+# takes Dawn's command-line toggles); DAWN_FLAGS= (empty) keeps Dawn's
+# default. A GPU idle between repetitions drops its clock (the H200 to
+# 345 MHz), so every measured submission of rows 1 and 6 follows 150 ms of
+# GPU work (bench/warm.wgsl; the test binary's -warm flag, WARM here); the
+# clocks are never locked, so the machine's settings stay as they are.
+#
 # Prints the BENCHROW lines, then the same markdown rows as bench/results.md
 # (bench/run.mjs --format). Raw log: bench/.out/device.log.
 set -euo pipefail
@@ -34,6 +44,9 @@ OUT=bench/.out
 mkdir -p "$OUT"
 QUICK=()
 [[ "${1:-}" == --quick ]] && QUICK=(-quick)
+DAWN_FLAGS=${DAWN_FLAGS-disable-dawn-features=timestamp_quantization}
+DAWN_JS="[$([[ -n "$DAWN_FLAGS" ]] && printf "'%s'" "$DAWN_FLAGS")]"
+WARM=${WARM:-150ms}
 
 if [[ -z "${BENCH_WASM:-}" ]]; then
 	BENCH_WASM=$OUT/bench.wasm
@@ -50,14 +63,14 @@ cat >"$PRELOAD" <<JS
 import { createRequire } from 'node:module';
 const { create, globals } = createRequire('$WEBGPU_DIR/')('$WEBGPU_DIR/index.js');
 Object.assign(globalThis, globals);
-globalThis.__ringscopeGPU = create([]);
+globalThis.__ringscopeGPU = create(${DAWN_JS});
 globalThis.navigator = { gpu: globalThis.__ringscopeGPU };
 JS
 
 mkdir -p "${XDG_RUNTIME_DIR:=$PWD/.cache/xdg}" && chmod 700 "$XDG_RUNTIME_DIR" && export XDG_RUNTIME_DIR
-ARGS=(-test.run '^(TestDecodeRow|TestDispatchRow|TestReadbackRow)$' -test.v -test.timeout 25m -rows "${QUICK[@]}")
+ARGS=(-test.run "${ROWS:-^(TestDecodeRow|TestDispatchRow|TestReadbackRow|TestRingRow)\$}" -test.v -test.timeout 25m -rows -warm "$WARM" "${QUICK[@]}" ${BENCH_ARGS:-})
 CMD="NODE_OPTIONS=--import=<preload> $NODE $WASM_EXEC_DIR/wasm_exec_node.js bench.wasm ${ARGS[*]}"
-echo "bench/device.sh: node $("$NODE" --version), webgpu $WEBGPU_DIR" >&2
+echo "bench/device.sh: node $("$NODE" --version), webgpu $WEBGPU_DIR, create($DAWN_JS), warm $WARM" >&2
 RINGSCOPE_BENCH_HOST="Node $("$NODE" --version) + Dawn" NODE_OPTIONS="--import=$PRELOAD" \
 	"$NODE" "$WASM_EXEC_DIR/wasm_exec_node.js" "$BENCH_WASM" "${ARGS[@]}" | tee "$OUT/device.log"
 echo

@@ -191,11 +191,13 @@ func dispatchItems(n int, op uint32) []host.Item {
 // against one dispatch per item (oneLaneDrain), on the same device, the
 // same items, runs interleaved. Each side's time is from the upload of the
 // published ring to the readback of its control buffer showing every item
-// done; items per second is items over that time.
+// done; items per second is items over that time. Each side's measured run
+// starts after warm.wgsl kept the GPU busy for -warm (its clock is up).
 func TestDispatchRow(t *testing.T) {
 	needRows(t)
 	ctx := ctxT(t)
 	dev := device(t)
+	warm := newWarmer(ctx, t, dev) // before each measured run: the GPU's clock up
 	for _, n := range []int{4096, 65536} {
 		for _, op := range []uint32{abi.OpNop, abi.OpSpin} {
 			slots := uint32(n)
@@ -221,6 +223,7 @@ func TestDispatchRow(t *testing.T) {
 				must(t, r.Reset(o))
 				_, err := r.Publish(items)
 				must(t, err)
+				must(t, warm.warm(ctx))
 				t0 := time.Now()
 				steps = 0
 				for r.Pending() > 0 {
@@ -241,6 +244,7 @@ func TestDispatchRow(t *testing.T) {
 				must(t, err)
 				_, err = q.Publish(items)
 				must(t, err)
+				must(t, warm.warm(ctx))
 				t0 = time.Now()
 				control, err := one.run(ctx, q, n)
 				must(t, err)

@@ -75,6 +75,19 @@ func DecodeInto(dst *RingTelemetry, scratch *DecodeScratch, control, ring []byte
 	return nil
 }
 
+// DecodeControlInto strictly decodes control into dst.Control alone and
+// leaves every field that dst's slots give (Slots, Occupancy, Active,
+// Windows, StatusMap) as it is: for a caller whose ring was not read back,
+// so that a submission's counters cost O(control), not O(ring). On error
+// dst is left untouched.
+func DecodeControlInto(dst *RingTelemetry, control []byte) error {
+	if err := checkControl(control); err != nil {
+		return err
+	}
+	decodeControl(&dst.Control, control)
+	return nil
+}
+
 // checkRing reports why ring cannot be decoded strictly, or nil.
 func checkRing(ring []byte) error {
 	n := len(ring)

@@ -264,3 +264,33 @@ func TestCountOccupancy(t *testing.T) {
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, BufferRing, de.Buffer)
 }
+
+// TestDecodeControlIntoKeepsSlots: a control-only decode gives the same
+// telemetry as a full decode of an unchanged ring with the new control,
+// refuses a short control without touching dst, and allocates nothing.
+func TestDecodeControlIntoKeepsSlots(t *testing.T) {
+	control := newControl(4, 64)
+	slots := make([]slot, 64)
+	for i := range slots {
+		slots[i] = window(uint32(1+i%7), 500+uint32(i%3), 1, uint32(i/4), uint32(i%2))
+	}
+	ring := ringBytes(slots...)
+	ops := []uint32{500, 501}
+	var dst RingTelemetry
+	var scratch DecodeScratch
+	require.NoError(t, DecodeInto(&dst, &scratch, control.bytes(), ring, ops))
+
+	control[abi.CtrlDoneCount] = 17
+	control[abi.CtrlOpcodeMetrics+2] = 5
+	var want RingTelemetry
+	require.NoError(t, DecodeInto(&want, nil, control.bytes(), ring, ops))
+	require.NoError(t, DecodeControlInto(&dst, control.bytes()))
+	assert.Equal(t, want, dst)
+
+	before := dst
+	var de *DecodeError
+	require.ErrorAs(t, DecodeControlInto(&dst, control.bytes()[:100]), &de)
+	assert.Equal(t, before, dst)
+	cb := control.bytes()
+	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = DecodeControlInto(&dst, cb) }))
+}

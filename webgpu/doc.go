@@ -31,8 +31,10 @@
 // classes' brand-checked getters via Call, so no JS value can crash the
 // program, and a wrapped buffer is borrowed (Destroy leaves it alone).
 //
-// Uploads go through one reused staging Uint8Array per queue and
-// js.CopyBytesToJS; readback maps the buffer and copies with
+// Uploads pass writeBuffer the Go slice where it lies in the program's
+// memory (no copy before Dawn's own; goMemory finds that memory), or,
+// where it cannot be found, go through one reused staging Uint8Array per
+// queue and js.CopyBytesToJS; readback maps the buffer and copies with
 // js.CopyBytesToGo into a slice the caller reuses, so the steady state does
 // not allocate in proportion to the bytes moved.
 package webgpu

@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"syscall/js"
+	"unsafe"
 )
 
 // Queue is a device's GPUQueue.
@@ -15,13 +17,15 @@ type Queue struct {
 	v          js.Value
 	staging    js.Value // reused Uint8Array for WriteBuffer; grows, never shrinks
 	stagingCap int
+	mem        goMemory // Go's memory, written from in place where found
 	submitArr  js.Value // reused JS Array for Submit
 }
 
-// WriteBuffer writes data into b at offset through queue.writeBuffer. The
-// bytes go through one staging Uint8Array per queue (js.CopyBytesToJS), grown
-// only when data is larger than any before. offset and len(data) must be
-// multiples of 4.
+// WriteBuffer writes data into b at offset through queue.writeBuffer.
+// writeBuffer reads the bytes where they lie in the Go program's memory
+// (goMemory); where that memory cannot be found they go through one staging
+// Uint8Array per queue (js.CopyBytesToJS), grown only when data is larger
+// than any before. offset and len(data) must be multiples of 4.
 func (q *Queue) WriteBuffer(b *Buffer, offset uint64, data []byte) error {
 	const op = "write buffer"
 	d := q.d
@@ -39,6 +43,18 @@ func (q *Queue) WriteBuffer(b *Buffer, offset uint64, data []byte) error {
 	case n == 0:
 		return nil
 	}
+	if mem, ok := q.mem.buffer(); ok {
+		// writeBuffer copies before it returns, so data need not outlive
+		// the call; KeepAlive keeps it alive until then.
+		at := uintptr(unsafe.Pointer(&data[0]))
+		err := try(func() { q.v.Call("writeBuffer", b.v, offset, mem, at, n) })
+		runtime.KeepAlive(data)
+		if err != nil {
+			return d.fail(op, err)
+		}
+		d.stats.bytesWritten.Add(uint64(n))
+		return nil
+	}
 	if n > q.stagingCap {
 		c := max(n, 2*q.stagingCap, 4096)
 		q.staging = env().uint8Array.New(c)
@@ -50,6 +66,13 @@ func (q *Queue) WriteBuffer(b *Buffer, offset uint64, data []byte) error {
 	}
 	d.stats.bytesWritten.Add(uint64(n))
 	return nil
+}
+
+// DirectUpload reports whether WriteBuffer reads Go memory in place (no
+// staging copy): true under wasm_exec.js as Go ships it.
+func (q *Queue) DirectUpload() bool {
+	_, ok := q.mem.buffer()
+	return ok
 }
 
 // Submit submits command buffers, in order. A command buffer can be

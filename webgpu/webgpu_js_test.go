@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall/js"
@@ -709,3 +710,47 @@ func BenchmarkCreateComputePipelineAsync(b *testing.B) {
 }
 
 var _ = errors.Is
+
+// TestWriteBufferInPlace: under Go's wasm_exec.js WriteBuffer reads Go
+// memory in place (no staging copy), and what it writes is the slice's
+// bytes, also from a sub-slice and after the memory grew (which detaches
+// the ArrayBuffer it found first).
+func TestWriteBufferInPlace(t *testing.T) {
+	d := testDevice(t, DeviceDescriptor{})
+	ctx := ctxT(t)
+	require.True(t, d.Queue().DirectUpload(), "wasm_exec.js should let WriteBuffer read Go memory in place")
+	const size = 64 << 10
+	st, err := d.CreateBuffer(BufferDescriptor{Size: size, Usage: BufferUsageCopySrc | BufferUsageCopyDst})
+	require.NoError(t, err)
+	rb, err := d.CreateBuffer(BufferDescriptor{Size: size, Usage: BufferUsageMapRead | BufferUsageCopyDst})
+	require.NoError(t, err)
+	check := func(name string, src []byte, at uint64) {
+		require.NoError(t, d.Queue().WriteBuffer(st, at, src), name)
+		enc, err := d.CreateCommandEncoder(name)
+		require.NoError(t, err)
+		enc.CopyBufferToBuffer(st, 0, rb, 0, size)
+		cmd, err := enc.Finish()
+		require.NoError(t, err)
+		require.NoError(t, d.Queue().Submit(cmd))
+		got := make([]byte, size)
+		require.NoError(t, rb.MapReadInto(ctx, got, 0))
+		assert.Equal(t, src, got[at:at+uint64(len(src))], name)
+	}
+	big := make([]byte, size)
+	for i := range big {
+		big[i] = byte(i*7 + 3)
+	}
+	check("whole", big, 0)
+	check("sub-slice", big[4100:8196], 1024)
+	// Grow the memory: 256 MiB more than it has now.
+	grow := make([][]byte, 0, 4)
+	for range 4 {
+		grow = append(grow, make([]byte, 64<<20))
+	}
+	small := make([]byte, 256)
+	for i := range small {
+		small[i] = byte(255 - i)
+	}
+	check("after growth", small, 4096)
+	runtime.KeepAlive(grow)
+}

@@ -17,6 +17,7 @@
 // Overrides (pipeline constants):
 //
 //   WORKGROUP_SIZE_X  the workgroup width (64, 128 or 256; PROTOCOL §6 geometry).
+//   WORKGROUP_CLAIMS  claims by workgroup (true) or by lane (false, the default).
 //   ENABLE_OP_*       one bool per opcode this kernel implements, all true by
 //                     default. The JIT variant is this same source with the
 //                     flags of the opcodes absent from the ring set to false:
@@ -44,9 +45,10 @@
 //   malformed or empty partition is never claimed from and never counts as
 //   remaining work.
 // - Hot counters (CLAIMS, DONE_COUNT, TENANT_CLAIMS, PRIORITY_CLAIMS,
-//   OPCODE_METRICS) are summed in workgroup memory and added to control once
-//   per workgroup after the loop; rare ones (FAULTS, DENIED, EPOCH,
-//   BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
+//   OPCODE_METRICS) are summed per lane in registers (LaneCounts: tenant
+//   and opcode per run of one value), then in workgroup memory, and added
+//   to control once per workgroup after the loop; rare ones (FAULTS,
+//   DENIED, EPOCH, BUDGET_EXHAUSTED, DISPATCHES) go straight to control.
 //
 // The semantics are those of the Go reference interpreter (wgsl/ref, its
 // doc comment is the detailed spec; tests compare the two on the same bytes).
@@ -83,6 +85,12 @@
 //   partition), TENANT_BASE is not followed, STARVATION is not written.
 
 override WORKGROUP_SIZE_X: u32 = 64u;
+// WORKGROUP_CLAIMS: claims by workgroup (claim_next: one atomicAdd per
+// round for all lanes, handed out through workgroup memory, with two
+// barriers per round) instead of one atomicAdd per lane (claim_lane). The
+// runner turns it on for GPUs; a CPU adapter (SwiftShader) pays more for
+// the barriers than for the atomics.
+override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;
 override ENABLE_OP_STORE_U32: bool = true;
@@ -374,40 +382,48 @@ fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
 // (docs/OPCODES.md) replace the next line; without one it stays a comment.
 // @user-declarations
 
-// execute runs opcode op of a claimed slot; a holds ARG0..ARG3. User
-// opcodes' cases replace the @user-cases line, each calling its function
-// with all SLOT_ARGS argument words.
-fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
+// args4 loads ARG0..ARG3 of a claimed slot: only the cases that read
+// arguments load them (a NOP loads none).
+fn args4(slot: u32) -> vec4<u32> {
+    let arg = slot * SLOT_WORDS + SLOT_ARG0;
+    return vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
+                     atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
+}
+
+// execute runs opcode op of a claimed slot; the built-in cases load the
+// arguments they use (args4). User opcodes' cases replace the @user-cases
+// line, each calling its function with all SLOT_ARGS argument words.
+fn execute(op: u32, slot: u32) -> Outcome {
     switch op {
         case OP_NOP: {
             if (ENABLE_OP_NOP) { return ends(STATUS_DONE); }
         }
         case OP_STORE_U32: {
-            if (ENABLE_OP_STORE_U32) { return op_store_u32(a.x, a.y); }
+            if (ENABLE_OP_STORE_U32) { let a = args4(slot); return op_store_u32(a.x, a.y); }
         }
         case OP_ATOMIC_ADD: {
-            if (ENABLE_OP_ATOMIC_ADD) { return op_atomic_add(a.x, a.y); }
+            if (ENABLE_OP_ATOMIC_ADD) { let a = args4(slot); return op_atomic_add(a.x, a.y); }
         }
         case OP_LOAD_U32: {
-            if (ENABLE_OP_LOAD_U32) { return op_load_u32(a.x, a.y); }
+            if (ENABLE_OP_LOAD_U32) { let a = args4(slot); return op_load_u32(a.x, a.y); }
         }
         case OP_COMPARE_SWAP: {
-            if (ENABLE_OP_COMPARE_SWAP) { return op_compare_swap(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_COMPARE_SWAP) { let a = args4(slot); return op_compare_swap(a.x, a.y, a.z, a.w); }
         }
         case OP_MEMCPY: {
-            if (ENABLE_OP_MEMCPY) { return op_memcpy(a.x, a.y, a.z); }
+            if (ENABLE_OP_MEMCPY) { let a = args4(slot); return op_memcpy(a.x, a.y, a.z); }
         }
         case OP_DFA_STEP: {
-            if (ENABLE_OP_DFA_STEP) { return op_dfa_step(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_DFA_STEP) { let a = args4(slot); return op_dfa_step(a.x, a.y, a.z, a.w); }
         }
         case OP_BATCH_FENCE: {
-            if (ENABLE_OP_BATCH_FENCE) { return op_batch_fence(a.y, a.z); }
+            if (ENABLE_OP_BATCH_FENCE) { let a = args4(slot); return op_batch_fence(a.y, a.z); }
         }
         case OP_HASH: {
-            if (ENABLE_OP_HASH) { return op_hash(a.x, a.y, a.z); }
+            if (ENABLE_OP_HASH) { let a = args4(slot); return op_hash(a.x, a.y, a.z); }
         }
         case OP_SPIN: {
-            if (ENABLE_OP_SPIN) { return op_spin(a.x, a.y, a.z); }
+            if (ENABLE_OP_SPIN) { let a = args4(slot); return op_spin(a.x, a.y, a.z); }
         }
         case OP_YIELD: {
             if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
@@ -423,6 +439,7 @@ fn execute(op: u32, slot: u32, a: vec4<u32>) -> Outcome {
         }
         case OP_PRINTF: {
             if (ENABLE_OP_PRINTF) {
+                let a = args4(slot);
                 log_append(a.x, slot, a.y, a.z);
                 return ends(STATUS_DONE);
             }
@@ -455,28 +472,114 @@ fn usable(q: Partition, slots: u32) -> bool {
     return q.start < q.end && q.end <= slots;
 }
 
-// claim_next takes the first ticket below TAIL of the usable partitions
-// 0..4, in order.
-fn claim_next(slots: u32) -> Claim {
+// LaneRing is the workgroup's view of the partitions. OFF and TAIL do not
+// change during a dispatch (only the host writes them; an opcode's write to
+// them faults PROTECTED), and a partition whose HEAD reached its TAIL stays
+// drained (HEAD only grows), so they are loaded once per workgroup, and a
+// partition seen drained is never tried again: a claim round touches only
+// the HEAD it takes tickets from, not all fifteen words of the five
+// partitions on the line every workgroup's atomicAdd hits.
+struct LaneRing {
+    start: array<u32, PRIORITY_LEVELS>,
+    size: array<u32, PRIORITY_LEVELS>,
+    tail: array<u32, PRIORITY_LEVELS>,
+    live: u32, // bit p: partition p is usable and not yet seen drained
+}
+
+fn lane_ring(slots: u32) -> LaneRing {
+    var r: LaneRing;
+    r.live = 0u;
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let q = partition_at(p);
-        let tail = atomicLoad(&control[CTRL_TAIL + p]);
-        if (!usable(q, slots) || atomicLoad(&control[CTRL_HEAD + p]) >= tail) {
+        r.start[p] = q.start;
+        r.size[p] = q.end - q.start;
+        r.tail[p] = atomicLoad(&control[CTRL_TAIL + p]);
+        if (usable(q, slots)) {
+            r.live |= 1u << p;
+        }
+    }
+    return r;
+}
+
+// The workgroup's view of the partitions (lane 0 loads it; every lane
+// takes a copy that the uniformity analysis knows is uniform) and the word
+// through which lane 0 hands out what one atomic gave the workgroup.
+var<workgroup> wg_ring: LaneRing;
+var<workgroup> wg_word: u32;
+
+fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
+    if (lane == 0u) {
+        wg_ring = lane_ring(slots);
+    }
+    return workgroupUniformLoad(&wg_ring);
+}
+
+// claim_next gives each lane of the workgroup that still needs one (need
+// of them, ranked by lane index) the first ticket below TAIL of the live
+// partitions 0..4, in order, as PROTOCOL §3's per-lane loop does, but with
+// one atomicAdd of need per partition tried for the whole workgroup
+// instead of one per lane: the lane of rank k among those without a
+// ticket owns first + k while that is below TAIL. A partition that could
+// not give every lane a ticket leaves the live set. need is left at the
+// number of lanes that got none; then every partition is drained. Called
+// in uniform control flow; need and the live set stay uniform.
+fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -> Claim {
+    var rank = lane;
+    var claim = Claim(false, 0u, 0u);
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let bit = 1u << p;
+        if (*need == 0u || ((*r).live & bit) == 0u) {
+            continue;
+        }
+        if (lane == 0u) {
+            wg_word = atomicAdd(&control[CTRL_HEAD + p], *need);
+        }
+        let first = workgroupUniformLoad(&wg_word);
+        let tail = (*r).tail[p];
+        var got = 0u;
+        if (first < tail) {
+            got = min(*need, tail - first);
+        }
+        if (!claim.owned) {
+            if (rank < got) {
+                claim = Claim(true, p, (*r).start[p] + (first + rank) % (*r).size[p]);
+            } else {
+                rank -= got;
+            }
+        }
+        if (got < *need) {
+            (*r).live &= ~bit;
+        }
+        *need -= got;
+        workgroupBarrier(); // every lane read wg_word before lane 0 reuses it
+    }
+    return claim;
+}
+
+// claim_lane is claim_next for one lane (WORKGROUP_CLAIMS off): the first
+// ticket below TAIL of the lane's live partitions 0..4, in order, one
+// atomicAdd per ticket; a partition whose ticket failed leaves the lane's
+// live set.
+fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
+    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+        let bit = 1u << p;
+        if (((*r).live & bit) == 0u) {
             continue;
         }
         let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c < tail) {
-            return Claim(true, p, q.start + c % (q.end - q.start));
+        if (c < (*r).tail[p]) {
+            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
         }
+        (*r).live &= ~bit;
     }
     return Claim(false, 0u, 0u);
 }
 
-// work_remains reports whether some usable partition still has HEAD < TAIL.
-fn work_remains(slots: u32) -> bool {
+// work_remains reports whether some live partition still has HEAD < TAIL.
+fn work_remains(r: ptr<function, LaneRing>) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
-        if (usable(partition_at(p), slots) &&
-            atomicLoad(&control[CTRL_HEAD + p]) < atomicLoad(&control[CTRL_TAIL + p])) {
+        if (((*r).live & (1u << p)) != 0u &&
+            atomicLoad(&control[CTRL_HEAD + p]) < (*r).tail[p]) {
             return true;
         }
     }
@@ -513,12 +616,98 @@ fn finish_slot(status: u32, end: u32) {
     }
 }
 
+// LaneCounts are one lane's hot counters, kept in registers and added to
+// the workgroup's once per run (a run of claims of one tenant, or of one
+// opcode, is one atomicAdd, and the scalar counts one each at the end),
+// and the mask of the tenant it saw last: masks do not change during a
+// dispatch (only the host writes them; an opcode's write faults
+// PROTECTED), so a lane reloads one only when the tenant changes.
+struct LaneCounts {
+    claims: u32,
+    done: u32,
+    prio: u32, // the current priority run's partition, prio_n claims
+    prio_n: u32,
+    tenant: u32, // the current tenant run's tenant, tenant_n claims
+    tenant_n: u32,
+    op: u32, // the current opcode run's opcode (< METRIC_OPCODES), op_n claims
+    op_n: u32,
+    mask_tenant: u32, // the tenant whose mask is mask; TENANT_COUNT: none yet
+    mask: u32,
+}
+
+fn lane_counts() -> LaneCounts {
+    var k: LaneCounts;
+    k.mask_tenant = TENANT_COUNT;
+    return k;
+}
+
+fn tenant_mask(k: ptr<function, LaneCounts>, tenant: u32) -> u32 {
+    if ((*k).mask_tenant != tenant) {
+        (*k).mask = atomicLoad(&control[CTRL_TENANT_MASK + tenant]);
+        (*k).mask_tenant = tenant;
+    }
+    return (*k).mask;
+}
+
+// count_priority, count_tenant and count_opcode count one claim in the
+// lane's current run of that value, first adding the run that ends to the
+// workgroup's counter (a run, not an array: a dynamically indexed array
+// in a function would live in memory, not registers).
+fn count_priority(k: ptr<function, LaneCounts>, p: u32) {
+    if ((*k).prio_n != 0u && (*k).prio != p) {
+        atomicAdd(&wg_priority_claims[(*k).prio], (*k).prio_n);
+        (*k).prio_n = 0u;
+    }
+    (*k).prio = p;
+    (*k).prio_n += 1u;
+}
+
+fn count_tenant(k: ptr<function, LaneCounts>, tenant: u32) {
+    if ((*k).tenant_n != 0u && (*k).tenant != tenant) {
+        atomicAdd(&wg_tenant_claims[(*k).tenant % TENANT_SLOTS], (*k).tenant_n);
+        (*k).tenant_n = 0u;
+    }
+    (*k).tenant = tenant;
+    (*k).tenant_n += 1u;
+}
+
+fn count_opcode(k: ptr<function, LaneCounts>, op: u32) {
+    if (op >= METRIC_OPCODES) {
+        return;
+    }
+    if ((*k).op_n != 0u && (*k).op != op) {
+        atomicAdd(&wg_opcode_metrics[(*k).op], (*k).op_n);
+        (*k).op_n = 0u;
+    }
+    (*k).op = op;
+    (*k).op_n += 1u;
+}
+
+// lane_flush adds what the lane counted to the workgroup's counters.
+fn lane_flush(k: ptr<function, LaneCounts>) {
+    if ((*k).claims != 0u) {
+        atomicAdd(&wg_claims, (*k).claims);
+    }
+    if ((*k).done != 0u) {
+        atomicAdd(&wg_done, (*k).done);
+    }
+    if ((*k).prio_n != 0u) {
+        atomicAdd(&wg_priority_claims[(*k).prio], (*k).prio_n);
+    }
+    if ((*k).tenant_n != 0u) {
+        atomicAdd(&wg_tenant_claims[(*k).tenant % TENANT_SLOTS], (*k).tenant_n);
+    }
+    if ((*k).op_n != 0u) {
+        atomicAdd(&wg_opcode_metrics[(*k).op], (*k).op_n);
+    }
+}
+
 // run_slot takes the slot of ticket c to its final status. The claim is a
 // compare-exchange PUBLISHED → CLAIMED: a ticket that finds any other
 // status (the slot was never published, or another ticket of this
 // submission owns it) faults BAD_STATE and stores FAULT, whatever the
 // order of the two lanes, as the reference's second ticket does.
-fn run_slot(c: Claim) {
+fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
     let base = c.slot * SLOT_WORDS;
     let status = base + SLOT_STATUS;
     let op = atomicLoad(&ring[base + SLOT_OPCODE]);
@@ -530,20 +719,15 @@ fn run_slot(c: Claim) {
     } else {
         if (tenant >= TENANT_COUNT) {
             out = faults(FAULT_BAD_TENANT);
-        } else if (atomicLoad(&control[CTRL_TENANT_MASK + tenant]) == 0u) {
+        } else if (tenant_mask(k, tenant) == 0u) {
             atomicAdd(&control[CTRL_DENIED], 1u);
             out = ends(STATUS_YIELD);
         } else {
-            atomicAdd(&wg_claims, 1u);
-            atomicAdd(&wg_tenant_claims[tenant % TENANT_SLOTS], 1u);
-            atomicAdd(&wg_priority_claims[c.priority], 1u);
-            if (op < METRIC_OPCODES) {
-                atomicAdd(&wg_opcode_metrics[op], 1u);
-            }
-            let arg = base + SLOT_ARG0;
-            let a = vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
-                              atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
-            out = execute(op, c.slot, a);
+            (*k).claims += 1u;
+            count_priority(k, c.priority);
+            count_tenant(k, tenant);
+            count_opcode(k, op);
+            out = execute(op, c.slot);
         }
         finish_slot(status, out.status);
     }
@@ -552,7 +736,7 @@ fn run_slot(c: Claim) {
         log_append(LOG_FAULT_TAG | out.fault, c.slot, op, params[PARAM_EPOCH]);
     }
     if (out.status == STATUS_DONE || out.status == STATUS_FAULT) {
-        atomicAdd(&wg_done, 1u);
+        (*k).done += 1u;
     }
 }
 
@@ -600,23 +784,53 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         atomicAdd(&control[CTRL_DISPATCHES], 1u);
     }
     let slots = arrayLength(&ring) / SLOT_WORDS;
+    var counts = lane_counts();
     let budget = params[PARAM_BUDGET];
     var stopped = false; // SHUTDOWN seen or no claim left: not a budget stop
-    for (var it = 0u; it < budget; it++) {
-        if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
-            stopped = true;
-            break;
+    var lr: LaneRing;
+    if (WORKGROUP_CLAIMS) {
+        // The loop is the workgroup's: its exits are uniform (SHUTDOWN as
+        // lane 0 read it, a claim round that left lanes without a ticket),
+        // so the claims can go through workgroup memory.
+        lr = workgroup_ring(slots, lane);
+        for (var it = 0u; it < budget; it++) {
+            if (lane == 0u) {
+                wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
+            }
+            if (workgroupUniformLoad(&wg_word) != 0u) {
+                stopped = true;
+                break;
+            }
+            workgroupBarrier(); // every lane read wg_word before claim_next reuses it
+            var need = WORKGROUP_SIZE_X;
+            let c = claim_next(&lr, lane, &need);
+            if (c.owned) {
+                run_slot(c, &counts);
+            }
+            if (need != 0u) {
+                stopped = true; // every partition is drained
+                break;
+            }
         }
-        let c = claim_next(slots);
-        if (!c.owned) {
-            stopped = true;
-            break;
+    } else {
+        lr = lane_ring(slots);
+        for (var it = 0u; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                stopped = true;
+                break;
+            }
+            let c = claim_lane(&lr);
+            if (!c.owned) {
+                stopped = true;
+                break;
+            }
+            run_slot(c, &counts);
         }
-        run_slot(c);
     }
-    if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(slots)) {
+    if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
     }
+    lane_flush(&counts);
     // Every lane leaves the bounded loop and reaches the barrier (uniform
     // control flow), then the workgroup's sums go out once.
     workgroupBarrier();

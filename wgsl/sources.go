@@ -41,6 +41,9 @@ const (
 	// WorkgroupSizeX is the override constant that sets the drain's
 	// workgroup width (default 64).
 	WorkgroupSizeX = "WORKGROUP_SIZE_X"
+	// WorkgroupClaims is the drain's bool override that claims tickets by
+	// workgroup rather than by lane (default off: megakernel.wgsl says why).
+	WorkgroupClaims = "WORKGROUP_CLAIMS"
 	// enablePrefix starts the bool override of each implemented opcode:
 	// ENABLE_ + the opcode's name in abi_gen.wgsl (ENABLE_OP_SPIN).
 	enablePrefix = "ENABLE_"

@@ -311,3 +311,14 @@ func words(b []byte) []uint32 {
 	}
 	return w
 }
+
+// TestDifferentialWorkgroupClaims is TestDifferential with the drain
+// claiming by workgroup (wgsl.WorkgroupClaims), which the runner chooses on
+// GPUs only: this device may be a fallback adapter. TestDifferential opens
+// its own runner, whose pipelines are compiled with the choice.
+func TestDifferentialWorkgroupClaims(t *testing.T) {
+	on := true
+	testWorkgroupClaims = &on
+	t.Cleanup(func() { testWorkgroupClaims = nil })
+	TestDifferential(t)
+}

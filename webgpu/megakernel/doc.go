@@ -11,8 +11,10 @@
 //
 //	plan     the launch policy's recommendation (decode) from the last
 //	         readback, the device limits, the queue length and the memory
-//	         budget; the grid is sized to what the device holds resident
-//	         (PROTOCOL §6), not to the ring
+//	         budget; the grid is the policy's (PROTOCOL §6), raised to
+//	         about 8 claims per lane where the queue needs more (gridFor),
+//	         so a full ring drains in one submission; the JIT opcode set
+//	         comes from the queue's pending counts, not a scan of the ring
 //	prepare  buffers and pipelines, created only on a cache miss
 //	upload   only the dirty byte ranges of the host copy (coalesced), and
 //	         the params uniform (epoch, budget, observable, flags)
@@ -20,7 +22,8 @@
 //	         command buffer
 //	read     one mapAsync of the staging prefix into a reused Go slice
 //	decode   Absorb into the host copy, DecodeInto and DecodeLogInto into
-//	         reused telemetry
+//	         reused telemetry; without a ring read (RingOnDemand), control
+//	         alone, the host copy's slots when Telemetry asks
 //
 // and returns an Epoch with the dispatch's decode.MegakernelTelemetry,
 // whose transfer, launch, wait and allocation counts are deltas of the

@@ -362,6 +362,38 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 	return max(rec.DispatchGrid[0], 1)
 }
 
+// gridFor is the grid of a submission of queue pending items: grid's,
+// raised to the workgroups that give each lane about laneClaims of the
+// items, at most maxGroups (the device's maxComputeWorkgroupsPerDimension).
+// The Grid override is kept as given.
+//
+// The policy sizes its grid to what the device holds resident by its
+// limits alone (255 workgroups on a 65,535 limit): at budget 64 and width
+// 64 that claims 1,044,480 items, so a full 1,048,576-slot ring took a
+// second submission, with every host pass again, for its last 4,096; and
+// each lane ran 64 claims one after another, each a chain of dependent
+// memory operations (the ticket, the slot's words, the compare-exchange
+// claim and finish), so the pass took 64 chains' latency while the GPU held
+// far more lanes than it ran. With laneClaims items per lane the chains
+// run side by side; a workgroup that finds none left costs one failed
+// atomicAdd. bench/results-h200.md has the grids tried.
+func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32) uint32 {
+	g := o.grid(rec)
+	if o.Grid != 0 {
+		return g
+	}
+	perGroup := uint64(rec.WorkgroupSizeX) * uint64(min(o.Budget, laneClaims))
+	if perGroup == 0 {
+		return g
+	}
+	need := (uint64(queue) + perGroup - 1) / perGroup
+	return uint32(max(uint64(g), min(need, uint64(max(maxGroups, 1)))))
+}
+
+// laneClaims is the claims per lane gridFor sizes a large submission's
+// grid for.
+const laneClaims = 8
+
 // program is the drain a submission runs under mode m and the policy's
 // choice.
 func (o *Options) jit(rec decode.LaunchRecommendation) bool {
@@ -444,66 +476,26 @@ type ringScan struct {
 	opcodes []uint32
 }
 
-// scan fills s, reusing s.opcodes. Only the pending positions [HEAD, TAIL)
-// of each partition are read: those are the only slots a drain can claim,
-// and reading them costs O(pending), not O(ring), so a large mostly idle
-// ring does not slow every Step. active is the pending items plus the
-// slots the last readback saw parked or running (CLAIMED, WAIT_IO, YIELD,
-// REQUEUE); a slot republished since counts once, as pending.
-func (s *ringScan) scan(control, ring []byte, last *decode.RingOccupancy) {
-	s.active, s.opcodes = 0, s.opcodes[:0]
-	slots := uint32(len(ring) / abi.SlotBytes)
+// scan fills s, reusing s.opcodes, without reading a slot: opcodes are the
+// queue's pending set (host.Queue.PendingOpcodes, kept at publish and
+// claim time), and active is the pending items plus the slots the last
+// readback saw parked or running (CLAIMED, WAIT_IO, YIELD, REQUEUE); a
+// slot republished since counts once, as pending. So a Step's plan costs
+// the same for 10 pending items as for a million.
+func (s *ringScan) scan(control []byte, q *host.Queue, last *decode.RingOccupancy) {
+	s.opcodes = q.PendingOpcodes(s.opcodes)
+	s.active = 0
 	for p := 0; p < abi.PriorityLevels; p++ {
 		off, end := word(control, abi.CtrlPriorityOffsets+p), word(control, abi.CtrlPriorityOffsets+p+1)
-		if off >= end || end > slots {
-			continue // a malformed or empty partition is never claimed
+		if off >= end {
+			continue // an empty or malformed partition is never claimed
 		}
-		c := end - off
 		h, t := word(control, abi.CtrlHead+p), word(control, abi.CtrlTail+p)
-		n := min(t-h, c) // pending items, at most the partition's slots
-		if t-h >= 1<<31 {
-			n = 0
-		}
-		s.active += n
-		for k := range n {
-			at := int(off+(h+k)%c) * abi.SlotBytes
-			if decode.Status(word(ring[at:], abi.SlotStatus)) != decode.StatusPublished {
-				continue
-			}
-			op := word(ring[at:], abi.SlotOpcode)
-			if !containsU32(s.opcodes, op) {
-				s.opcodes = insertSorted(s.opcodes, op)
-			}
+		if t-h < 1<<31 {
+			s.active += min(t-h, end-off) // at most the partition's slots
 		}
 	}
 	if last != nil {
 		s.active += last.Claimed + last.WaitIO + last.Yield + last.Requeue
 	}
-}
-
-func containsU32(s []uint32, v uint32) bool {
-	lo, hi := 0, len(s)
-	for lo < hi {
-		m := (lo + hi) / 2
-		switch {
-		case s[m] == v:
-			return true
-		case s[m] < v:
-			lo = m + 1
-		default:
-			hi = m
-		}
-	}
-	return false
-}
-
-func insertSorted(s []uint32, v uint32) []uint32 {
-	i := len(s)
-	s = append(s, v)
-	for i > 0 && s[i-1] > v {
-		s[i] = s[i-1]
-		i--
-	}
-	s[i] = v
-	return s
 }

@@ -181,40 +181,41 @@ func TestCounters(t *testing.T) {
 }
 
 func TestRingScan(t *testing.T) {
-	ring := make([]byte, 6*abi.SlotBytes)
-	set := func(slot int, status, op uint32) {
-		putWord(ring[slot*abi.SlotBytes:], abi.SlotStatus, status)
-		putWord(ring[slot*abi.SlotBytes:], abi.SlotOpcode, op)
+	// One partition of 6 slots (all priorities but NORMAL empty). Five
+	// items published, the first claimed by a readback (HEAD 1): the JIT
+	// set is the other four's opcodes, read from the queue, not the ring.
+	parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, 6, 6, 6}
+	q, err := host.NewQueue(host.ControlConfig{Slots: 6, Tenants: 1, Partitions: parts}, 0)
+	require.NoError(t, err)
+	var items []host.Item
+	for _, op := range []uint32{abi.OpMemcpy, abi.OpSpin, abi.OpNop, abi.OpSpin, abi.OpSpin} {
+		items = append(items, host.Item{Opcode: op, Priority: abi.PriorityNormal})
 	}
-	// One partition of 6 slots (all priorities but NORMAL empty): HEAD 1,
-	// TAIL 5, so slots 1–4 are pending; slot 0 is PUBLISHED but already
-	// claimed (before HEAD) and must not count.
-	control := make([]byte, abi.ControlMinWords*abi.WordBytes)
-	offsets := []uint32{0, 0, 0, 6, 6, 6}
-	for i, o := range offsets {
-		putWord(control, abi.CtrlPriorityOffsets+i, o)
-	}
+	_, err = q.Publish(items)
+	require.NoError(t, err)
+	q.ClearDirty()
+	control := append([]byte(nil), q.Control()...)
 	putWord(control, abi.CtrlHead+abi.PriorityNormal, 1)
-	putWord(control, abi.CtrlTail+abi.PriorityNormal, 5)
-	set(0, abi.StatusPublished, abi.OpMemcpy)
-	set(1, abi.StatusPublished, abi.OpSpin)
-	set(2, abi.StatusPublished, abi.OpNop)
-	set(3, abi.StatusDone, abi.OpHash) // not PUBLISHED: not in the JIT set
-	set(4, abi.StatusPublished, abi.OpSpin)
-	set(5, 99, abi.OpMemcpy)
+	require.NoError(t, q.Absorb(control, nil, nil))
+
 	var s ringScan
 	last := decode.RingOccupancy{Claimed: 1, Yield: 2, Published: 9}
-	s.scan(control, ring, &last)
+	s.scan(q.Control(), q, &last)
 	assert.EqualValues(t, 4+3, s.active, "4 pending + 3 claimed or parked")
 	assert.Equal(t, []uint32{abi.OpNop, abi.OpSpin}, s.opcodes)
 
-	putWord(control, abi.CtrlHead+abi.PriorityNormal, 5+(1<<31)) // HEAD past TAIL: nothing pending
-	s.scan(control, ring, nil)
+	putWord(control, abi.CtrlHead+abi.PriorityNormal, 5) // all claimed
+	require.NoError(t, q.Absorb(control, nil, nil))
+	s.scan(q.Control(), q, nil)
 	assert.Zero(t, s.active)
 	assert.Empty(t, s.opcodes)
 
-	putWord(control, abi.CtrlHead+abi.PriorityNormal, 1)
-	allocs := testing.AllocsPerRun(100, func() { s.scan(control, ring, &last) })
+	c := append([]byte(nil), q.Control()...)
+	putWord(c, abi.CtrlHead+abi.PriorityNormal, 5+(1<<31)) // HEAD past TAIL: nothing pending
+	s.scan(c, q, nil)
+	assert.Zero(t, s.active)
+
+	allocs := testing.AllocsPerRun(100, func() { s.scan(q.Control(), q, &last) })
 	assert.Zero(t, allocs)
 }
 
@@ -228,6 +229,19 @@ func TestModeAndGrid(t *testing.T) {
 	o.Mode, o.Grid = ModeJIT, 3
 	assert.True(t, o.jit(decode.LaunchRecommendation{}))
 	assert.EqualValues(t, 3, o.grid(rec))
+	assert.EqualValues(t, 3, o.gridFor(rec, 1<<20, 65535), "the override is kept")
+
+	// 255 workgroups of 64 lanes claim 130,560 items at 8 per lane: a
+	// larger queue gets the workgroups for 8 items per lane, so a full
+	// 1 M ring drains in one submission with its chains side by side.
+	o = valid()
+	o.Budget = 64
+	rec = decode.LaunchRecommendation{DispatchGrid: [3]uint32{255, 1, 1}, WorkgroupSizeX: 64}
+	assert.EqualValues(t, 255, o.gridFor(rec, 65536, 65535), "never below the policy's")
+	assert.EqualValues(t, 2048, o.gridFor(rec, 1<<20, 65535))
+	o.Budget = 4
+	assert.EqualValues(t, 4096, o.gridFor(rec, 1<<20, 65535), "a budget below 8 claims is the lane's")
+	assert.EqualValues(t, 300, o.gridFor(rec, 1<<24, 300), "at most the device's limit")
 	assert.Equal(t, "jit", ModeJIT.String())
 	assert.Equal(t, "Mode(9)", Mode(9).String())
 }

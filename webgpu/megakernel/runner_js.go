@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,6 +74,11 @@ type Runner struct {
 	// upload merge ranges across clean words.
 	current  [3]bool
 	wantRing bool
+	// slotsStale marks tel's slot fields as older than the host copy: the
+	// last Step read no ring and decoded control alone (Telemetry decodes
+	// the slots when asked). The launch policy reads the slot fields of the
+	// last ring decode meanwhile.
+	slotsStale bool
 
 	sum summary // RingSummary's resources
 
@@ -131,7 +138,7 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 // decodeHostCopy decodes the fresh host copy, so Telemetry describes the
 // new ring (every slot EMPTY) before the first Step rather than nothing.
 func (r *Runner) decodeHostCopy() {
-	r.tel = decode.RingTelemetry{}
+	r.tel, r.slotsStale = decode.RingTelemetry{}, false
 	_ = decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes)
 }
 
@@ -260,8 +267,22 @@ func (r *Runner) ReclaimFaults() int { return r.q.ReclaimFaults() }
 func (r *Runner) RequestRing() { r.wantRing = true }
 
 // Telemetry is the decoded readback of the last Step. It aliases the
-// runner's storage, reused by the next Step.
-func (r *Runner) Telemetry() *decode.RingTelemetry { return &r.tel }
+// runner's storage, reused by the next Step. After a Step that read no
+// ring (RingOnDemand), its slots are the host copy's, decoded here on the
+// first call rather than by every Step.
+func (r *Runner) Telemetry() *decode.RingTelemetry {
+	r.decodeStaleSlots()
+	return &r.tel
+}
+
+// decodeStaleSlots decodes the host copy's slots into Telemetry when the
+// last Step left them undecoded.
+func (r *Runner) decodeStaleSlots() {
+	if r.slotsStale {
+		r.slotsStale = false
+		_ = decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes)
+	}
+}
 
 // Log is the decoded log of the last Step; it aliases the runner's storage.
 func (r *Runner) Log() *decode.Log { return &r.log }
@@ -319,7 +340,7 @@ func (r *Runner) Step(ctx context.Context) (*Epoch, error) {
 // is now (the launch policy on the pending work and the ring's occupancy).
 func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
 	control := r.q.Control()
-	r.scan.scan(control, r.q.Ring(), &r.tel.Occupancy)
+	r.scan.scan(control, r.q, &r.tel.Occupancy)
 	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, &r.tel)
 }
 
@@ -367,7 +388,8 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		}
 		return r.fail("plan launch", err)
 	}
-	width, grid := rec.WorkgroupSizeX, r.opts.grid(rec)
+	width := rec.WorkgroupSizeX
+	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension))
 	jit := r.opts.jit(rec)
 
 	// Resources.
@@ -456,14 +478,25 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		if err := decode.DecodeSummaryInto(&r.tel, &r.scratch, r.q.Control(), sb, mb, r.opts.WindowOpcodes); err != nil {
 			return r.fail("decode summary", err)
 		}
+		r.slotsStale = false
 		// The GPU writes only the STATUS words of the slots it claims, so
 		// the status map brings the host copy up to date without the ring:
 		// publishes, requeues and fault reclaims need no ring read.
 		if err := r.q.AbsorbStatusMap(mb); err != nil {
 			return r.fail("absorb status map", err)
 		}
-	} else if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
-		return r.fail("decode", err)
+	} else if readRing {
+		if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
+			return r.fail("decode", err)
+		}
+		r.slotsStale = false
+	} else {
+		// No ring came back: the host copy's slots are what the host wrote,
+		// which Telemetry decodes when asked (slotsStale), not every Step.
+		if err := decode.DecodeControlInto(&r.tel, r.q.Control()); err != nil {
+			return r.fail("decode", err)
+		}
+		r.slotsStale = true
 	}
 	if err := decode.DecodeLogInto(&r.log, r.q.Log()); err != nil {
 		return r.fail("decode log", err)
@@ -704,8 +737,12 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	} else {
 		prog = r.opts.Kernel.Drain(width)
 	}
+	consts := maps.Clone(prog.Constants)
+	if r.workgroupClaims() {
+		consts[wgsl.WorkgroupClaims] = 1
+	}
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: prog.Constants,
+		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: consts,
 	})
 	wg.Wait()
 	if finalizeErr != nil {
@@ -722,6 +759,28 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	}
 	r.pipelines[key] = p
 	return p, key, false, nil
+}
+
+// testWorkgroupClaims, when set by a test, overrides workgroupClaims.
+var testWorkgroupClaims *bool
+
+// workgroupClaims reports whether the drain claims tickets by workgroup
+// (wgsl.WorkgroupClaims): only on an adapter known to be a GPU. On a CPU
+// adapter (SwiftShader) the barriers cost more than the per-lane atomics
+// they replace (bench/results-ring.md), and a device without adapter info,
+// or whose info lacks isFallbackAdapter but names SwiftShader (Chromium's
+// page measured 0.69x the frame rate with them on), keeps the per-lane
+// loop.
+func (r *Runner) workgroupClaims() bool {
+	if testWorkgroupClaims != nil {
+		return *testWorkgroupClaims
+	}
+	info, ok := r.dev.AdapterInfo()
+	if !ok || info.IsFallbackAdapter {
+		return false
+	}
+	name := strings.ToLower(info.Vendor + " " + info.Architecture + " " + info.Device + " " + info.Description)
+	return !strings.Contains(name, "swiftshader") && !strings.Contains(name, "llvmpipe")
 }
 
 // pipelineKey names the drain pipeline of width and mode; the last key is

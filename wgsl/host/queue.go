@@ -23,12 +23,22 @@ type Queue struct {
 	off     [abi.PriorityLevels + 1]uint32
 	logCap  uint32
 	control []byte
-	ring    []byte
-	log     []byte
-	dirty   [bufferCount]dirtySet
+	ring    []byte // ringWords' bytes (wordBytes): one storage, two views
+	// ringWords is the ring as words, so Publish writes a slot through
+	// a [16]uint32 view instead of 16 sliced, bounds-checked byte writes.
+	ringWords []uint32
+	log       []byte
+	dirty     [bufferCount]dirtySet
 	// changed is the ring's slots (whole slots) changed since the last
 	// ClearRingChanges, by the host or by an absorb: a recorder's patch.
 	changed dirtySet
+
+	pending      pendingOps // the opcodes of the pending items (PendingOpcodes)
+	pendingSaved pendingOps // publishFirstLap's copy, to undo with
+	// firstLap is set while no whole ring was absorbed since init: then a
+	// slot past every position published so far is still init's zeros
+	// (publishFirstLap). hasQuotas is set when some tenant has a quota.
+	firstLap, hasQuotas bool
 
 	epoch     uint32                  // host epoch, bumped by NewEpoch
 	published [abi.TenantCount]uint32 // items published per tenant this epoch
@@ -68,11 +78,14 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.cfg, q.off = cfg, cfg.partitions()
 	q.control = resize(q.control, cfg.ControlBytes())
 	encodeControlInto(q.control, &cfg)
-	q.ring = resize(q.ring, int(cfg.Slots)*abi.SlotBytes)
+	q.ringWords = resize(q.ringWords, int(cfg.Slots)*abi.SlotWords)
+	q.ring = wordBytes(q.ringWords)
 	q.log = resize(q.log, int(abi.LogWords(q.logCap))*abi.WordBytes)
 	putWord(q.log, abi.LogCapacity, q.logCap)
 	q.age = resize(q.age, int(cfg.Slots))
 	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
+	q.pending.reset()
+	q.firstLap, q.hasQuotas = true, cfg.Quotas != [abi.TenantCount]uint32{}
 	q.exhausted, q.prevBE = 0, 0
 	q.ringHead, q.reclaimFrom, q.requeueFrom = [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}, [abi.PriorityLevels]uint32{}
 	for b := range q.dirty {
@@ -236,96 +249,6 @@ func (q *Queue) status(slot uint32) uint32 {
 func (q *Queue) reusable(slot uint32) bool {
 	s := q.status(slot)
 	return s == abi.StatusEmpty || s == abi.StatusDone
-}
-
-// validate checks one item on its own (not quota or capacity).
-func validate(it *Item) error {
-	switch {
-	case !abi.IsPublishable(it.Opcode):
-		return ErrOpcode
-	case it.Tenant >= abi.TenantCount:
-		return ErrTenant
-	case it.Priority > abi.PriorityIdle:
-		return ErrPriority
-	}
-	return nil
-}
-
-// Publish appends items to the tails of their priority partitions, in
-// order. The whole batch is validated first: a reserved opcode, a tenant
-// ≥ 29, a priority > 4 or a used-up quota give an *ItemError; a partition
-// without room (its next slot not EMPTY or DONE, or no slots) gives a
-// *PartitionFullError; ErrCounterLimit a TAIL at 2^31. On any error nothing
-// is written and Publish returns 0. Otherwise, per item, words 1–15 of the
-// slot, then STATUS = PUBLISHED, then TAIL[p] = k + 1, and it returns
-// len(items). Publish does not allocate.
-func (q *Queue) Publish(items []Item) (int, error) {
-	var perPrio [abi.PriorityLevels]uint32
-	var perTenant [abi.TenantCount]uint32
-	for i := range items {
-		it := &items[i]
-		if err := validate(it); err != nil {
-			return 0, &ItemError{Index: i, Item: *it, Err: err}
-		}
-		perTenant[it.Tenant]++
-		if quota := word(q.control, abi.CtrlTenantQuota+int(it.Tenant)); quota != 0 &&
-			uint64(q.published[it.Tenant])+uint64(perTenant[it.Tenant]) > uint64(quota) {
-			return 0, &ItemError{Index: i, Item: *it, Err: ErrQuota}
-		}
-		perPrio[it.Priority]++
-	}
-	for p := uint32(0); p < abi.PriorityLevels; p++ {
-		if err := q.room(p, perPrio[p]); err != nil {
-			return 0, err
-		}
-	}
-	for i := range items {
-		q.put(&items[i], 0)
-	}
-	for t, n := range perTenant {
-		q.published[t] += n
-	}
-	return len(items), nil
-}
-
-// room checks that partition p can take n more items.
-func (q *Queue) room(p, n uint32) error {
-	if n == 0 {
-		return nil
-	}
-	c, k := q.capacity(p), q.tail(p)
-	if uint64(k)+uint64(n) > MaxCounter {
-		return ErrCounterLimit
-	}
-	if n > c {
-		return &PartitionFullError{Priority: p, Capacity: c}
-	}
-	for j := uint32(0); j < n; j++ {
-		if !q.reusable(q.slotOf(p, k+j)) {
-			return &PartitionFullError{Priority: p, Capacity: c}
-		}
-	}
-	return nil
-}
-
-// put writes a validated item into the next slot of its partition, which
-// must be reusable, with requeue age age.
-func (q *Queue) put(it *Item, age uint32) uint32 {
-	p := it.Priority
-	k := q.tail(p)
-	slot := q.slotOf(p, k)
-	base := int(slot) * abi.SlotWords
-	putWord(q.ring, base+abi.SlotOpcode, it.Opcode)
-	putWord(q.ring, base+abi.SlotTenant, it.Tenant)
-	putWord(q.ring, base+abi.SlotPriority, p)
-	for a, v := range it.Args {
-		putWord(q.ring, base+abi.SlotArg0+a, v)
-	}
-	putWord(q.ring, base+abi.SlotStatus, abi.StatusPublished)
-	q.markRing(slot, base, abi.SlotWords)
-	q.setControl(abi.CtrlTail+int(p), k+1)
-	q.age[slot] = age
-	return slot
 }
 
 // Item returns the item stored in slot and its STATUS.

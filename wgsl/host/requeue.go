@@ -33,10 +33,12 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 			return err
 		}
 		absorb(q.control, control, q.dirty[ControlBuffer].ranges())
+		q.settleClaims()
 		be := word(q.control, abi.CtrlBudgetExhausted)
 		q.exhausted, q.prevBE = be-q.prevBE, be
 	}
 	if ring != nil {
+		q.firstLap = false // the ring is the GPU's now, past TAIL too
 		absorb(q.ring, ring, q.dirty[RingBuffer].ranges())
 		q.changed.clear()
 		q.changed.markWords(0, len(q.ring)/abi.WordBytes)
