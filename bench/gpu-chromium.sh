@@ -12,6 +12,12 @@
 #   bench/gpu-chromium.sh run [bench|profile]  # there, after the last stage: results in $OUT
 #   bench/gpu-chromium.sh run exec CMD...      # there: CMD with Chromium set up (bench/ab.mjs)
 #
+# The H200 image may lack the Vulkan loader and GLVND libraries; without
+# them Chromium silently falls back to SwiftShader (probe: fallback true).
+# Carry .gl (the device tool's README: apt-get download libvulkan1 libegl1
+# libglvnd0 libopengl0 libgl1 libglx0 libgles2) and begin the run call
+# with: for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+#
 # run starts Chromium with Vulkan on the GPU (GPU_FLAGS below), checks
 # that the adapter is not the fallback one, and runs the @bench specs of
 # e2e/ (the page's whole frame, startup, summary vs full readback).
