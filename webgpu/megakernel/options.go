@@ -364,8 +364,10 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 
 // gridFor is the grid of a submission of queue pending items: grid's,
 // raised to the workgroups that give each lane about laneClaims of the
-// items, at most maxGroups (the device's maxComputeWorkgroupsPerDimension).
-// The Grid override is kept as given.
+// items, at most maxGroups (the device's maxComputeWorkgroupsPerDimension)
+// and at most WorkerGroups when the caller set that ceiling (the page's
+// worker cap; tests that pace a drain by it). The Grid override is kept as
+// given.
 //
 // The policy sizes its grid to what the device holds resident by its
 // limits alone (255 workgroups on a 65,535 limit): at budget 64 and width
@@ -387,7 +389,11 @@ func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint
 		return g
 	}
 	need := (uint64(queue) + perGroup - 1) / perGroup
-	return uint32(max(uint64(g), min(need, uint64(max(maxGroups, 1)))))
+	ceiling := uint64(max(maxGroups, 1))
+	if o.WorkerGroups != 0 {
+		ceiling = min(ceiling, uint64(o.WorkerGroups))
+	}
+	return uint32(max(uint64(g), min(need, ceiling)))
 }
 
 // laneClaims is the claims per lane gridFor sizes a large submission's

@@ -242,6 +242,15 @@ func TestModeAndGrid(t *testing.T) {
 	o.Budget = 4
 	assert.EqualValues(t, 4096, o.gridFor(rec, 1<<20, 65535), "a budget below 8 claims is the lane's")
 	assert.EqualValues(t, 300, o.gridFor(rec, 1<<24, 300), "at most the device's limit")
+	// A worker cap bounds the raised grid too: the policy's grid of one
+	// workgroup stays one (reliability.spec paces a drain by it).
+	o.WorkerGroups = 1
+	one := decode.LaunchRecommendation{DispatchGrid: [3]uint32{1, 1, 1}, WorkgroupSizeX: 64}
+	assert.EqualValues(t, 1, o.gridFor(one, 1<<20, 65535), "the worker cap holds")
+	o.WorkerGroups = 100
+	capped := decode.LaunchRecommendation{DispatchGrid: [3]uint32{60, 1, 1}, WorkgroupSizeX: 64}
+	assert.EqualValues(t, 100, o.gridFor(capped, 1<<20, 65535), "the worker cap holds")
+	assert.EqualValues(t, 60, o.gridFor(capped, 1<<10, 65535), "never below the policy's")
 	assert.Equal(t, "jit", ModeJIT.String())
 	assert.Equal(t, "Mode(9)", Mode(9).String())
 }
