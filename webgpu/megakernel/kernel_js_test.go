@@ -24,8 +24,7 @@ import (
 const opHistogram = abi.UserOpcodeFirst
 
 func userOptions(k wgsl.Kernel) Options {
-	o := Options{Slots: 1024, Tenants: 4, Observable: 16, LogCapacity: 64, Budget: 64, Kernel: k}
-	return o
+	return Options{Slots: 1024, Tenants: 4, Observable: 16, LogCapacity: 64, Budget: 64, Kernel: k}
 }
 
 func histogramKernel() wgsl.Kernel { return examples.Histogram.Build(1).Kernel() }

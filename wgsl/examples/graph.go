@@ -97,7 +97,7 @@ func checkGraphStep(d kerneldef.Definition, rb Readback) Result {
 		}
 		var sum uint32
 		for j := g[v]; j < g[v+1]; j++ {
-			sum += wordOr0(rankIn.Words, wordOr0(g, int(cols+j)))
+			sum += wordOr0(rankIn.Words, wordOr0(g, cols+j))
 			edges++
 		}
 		want[v] = sum
@@ -122,9 +122,9 @@ func checkGraphStep(d kerneldef.Definition, rb Readback) Result {
 }
 
 // wordOr0 is ws[i], or 0 past the end (as the GPU reads a robust access).
-func wordOr0[T ~uint32 | ~int](ws []uint32, i T) uint32 {
-	if int(i) >= len(ws) || int(i) < 0 {
+func wordOr0(ws []uint32, i uint32) uint32 {
+	if uint64(i) >= uint64(len(ws)) {
 		return 0
 	}
-	return ws[int(i)]
+	return ws[i]
 }

@@ -174,10 +174,9 @@ func (p *exprParser) atom(depth int) error {
 		if err := p.sum(depth + 1); err != nil {
 			return err
 		}
-		if p.pos == len(p.src) || p.src[p.pos] != ')' {
-			return p.errorf("want )")
+		if err := p.expect(')', "want )"); err != nil {
+			return err
 		}
-		p.pos++
 	case c >= 'a' && c <= 'z':
 		start := p.pos
 		for p.pos < len(p.src) && p.src[p.pos] >= 'a' && p.src[p.pos] <= 'z' {
@@ -217,34 +216,39 @@ func (p *exprParser) atom(depth int) error {
 // call parses the parenthesised arguments of min or max.
 func (p *exprParser) call(name string, depth int) error {
 	p.skip()
-	if p.pos == len(p.src) || p.src[p.pos] != '(' {
-		return p.errorf("want ( after %s", name)
+	if err := p.expect('(', "want ( after "+name); err != nil {
+		return err
 	}
 	if depth == maxDepth {
 		return p.errorf("nested deeper than %d", maxDepth)
 	}
-	p.pos++
-	p.skip()
 	if err := p.sum(depth + 1); err != nil {
 		return err
 	}
-	if p.pos == len(p.src) || p.src[p.pos] != ',' {
-		return p.errorf("want , between %s's two arguments", name)
+	if err := p.expect(',', "want , between "+name+"'s two arguments"); err != nil {
+		return err
 	}
-	p.pos++
-	p.skip()
 	if err := p.sum(depth + 1); err != nil {
 		return err
 	}
-	if p.pos == len(p.src) || p.src[p.pos] != ')' {
-		return p.errorf("want ) after %s's arguments", name)
+	if err := p.expect(')', "want ) after "+name+"'s arguments"); err != nil {
+		return err
 	}
-	p.pos++
 	op := byte('<')
 	if name == "max" {
 		op = '>'
 	}
 	p.code = append(p.code, term{kind: termOp, val: uint32(op)})
+	return nil
+}
+
+// expect consumes c and the blanks after it, or fails with msg.
+func (p *exprParser) expect(c byte, msg string) error {
+	if p.pos == len(p.src) || p.src[p.pos] != c {
+		return p.errorf("%s", msg)
+	}
+	p.pos++
+	p.skip()
 	return nil
 }
 
