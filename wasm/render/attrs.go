@@ -43,29 +43,25 @@ func findAttr(as []vugu.VGAttribute, ns, key string) (string, bool) {
 }
 
 func (t *Tree) setAttr(id uint32, a vugu.VGAttribute) {
-	key := t.enc.sym(a.Key)
-	if ns := namespaceURI(a.Namespace); ns != "" {
-		nsSym := t.enc.sym(ns)
-		t.enc.op1(opSetAttrNS, id)
-		t.enc.u32(nsSym)
-		t.enc.u32(key)
-	} else {
-		t.enc.op1(opSetAttr, id)
-		t.enc.u32(key)
-	}
+	t.attrOp(opSetAttr, opSetAttrNS, id, a)
 	t.enc.str(a.Val)
 }
 
 func (t *Tree) delAttr(id uint32, a vugu.VGAttribute) {
+	t.attrOp(opDelAttr, opDelAttrNS, id, a)
+}
+
+// attrOp writes op for a's element and name, or opNS with the namespace
+// when a has one.
+func (t *Tree) attrOp(op, opNS byte, id uint32, a vugu.VGAttribute) {
 	key := t.enc.sym(a.Key)
 	if ns := namespaceURI(a.Namespace); ns != "" {
 		nsSym := t.enc.sym(ns)
-		t.enc.op1(opDelAttrNS, id)
+		t.enc.op1(opNS, id)
 		t.enc.u32(nsSym)
-		t.enc.u32(key)
-		return
+	} else {
+		t.enc.op1(op, id)
 	}
-	t.enc.op1(opDelAttr, id)
 	t.enc.u32(key)
 }
 
