@@ -7,9 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ringscope/ringscope/internal/pushlabel"
 )
 
 // The Pushgateway relay. A page cannot push its metrics to a Prometheus
@@ -23,7 +24,7 @@ import (
 // (Prometheus text, at most maxPushBytes) and the gateway's status comes
 // back. Without the flag the path is a 404, as any other non-file. The
 // target is fixed by whoever starts the server, and label values are
-// checked against pushLabel, so the relay reaches nothing else. Only the
+// checked by pushlabel.Valid, so the relay reaches nothing else. Only the
 // page's own fetches use it: a request must carry X-Ringscope-Push (which
 // a cross-origin page cannot send without a preflight this server never
 // grants) and, where the browser says, Sec-Fetch-Site: same-origin.
@@ -36,11 +37,6 @@ const maxPushBytes = 1 << 20
 
 // pushTimeout bounds one relayed request to the gateway.
 const pushTimeout = 10 * time.Second
-
-// pushLabel is what a job or instance may be: plain label values only
-// (the gateway's @base64 form and escapes are not needed for the names a
-// fleet of test runs gives itself).
-var pushLabel = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 // pushRelay forwards pushes to target.
 type pushRelay struct {
@@ -86,13 +82,13 @@ func groupPath(p string) (string, bool) {
 	switch {
 	case len(parts) == 3 && parts[0] == "metrics" && parts[1] == "job":
 	case len(parts) == 5 && parts[0] == "metrics" && parts[1] == "job" && parts[3] == "instance":
-		if !pushLabel.MatchString(parts[4]) {
+		if !pushlabel.Valid(parts[4]) {
 			return "", false
 		}
 	default:
 		return "", false
 	}
-	if !pushLabel.MatchString(parts[2]) {
+	if !pushlabel.Valid(parts[2]) {
 		return "", false
 	}
 	return "/" + strings.Join(parts, "/"), true

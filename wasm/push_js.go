@@ -5,9 +5,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"syscall/js"
 	"time"
+
+	"github.com/ringscope/ringscope/internal/pushlabel"
 )
 
 // Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
@@ -28,9 +29,6 @@ func init() { apiExtensions = append(apiExtensions, installPushAPI) }
 
 // pushInterval is how often ?push= pushes: about one scrape interval.
 const pushInterval = 2 * time.Second
-
-// pushLabel is what job and instance may be (push.go checks the same).
-var pushLabel = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 func installPushAPI(a *app, obj js.Value) {
 	method(obj, "pushMetrics", a.apiPushMetrics)
@@ -76,7 +74,7 @@ func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 	return a.push(u, job, instance)
 }
 
-// optLabel reads a grouping label: a string matching pushLabel, def when
+// optLabel reads a grouping label: a string pushlabel.Valid accepts, def when
 // absent.
 func optLabel(o js.Value, what, name, def string) (string, error) {
 	v, err := optProp(o, what, name)
@@ -84,7 +82,7 @@ func optLabel(o js.Value, what, name, def string) (string, error) {
 		return def, err
 	}
 	s, err := stringArg(v, what+": "+name, maxName)
-	if err != nil || !pushLabel.MatchString(s) {
+	if err != nil || !pushlabel.Valid(s) {
 		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, describe(v))
 	}
 	return s, nil
@@ -144,7 +142,7 @@ func (a *app) pushLoop(target, job, instance string) {
 	if job == "" {
 		job = "ringscope"
 	}
-	if !pushLabel.MatchString(job) || (instance != "" && !pushLabel.MatchString(instance)) {
+	if !pushlabel.Valid(job) || (instance != "" && !pushlabel.Valid(instance)) {
 		jsGlobal.Get("console").Call("error", "ringscope: ?push: job and instance must be 1…128 of A-Z a-z 0-9 _ . : -")
 		return
 	}
