@@ -4,9 +4,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ringscope/ringscope/decode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 func TestStatusBadge(t *testing.T) {
@@ -36,7 +38,7 @@ func TestLogPanel(t *testing.T) {
 		l.Records = append(l.Records, decode.LogRecord{Format: 1, Slot: uint32(i), A: 1, B: 2})
 	}
 	l.Records = append(l.Records, decode.LogRecord{Format: 0xFFFF0000 | 4, Slot: 9, A: 0x100, B: 3})
-	p := LogPanel{Frame: &Frame{Log: l}, Formats: map[uint32]string{1: "x=%d"}}
+	p := LogPanel{Frame: &frame.Frame{Log: l}, Formats: map[uint32]string{1: "x=%d"}}
 	assert.Contains(t, p.Dropped(), "DROPPED 44")
 	rows := p.Rows()
 	require.Len(t, rows, maxRows)
@@ -74,7 +76,7 @@ func testRing() *decode.RingTelemetry {
 func TestControlPanel(t *testing.T) {
 	p := ControlPanel{}
 	assert.Equal(t, "done-count", p.Items()[0].TestID)
-	p.Frame = &Frame{Ring: testRing()}
+	p.Frame = &frame.Frame{Ring: testRing()}
 	var done KV
 	for _, kv := range p.Items() {
 		if kv.TestID == "done-count" {
@@ -95,7 +97,7 @@ func TestControlPanel(t *testing.T) {
 }
 
 func TestOccupancyPanel(t *testing.T) {
-	p := OccupancyPanel{Frame: &Frame{Seq: 3, Ring: testRing()}}
+	p := OccupancyPanel{Frame: &frame.Frame{Seq: 3, Ring: testRing()}}
 	rows := p.Rows()
 	require.Len(t, rows, 9)
 	assert.Equal(t, "occupancy-done", rows[3].TestID)
@@ -108,7 +110,7 @@ func TestOccupancyPanel(t *testing.T) {
 }
 
 func TestWindowsPanelActiveFirst(t *testing.T) {
-	p := WindowsPanel{Frame: &Frame{Ring: testRing()}}
+	p := WindowsPanel{Frame: &frame.Frame{Ring: testRing()}}
 	rows := p.Rows()
 	require.Len(t, rows, 3)
 	assert.Equal(t, "2", rows[0].Ticket, "active, least progress first")
@@ -136,7 +138,7 @@ func TestSlotDetailsAndTooltip(t *testing.T) {
 	l, tp := TooltipPos(990, 10, 1000, 300)
 	assert.Equal(t, 750.0, l, "flipped left near the right edge")
 	assert.Equal(t, 24.0, tp)
-	m := SlotMap{Frame: &Frame{Ring: r}}
+	m := SlotMap{Frame: &frame.Frame{Ring: r}}
 	assert.False(t, m.HasSelection())
 	m.Select(3)
 	assert.True(t, m.HasSelection())
@@ -150,7 +152,7 @@ func TestSketchPanel(t *testing.T) {
 	r := testRing()
 	st, err := r.Sketch(4, 128)
 	require.NoError(t, err)
-	p := SketchPanel{Frame: &Frame{Ring: r, Sketch: &st}}
+	p := SketchPanel{Frame: &frame.Frame{Ring: r, Sketch: &st}}
 	blocks := p.Blocks()
 	require.Len(t, blocks, 5)
 	assert.Equal(t, "NOP", blocks[0].Hitters[0].Key)
@@ -162,7 +164,7 @@ func TestSketchPanel(t *testing.T) {
 func TestWatchdogAndHistory(t *testing.T) {
 	w := &decode.WatchdogState{Stalled: true, StalledIntervals: 3, StalledForMillis: 150}
 	w.Health.QueueDepth = 10
-	p := WatchdogPanel{Frame: &Frame{Watchdog: w}}
+	p := WatchdogPanel{Frame: &frame.Frame{Watchdog: w}}
 	assert.True(t, p.Stalled())
 	assert.Contains(t, p.Alert(), "STALL: 10 slots queued")
 	assert.Equal(t, "STALLED", p.Sub())
@@ -170,8 +172,8 @@ func TestWatchdogAndHistory(t *testing.T) {
 
 	h := NewHistory()
 	r := testRing()
-	h.Push(&Frame{Seq: 1, AtMillis: 0, Ring: r, Watchdog: w, Timings: Timings{RoundTripMS: 2}})
-	h.Push(&Frame{Seq: 2, AtMillis: 50, Ring: r, Timings: Timings{RoundTripMS: 0.2}})
+	h.Push(&frame.Frame{Seq: 1, AtMillis: 0, Ring: r, Watchdog: w, Timings: frame.Timings{RoundTripMS: 2}})
+	h.Push(&frame.Frame{Seq: 2, AtMillis: 50, Ring: r, Timings: frame.Timings{RoundTripMS: 0.2}})
 	assert.Equal(t, 2, h.Total.Len())
 	assert.Equal(t, 50.0, h.FrameMS)
 	assert.Equal(t, float64(HealthStalled), h.Health.Last())
@@ -193,7 +195,7 @@ func TestWatchdogAndHistory(t *testing.T) {
 func TestLaunchPanel(t *testing.T) {
 	rec := decode.LaunchRecommendation{WorkgroupSizeX: 64, SlotCount: 320, DispatchGrid: [3]uint32{5, 1, 1}, WorkerGroups: 64,
 		HitCapacity: 1800, EstimatedPeakDeviceBytes: 900 << 10, DeviceMemoryBudgetBytes: 1 << 20, Pressure: decode.PressureSaturated}
-	p := LaunchPanel{Frame: &Frame{Launch: &rec}}
+	p := LaunchPanel{Frame: &frame.Frame{Launch: &rec}}
 	assert.Equal(t, 8789, p.BudgetBps())
 	assert.Equal(t, "900 KiB / 1.00 MiB (87.9 %)", p.BudgetText())
 	assert.Equal(t, "5 × 64 lanes", p.Sub())
@@ -235,7 +237,7 @@ func TestDashboard(t *testing.T) {
 	d.Pause() // nil callback: ignored
 	assert.Equal(t, 1, ran)
 	assert.Equal(t, "–", d.HeaderStats()[1].Value)
-	d.Apply(&Frame{Seq: 7, Ring: testRing(), Timings: Timings{RoundTripMS: 1.5}})
+	d.Apply(&frame.Frame{Seq: 7, Ring: testRing(), Timings: frame.Timings{RoundTripMS: 1.5}})
 	assert.Equal(t, "7", d.HeaderStats()[1].Value)
 	assert.Equal(t, "1.50 ms", d.HeaderStats()[3].Value)
 	d.ClearHistory()

@@ -5,13 +5,14 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // ControlPanel shows the decoded control buffer: flags, counters, the
 // priority partitions' heads and tails, and executions per opcode.
 type ControlPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 }
 
 func (c *ControlPanel) ctl() *decode.ControlSnapshot {

@@ -1,8 +1,10 @@
 package ui
 
+import "github.com/ringscope/ringscope/decode/frame"
+
 // CountersPanel shows every RuntimeCounters field with its meaning.
 type CountersPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 }
 
 // Items lists the counters.

@@ -1,5 +1,7 @@
 package ui
 
+import "github.com/ringscope/ringscope/decode/frame"
+
 import "strconv"
 
 // Dashboard is the root component. The composition root sets the exported
@@ -45,14 +47,14 @@ type Dashboard struct {
 	// OnApplySettings receives a validated Settings from the form.
 	OnApplySettings func(Settings)
 
-	frame *Frame
+	frame *frame.Frame
 	hist  *History
 }
 
 // Apply shows frame f: it becomes the current frame and is appended to the
 // history. f must stay unchanged until the next Apply. Call it with the
 // EventEnv lock held; the next render shows it.
-func (c *Dashboard) Apply(f *Frame) {
+func (c *Dashboard) Apply(f *frame.Frame) {
 	if f == nil {
 		return
 	}
@@ -62,7 +64,7 @@ func (c *Dashboard) Apply(f *Frame) {
 }
 
 // Frame returns the current frame (nil before the first Apply).
-func (c *Dashboard) Frame() *Frame { return c.frame }
+func (c *Dashboard) Frame() *frame.Frame { return c.frame }
 
 // History returns the frame history, creating it on first use.
 func (c *Dashboard) History() *History {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // DispatchPanel shows the per-dispatch telemetry with time series (round
@@ -11,7 +13,7 @@ import (
 // with its p50/p90/p99 (round trips are bimodal: a mean hides that), the
 // frame's stage timings and the run totals.
 type DispatchPanel struct {
-	Frame   *Frame
+	Frame   *frame.Frame
 	History *History
 
 	rtPlot, histPlot, bytesPlot, bpsPlot Plot

@@ -5,7 +5,7 @@
 // Data flows down and intent flows up. The composition root (package wasm)
 // builds a Dashboard, sets its callback fields (OnRun, OnPause, OnStep,
 // OnReset, OnApplySettings), and for every decoded telemetry frame calls
-// Dashboard.Apply(*Frame) while holding the EventEnv lock; the render loop
+// Dashboard.Apply(*frame.Frame) while holding the EventEnv lock; the render loop
 // then re-renders. Apply does the O(slots) work once (the slot-map raster)
 // and appends to preallocated histories, so a frame allocates nothing.
 //

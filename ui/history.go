@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // HistoryLen is how many frames the time-series views keep.
@@ -72,7 +73,7 @@ func (h *History) Reset() {
 }
 
 // Push records frame f.
-func (h *History) Push(f *Frame) {
+func (h *History) Push(f *frame.Frame) {
 	if h.Frames > 0 && f.AtMillis > h.LastMillis {
 		dt := f.AtMillis - h.LastMillis
 		if h.FrameMS == 0 {

@@ -4,12 +4,13 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // LaunchPanel shows the launch recommendation: topology, pressure, mode,
 // geometry, hit capacity and peak device memory against the budget.
 type LaunchPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 }
 
 func (c *LaunchPanel) rec() *decode.LaunchRecommendation {

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // LogPanel shows the newest log records (PRINTF messages resolved through
 // Formats, faults with their reasons), a count of faults by code and,
 // prominently, how many records were dropped.
 type LogPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 	// Formats maps PRINTF format ids to format strings with %d / %x
 	// placeholders for the record's a and b.
 	Formats map[uint32]string

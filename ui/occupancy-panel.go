@@ -4,13 +4,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // OccupancyPanel shows slots per status: the current counts (data-testid
 // occupancy-<status>, occupancy-total) and their history as a stacked area.
 type OccupancyPanel struct {
-	Frame   *Frame
+	Frame   *frame.Frame
 	History *History
 
 	plot Plot

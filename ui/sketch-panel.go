@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -14,7 +15,7 @@ import (
 // estimate exceeds the true count by at most ε·N (ε = e/width, N the
 // sketch's total count).
 type SketchPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 }
 
 // SketchBlock is one sketch with its top keys.
@@ -109,7 +110,7 @@ func seq(n uint32) []uint32 {
 // opcodeCandidates are the keys probed for opcode heavy hitters: a
 // Count-Min sketch cannot list its keys, so the panel estimates every
 // protocol opcode, every metric opcode and the window opcodes seen.
-func opcodeCandidates(f *Frame) []uint32 {
+func opcodeCandidates(f *frame.Frame) []uint32 {
 	ops := seq(abi.MetricOpcodes)
 	ops = append(ops, abi.OpHash, abi.OpSpin, abi.OpYield, abi.OpRequeue, abi.OpWaitIO, abi.OpRaise, abi.OpPrintf, abi.OpShutdown)
 	if f != nil && f.Ring != nil {

@@ -4,10 +4,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringscope/ringscope/decode"
-	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/vugu/vugu"
 	js "github.com/vugu/vugu/js"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // SlotMap draws every slot of the ring on a canvas, one cell per slot in
@@ -27,7 +29,7 @@ import (
 // with slots arrives, and keeps that snapshot of the slot (with its live
 // status from the map) until the person refreshes it.
 type SlotMap struct {
-	Frame *Frame
+	Frame *frame.Frame
 	// OnRequestRing asks the page to read the full ring back with the next
 	// frame (summary readback); nil when the page cannot.
 	OnRequestRing func()
@@ -208,7 +210,7 @@ func (c *SlotMap) Rendered(ctx vugu.RenderedCtx) {
 		if slots := c.slots(); len(slots) > 0 {
 			c.painter.PaintSlots(&c.raster, c.layout, slots)
 		} else {
-			c.painter.PaintStatusMap(&c.raster, c.layout, c.Frame.statusWords())
+			c.painter.PaintStatusMap(&c.raster, c.layout, c.Frame.StatusWords())
 		}
 		c.canvas.DrawRows(&c.raster, c.painter.Dirty())
 		c.painted = c.Frame.Seq

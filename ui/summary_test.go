@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // summaryRing is testRing as a summary decode shows it: no slot snapshots,
@@ -21,12 +22,12 @@ func summaryRing() *decode.RingTelemetry {
 
 // summaryFrame is a summary frame whose status map the page copied into
 // the frame (ui.Frame.StatusMap), as wasm's capture does.
-func summaryFrame(seq uint64) *Frame {
+func summaryFrame(seq uint64) *frame.Frame {
 	r := summaryRing()
 	words := append([]uint32(nil), r.StatusMap.Words()...)
 	n := r.StatusMap.Len()
 	r.StatusMap = decode.StatusMap{}
-	return &Frame{Seq: seq, Ring: r, StatusMap: words, StatusSlots: n}
+	return &frame.Frame{Seq: seq, Ring: r, StatusMap: words, StatusSlots: n}
 }
 
 func TestPaintStatusMapMatchesPaint(t *testing.T) {
@@ -61,16 +62,16 @@ func TestPaintStatusMapAllocatesNothing(t *testing.T) {
 }
 
 func TestFrameSlotViews(t *testing.T) {
-	var nilFrame *Frame
+	var nilFrame *frame.Frame
 	assert.Zero(t, nilFrame.SlotCount())
 	assert.False(t, nilFrame.HasSlots())
 	_, ok := nilFrame.SlotStatus(0)
 	assert.False(t, ok)
 
-	full := &Frame{Ring: testRing()}
+	full := &frame.Frame{Ring: testRing()}
 	copied := summaryFrame(1)
-	ringMap := &Frame{Ring: summaryRing()}
-	for name, f := range map[string]*Frame{"full": full, "copied map": copied, "ring's map": ringMap} {
+	ringMap := &frame.Frame{Ring: summaryRing()}
+	for name, f := range map[string]*frame.Frame{"full": full, "copied map": copied, "ring's map": ringMap} {
 		assert.Equal(t, 10, f.SlotCount(), name)
 		st, ok := f.SlotStatus(3)
 		assert.True(t, ok, name)
@@ -98,7 +99,7 @@ func TestStatusTooltip(t *testing.T) {
 	assert.Equal(t, tip, text)
 	_, ok = m.tooltip(10, true)
 	assert.False(t, ok, "past the last slot")
-	m.Frame = &Frame{Ring: testRing()}
+	m.Frame = &frame.Frame{Ring: testRing()}
 	text, _ = m.tooltip(3, true)
 	assert.Contains(t, text, "opcode", "a full frame's tooltip has every field")
 }
@@ -117,7 +118,7 @@ func TestSlotMapInspectorOnSummaryFrames(t *testing.T) {
 	assert.Nil(t, m.InspectorItems())
 
 	// The next frame read the ring: the inspector fills in and keeps it.
-	m.Frame = &Frame{Seq: 2, Ring: testRing()}
+	m.Frame = &frame.Frame{Seq: 2, Ring: testRing()}
 	m.Compute()
 	assert.False(t, m.Loading())
 	assert.Empty(t, m.InspectorNote(), "live")
@@ -137,7 +138,7 @@ func TestSlotMapInspectorOnSummaryFrames(t *testing.T) {
 	assert.True(t, m.Loading())
 	assert.Equal(t, 3, asked)
 
-	full := SlotMap{Frame: &Frame{Seq: 1, Ring: testRing()}, OnRequestRing: func() { asked++ }}
+	full := SlotMap{Frame: &frame.Frame{Seq: 1, Ring: testRing()}, OnRequestRing: func() { asked++ }}
 	full.Select(2)
 	assert.Equal(t, 3, asked, "a full frame has the slot already")
 	assert.False(t, full.Loading())

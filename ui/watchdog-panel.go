@@ -4,12 +4,13 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // WatchdogPanel shows the health timeline and, only while the watchdog
 // reports a stall, an alert banner (data-testid stall-alert).
 type WatchdogPanel struct {
-	Frame   *Frame
+	Frame   *frame.Frame
 	History *History
 
 	plot Plot

@@ -4,12 +4,13 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // WindowsPanel lists ticketed windows, active ones first, capped at
 // maxRows, with a progress bar each.
 type WindowsPanel struct {
-	Frame *Frame
+	Frame *frame.Frame
 }
 
 // WindowRow is one window of the table; Progress is in bps.

@@ -14,12 +14,13 @@ import (
 	"github.com/vugu/vugu"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/render"
+	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
-	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -29,9 +30,6 @@ const (
 	logCapacity = 1024
 	// memoryBudget is the device-memory budget runners are planned against.
 	memoryBudget = 512 << 20
-	// maxPublishRetries bounds the batch retries after back-pressure.
-	maxPublishRetries = abiPriorityLevels
-	abiPriorityLevels = 5
 )
 
 // command is an intent from the dashboard's controls, handled by the frame
@@ -63,44 +61,18 @@ type app struct {
 	ctx         context.Context
 	dev         *webgpu.Device
 	runner      *megakernel.Runner
-	gen         *workload.Generator
 	settingsNow ui.Settings
 	running     bool
-	items       []host.Item
-	watchdog    *decode.Watchdog
-	report      decode.MegakernelReport
-	frames      [2]frameBuf
-	next        int
-	seq         uint64
-	// watchN is the watchdog's N for rings the API opens (0: default).
-	watchN int
+	// sess is the live loop: the ring, its generator, watchdog, report,
+	// readback choice and frames (wasm/session).
+	sess *session.Session
+	// warm runs before the first frame's Step (warmFirst).
+	warm func()
 	// workload is what publishWorkload last published (examples_js.go).
 	workload workloadRun
-
-	// Readback (readback.go): software says the adapter is a CPU or
-	// fallback one (auto picks full there); readback is the mode the ring
-	// runs in (ui.ReadbackSummary or ui.ReadbackFull) and readbackWhy the
-	// reason; ringPolicy decides the ring reads of summary mode, and
-	// ringAsk carries reasons from the UI (which must not wait for mu) to
-	// the loop. ringReads counts the frames that read the
-	// ring; lastReadBack is the last frame's bytes read back.
-	software     bool
-	readback     string
-	readbackWhy  string
-	ringPolicy   api.RingPolicy
-	ringAsk      atomic.Uint32
-	ringReads    uint64
-	lastReadBack uint64
-	// snapTel and snapScratch decode the host copy for snapshot({slots}).
-	snapTel     decode.RingTelemetry
-	snapScratch decode.DecodeScratch
-	// inspect is the slot the inspector shows (the UI stores it; -1:
-	// none). Under summary readback each live frame copies that slot from
-	// the host copy of the ring right after its Step (inspected, taken by
-	// capture into ui.Frame.HostSlot), so the inspector needs no ring read.
-	inspect     atomic.Int32
-	inspected   decode.RingSlotSnapshot
-	inspectedOK bool
+	// software says the adapter is a CPU or fallback one (auto readback
+	// picks full there).
+	software bool
 
 	// Device loss (recover_js.go): recoveries so far, the last loss, and
 	// whether the shown frame (seq staleSeq) predates a loss.
@@ -126,30 +98,12 @@ type app struct {
 	gateOnce   sync.Once
 }
 
-// frameBuf is one frame's decode destinations. Two alternate, since the
-// dashboard reads the shown frame until the next Apply.
-type frameBuf struct {
-	ui       ui.Frame
-	ring     decode.RingTelemetry
-	counters decode.RuntimeCounters
-	watch    decode.WatchdogState
-	sketch   decode.SketchTelemetry
-	launch   decode.LaunchRecommendation
-	dispatch decode.MegakernelTelemetry
-	report   decode.MegakernelReport
-	log      decode.Log
-	priority decode.PriorityRequeueAccounting
-	// statusMap is the frame's copy of a summary's packed status map.
-	statusMap []uint32
-}
-
 func newApp(cfg api.PageConfig) *app {
 	a := &app{
 		cfg:      cfg,
 		ctx:      context.Background(),
 		commands: make(chan command, 16),
 		settings: make(chan ui.Settings, 4),
-		watchdog: decode.NewWatchdog(0),
 		ready:    newReadiness(),
 
 		renderGate: make(chan struct{}),
@@ -164,9 +118,10 @@ func newApp(cfg api.PageConfig) *app {
 		}
 	}
 	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
-	a.dash.OnRequestRing = func() { a.askRing(api.RingInspect) }
-	a.inspect.Store(-1)
-	a.dash.OnInspectSlot = func(i int) { a.inspect.Store(int32(max(i, -1))) }
+	a.sess = session.New(performanceNow, recorderObserver{a})
+	a.warm = a.warmFirst
+	a.dash.OnRequestRing = func() { a.sess.AskRing(api.RingInspect) }
+	a.dash.OnInspectSlot = a.sess.Inspect
 	a.dash.OnApplySettings = func(s ui.Settings) {
 		select {
 		case a.settings <- s:
@@ -398,7 +353,8 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 		MemoryBudgetBytes: memoryBudget, Data: gen.Data(),
 	}
 	mode, why := ui.ResolveReadback(s, a.software)
-	if mode == ui.ReadbackSummary {
+	summary := mode == ui.ReadbackSummary
+	if summary {
 		summaryReadback(&opts, s) // the form checked the sketch fits the summary
 	}
 	if a.runner == nil {
@@ -410,10 +366,8 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 		return err
 	}
 	setKernelNames(&opts.Kernel) // a preset runs the built-in kernel
-	a.gen, a.settingsNow = gen, s
-	a.watchdog = decode.NewWatchdog(0)
-	a.report = decode.MegakernelReport{}
-	a.setReadback(mode, why)
+	a.settingsNow = s
+	a.openSession(session.Ring{Generator: gen, Summary: summary, Why: why})
 	return nil
 }
 
@@ -465,7 +419,7 @@ func (a *app) frameLoop() {
 		if cmd != cmdStep {
 			a.paceAttachment() // attached: one frame per display frame
 		}
-		var f *ui.Frame
+		var f *frame.Frame
 		recovered, err := a.runLocked(0, func() error {
 			if cmd != cmdStep && !a.running {
 				return nil // stopped (the API's stop) since the check above
@@ -530,133 +484,35 @@ func (a *app) afterReset(err error) {
 	})
 }
 
-// liveFrame is one epoch of the live loop: publish the workload's next
-// items, one submission, republish parked slots, decode. Called with mu held.
-func (a *app) liveFrame() (*ui.Frame, error) {
-	if st := attachedNow(); st != nil {
-		return a.attachedFrame(st) // attach_js.go: the host's ring, not the runner's
+// liveFrame is one epoch of the live loop (session.LiveFrame). Called
+// with mu held.
+func (a *app) liveFrame() (*frame.Frame, error) {
+	f, err := a.sess.LiveFrame(a.ctx, a.warm)
+	var ended *megakernel.EndedError
+	if errors.As(err, &ended) {
+		return nil, a.attachmentEnded(ended)
 	}
-	t0 := time.Now()
-	if a.gen != nil { // nil after the API's open: the embedder publishes
-		a.items = a.gen.Next(a.items[:0], a.gen.PerFrame())
-		if err := a.publishWithBackPressure(); err != nil {
-			return nil, err
-		}
-	}
-	publish := time.Since(t0)
-	a.planRingRead()
-	// The first frame: its pipelines compile while the dashboard renders
-	// for the first time (renderLoop waits for the gate).
+	return f, err
+}
+
+// warmFirst starts compiling the first frame's pipelines and lets the
+// first render run meanwhile (renderLoop waits for the gate). Called with
+// mu held, just before a Step.
+func (a *app) warmFirst() {
 	a.gateOnce.Do(func() {
 		a.runner.Warm(a.ctx)
 		close(a.renderGate)
 	})
-	ep, err := a.runner.Step(a.ctx)
-	if err != nil {
-		return nil, err
-	}
-	a.ringPolicy.Stepped(ep.RingRead)
-	if ep.RingRead {
-		a.ringReads++
-	}
-	a.lastReadBack = ep.Telemetry.BytesReadBack
-	if i := int(a.inspect.Load()); a.summaryMode() && i >= 0 {
-		// Before Requeue moves parked slots: the slot as the GPU left it.
-		a.inspected, a.inspectedOK = decode.DecodeSlot(a.runner.Ring(), i)
-	}
-	if _, err := a.runner.Requeue(); err != nil {
-		return nil, err
-	}
-	f := a.capture(ep, publish)
-	// Faults were captured above; free their slots for new work.
-	a.runner.ReclaimFaults()
-	return f, nil
 }
 
-// publishWithBackPressure publishes a.items; when a priority partition is
-// full its items wait for a later frame (they are dropped from this batch:
-// the generator makes more), the way a producer sheds load.
-func (a *app) publishWithBackPressure() error {
-	items := a.items
-	for range maxPublishRetries + 1 {
-		if len(items) == 0 {
-			return nil
-		}
-		_, err := a.runner.Publish(items)
-		var full *host.PartitionFullError
-		if !errors.As(err, &full) {
-			return err
-		}
-		kept := items[:0]
-		for _, it := range items {
-			if it.Priority != full.Priority {
-				kept = append(kept, it)
-			}
-		}
-		items = kept
-	}
-	return nil
-}
-
-// capture copies the runner's state after a submission into the next frame
-// buffer and derives the panels' values. Called with mu held.
-func (a *app) capture(ep *megakernel.Epoch, publish time.Duration) *ui.Frame {
-	fb := &a.frames[a.next]
-	a.next ^= 1
-	a.seq++
-	t0 := time.Now()
-	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
-	copyTelemetry(&fb.ring, src.Telemetry())
-	fb.counters, _ = fb.ring.RuntimeCounters()
-	now := performanceNow()
-	fb.watch = a.watchdog.Observe(now, &fb.ring)
-	s := a.settingsNow
-	var sketchErr error
-	if a.summaryMode() {
-		// A summary frame has no slots to sketch: the GPU sketched them
-		// (the same counters, bit for bit).
-		sketchErr = src.Sketches(&fb.sketch)
-	} else {
-		sketchErr = fb.ring.SketchInto(&fb.sketch, s.SketchDepth, s.SketchWidth)
-	}
-	copyLog(&fb.log, src.Log())
-	fb.priority = src.Accounting()
-	f := &fb.ui
-	*f = ui.Frame{Seq: a.seq, AtMillis: now, Ring: &fb.ring, Counters: &fb.counters, Watchdog: &fb.watch,
-		Priority: &fb.priority, Log: &fb.log}
-	if sm := &src.Telemetry().StatusMap; sm.Len() > 0 {
-		fb.statusMap = append(fb.statusMap[:0], sm.Words()...)
-		f.StatusMap, f.StatusSlots = fb.statusMap, sm.Len()
-		f.HostSlot, f.HostSlotOK = a.inspected, a.inspectedOK
-	}
-	a.inspectedOK = false
-	if sketchErr == nil {
-		f.Sketch = &fb.sketch
-	}
-	if ep != nil {
-		fb.launch, fb.dispatch = ep.Launch, ep.Telemetry
-		ep.AddTo(&a.report)
-		f.Launch, f.Dispatch = &fb.launch, &fb.dispatch
-		t := ep.Timings
-		f.Timings = ui.Timings{
-			PublishMS:   megakernel.Ms(publish + t.Upload),
-			DispatchMS:  megakernel.Ms(t.Prepare + t.Submit),
-			ReadbackMS:  megakernel.Ms(t.Readback),
-			RoundTripMS: megakernel.Ms(t.Submit + t.Readback),
-			GPUMS:       megakernel.Ms(ep.GPUTime),
-		}
-	}
-	a.report.RecordProgress(src.Published(), uint64(fb.ring.Control.DoneCount))
-	fb.report = a.report
-	f.Report = &fb.report
-	f.Timings.DecodeMS = megakernel.Ms(time.Since(t0))
-	if ep != nil {
-		f.Timings.DecodeMS += megakernel.Ms(ep.Timings.Decode)
-	}
-	// The flight recorder copies the runner's buffers of this moment, before
-	// the caller reclaims faults (capture_js.go).
-	a.recordFrame(f, ep)
-	return f
+// openSession makes the runner the session's ring, as r says, with the
+// sketch shape of the settings now, and shows its readback. Called with mu
+// held.
+func (a *app) openSession(r session.Ring) {
+	r.Runner = runnerSource{a.runner}
+	r.SketchDepth, r.SketchWidth = a.settingsNow.SketchDepth, a.settingsNow.SketchWidth
+	a.sess.Open(r)
+	a.showReadback()
 }
 
 func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").Float() }
@@ -665,25 +521,6 @@ func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").F
 // show in DevTools' performance panel, and the startup benchmark reads
 // them (e2e/tests/bench.spec.mjs).
 func mark(name string) { jsGlobal.Get("performance").Call("mark", name) }
-
-// copyTelemetry copies src into dst reusing dst's slices. The status map
-// is left empty (its words would alias src's storage): capture copies it
-// into the frame (ui.Frame.StatusMap).
-func copyTelemetry(dst, src *decode.RingTelemetry) {
-	metrics, observable, slots, windows := dst.Control.Metrics, dst.Control.Observable, dst.Slots, dst.Windows
-	*dst = *src
-	dst.StatusMap = decode.StatusMap{}
-	dst.Control.Metrics = append(metrics[:0], src.Control.Metrics...)
-	dst.Control.Observable = append(observable[:0], src.Control.Observable...)
-	dst.Slots = append(slots[:0], src.Slots...)
-	dst.Windows = append(windows[:0], src.Windows...)
-}
-
-func copyLog(dst, src *decode.Log) {
-	records := dst.Records
-	*dst = *src
-	dst.Records = append(records[:0], src.Records...)
-}
 
 // readiness is ringscope.ready: a Promise settled once the page knows
 // whether it can run (a runner is open) or not (no WebGPU, an error).

@@ -9,12 +9,9 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
-	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
-	"github.com/ringscope/ringscope/wgsl/host"
 )
 
 // Attach: the live telemetry of a ring the host page's own kernel drives.
@@ -45,15 +42,11 @@ func installAttachAPI(a *app, obj js.Value) {
 	})
 }
 
-// attachState is the page's attachment and what it replaced. attached is
-// the current one (nil: none), guarded by app.mu.
+// attachState is the page's attachment. attached is the current one
+// (nil: none), guarded by app.mu; the session keeps what it replaced.
 type attachState struct {
 	att  *megakernel.Attachment
 	desc string // "ring \"label\" (4,096 slots)"
-	// The runner's readback mode, watchdog and report, restored by detach.
-	readback, readbackWhy string
-	watchdog              *decode.Watchdog
-	report                decode.MegakernelReport
 }
 
 var (
@@ -127,7 +120,7 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 		return nil, errNotReady
 	case attached != nil:
 		return nil, fmt.Errorf("attach: already attached to the host's %s; detach() first", attached.desc)
-	case a.gen == nil && a.running:
+	case a.sess.Generator() == nil && a.running:
 		// The embedder's own ring (open) is live: attaching would silently
 		// stop the work it is watching.
 		c := &a.runner.Telemetry().Control
@@ -177,12 +170,10 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	st := &attachState{att: at, readback: a.readback, readbackWhy: a.readbackWhy, watchdog: a.watchdog, report: a.report,
-		desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
+	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
 	attached = st
-	a.watchdog = decode.NewWatchdog(a.watchN)
-	a.report = decode.MegakernelReport{}
-	a.setReadback(at.Readback().String(), "attach: "+at.ReadbackNote()+why)
+	a.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
+	a.showReadback()
 	a.running = true
 	a.ui(func(d *ui.Dashboard) {
 		d.ClearHistory()
@@ -244,8 +235,8 @@ func (a *app) apiDetach() (any, error) {
 	st.att.Detach()
 	attached = nil
 	a.running = false
-	a.watchdog, a.report = st.watchdog, st.report
-	a.setReadback(st.readback, st.readbackWhy)
+	a.sess.Detach()
+	a.showReadback()
 	a.ui(func(d *ui.Dashboard) {
 		d.Running, d.Stale = false, true
 		d.StaleReason = "detached from the host's " + st.desc
@@ -254,49 +245,16 @@ func (a *app) apiDetach() (any, error) {
 	return info, nil
 }
 
-// attachedFrame is liveFrame's frame while attached: one Attachment Step
-// (the copy of the host's buffers, or the reduce pass, mapped and decoded),
-// then the same capture as a runner's frame. It returns no frame when the
-// host has one of the buffers mapped (the frame waits for the next one),
-// and an error when the host ended the attachment. Called with mu held.
-func (a *app) attachedFrame(st *attachState) (*ui.Frame, error) {
-	at := st.att
-	if a.summaryMode() {
-		a.ringPolicy.Ask(api.RingReason(a.ringAsk.Swap(0)))
-		if read, _ := a.ringPolicy.Next(); read {
-			at.RequestRing()
-		}
-	} else {
-		a.ringAsk.Store(0)
-	}
-	ok, err := at.Step(a.ctx)
-	var ended *megakernel.EndedError
-	if errors.As(err, &ended) {
-		a.running = false
-		reason := "attachment ended: " + ended.Reason
-		a.ui(func(d *ui.Dashboard) { d.Running, d.Stale, d.StaleReason = false, true, reason })
-		// Not wrapped: a lost host device is not ringscope's own loss
-		// (runLocked would recover ringscope's device for it).
-		return nil, errors.New("attach: " + reason)
-	}
-	if err != nil || !ok {
-		return nil, err
-	}
-	a.ringPolicy.Stepped(at.RingRead())
-	if at.RingRead() {
-		a.ringReads++
-	}
-	a.lastReadBack = at.BytesPerFrame()
-	if i := int(a.inspect.Load()); a.summaryMode() && i >= 0 {
-		a.inspected, a.inspectedOK = decode.DecodeSlot(at.Ring(), i)
-	}
-	f := a.capture(nil, 0)
-	t := at.Timings()
-	f.Timings.DispatchMS = megakernel.Ms(t.Submit)
-	f.Timings.ReadbackMS = megakernel.Ms(t.Readback)
-	f.Timings.RoundTripMS = megakernel.Ms(t.Submit + t.Readback)
-	f.Timings.DecodeMS += megakernel.Ms(t.Decode)
-	return f, nil
+// attachmentEnded is the frame loop's answer to an attachment the host
+// ended (a destroyed buffer, a lost device): the live loop stops and the
+// last good frame stays on screen, marked stale. Called with mu held.
+func (a *app) attachmentEnded(ended *megakernel.EndedError) error {
+	a.running = false
+	reason := "attachment ended: " + ended.Reason
+	a.ui(func(d *ui.Dashboard) { d.Running, d.Stale, d.StaleReason = false, true, reason })
+	// Not wrapped: a lost host device is not ringscope's own loss
+	// (runLocked would recover ringscope's device for it).
+	return errors.New("attach: " + reason)
 }
 
 // paceAttachment waits for the next display frame while attached: an
@@ -316,47 +274,15 @@ func (a *app) paceAttachment() {
 	attachPace.wait()
 }
 
-// patchable reports whether the frame of ep (nil: not a runner's Step)
-// may be recorded as a patch of the ring's changes: a runner's frame that
-// read no ring, or an attached summary frame that read none (its ring copy
-// changed only where the status map said). Called with mu held.
-func (a *app) patchable(ep *megakernel.Epoch) bool {
-	if st := attached; st != nil {
-		return st.att.Readback() == megakernel.AttachSummary && !st.att.RingRead()
-	}
-	return ep != nil && !ep.RingRead
-}
-
-// frameSource is what capture, the flight recorder and snapshot read a
-// frame from: ringscope's runner, or an attachment.
-type frameSource interface {
-	Telemetry() *decode.RingTelemetry
-	Log() *decode.Log
-	Sketches(*decode.SketchTelemetry) error
-	Accounting() decode.PriorityRequeueAccounting
-	Published() uint64
-	Pending() uint32
-	Control() []byte
-	Ring() []byte
-	LogBytes() []byte
-	RingChanges() []host.ByteRange
-	ClearRingChanges()
-	DecodeHostRing(*decode.RingTelemetry, *decode.DecodeScratch) error
-	WindowOpcodes() []uint32
-}
-
-// runnerSource is the runner as a frameSource.
+// runnerSource is the runner as the session's Runner.
 type runnerSource struct{ *megakernel.Runner }
 
 func (r runnerSource) WindowOpcodes() []uint32 { return r.Options().WindowOpcodes }
 
-// frameSrc is the source of the page's frames now. Called with mu held.
-func (a *app) frameSrc() frameSource {
-	if attached != nil {
-		return attached.att
-	}
-	return runnerSource{a.runner}
-}
+// attachedSource is an attachment as the session's Attached.
+type attachedSource struct{ *megakernel.Attachment }
+
+func (a attachedSource) Summary() bool { return a.Readback() == megakernel.AttachSummary }
 
 // attachedNow is the current attachment, or nil. Called with mu held.
 func attachedNow() *attachState { return attached }

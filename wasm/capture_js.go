@@ -3,9 +3,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -14,12 +14,11 @@ import (
 	"github.com/gowebapi/webapi/file"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
-	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -61,7 +60,6 @@ type captureState struct {
 	frame     capture.Frame // scratch of recordFrame
 	// patch and runs are recordFrame's scratch for a ring patch.
 	patch   []byte
-	runs    []capture.SlotRun
 	windows []uint32
 	sketchD int
 	sketchW int
@@ -82,12 +80,9 @@ type captureState struct {
 	source     string
 	index      int
 	wasRunning bool
-	decoded    [2]capture.Decoded
-	frames     [2]ui.Frame
-	sketches   [2]decode.SketchTelemetry
-	launch     decode.LaunchRecommendation
-	next       int
-	lastLive   *ui.Frame
+	decoded    capture.Decoded
+	frames     frame.Store
+	lastLive   *frame.Frame
 	lastErr    string
 	lastNote   string
 
@@ -184,17 +179,15 @@ func installCaptureAPI(a *app, obj js.Value) {
 	installImportListeners(a)
 }
 
-// recordFrame records the frame the app just captured (f, from epoch ep;
-// ep is nil for a frame not produced by a Step) and tells the subscribers.
-// The app calls it at the end of capture, with mu held: the runner's host
-// copies of the buffers are the frame's.
-func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
-	if f == nil || a.runner == nil {
-		return
-	}
-	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
-	// A patch covers the ring's changes since the frame before it.
-	defer src.ClearRingChanges()
+// recorderObserver is the flight recorder and the subscribers as the
+// session's Observer.
+type recorderObserver struct{ a *app }
+
+func (o recorderObserver) Observe(f *frame.Frame) { o.a.recordFrame(f) }
+
+// recordFrame records the frame the session just assembled and tells the
+// subscribers. It runs with mu held, while f.Raw's views are valid.
+func (a *app) recordFrame(f *frame.Frame) {
 	st := a.captures()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -206,7 +199,8 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 		return
 	}
 	st.lastLive = f
-	st.windows = src.WindowOpcodes()
+	raw := &f.Raw
+	st.windows = raw.WindowOpcodes
 	if s := a.settingsNow; s.SketchDepth > 0 && s.SketchWidth > 0 {
 		st.sketchD, st.sketchW = s.SketchDepth, s.SketchWidth
 	}
@@ -216,38 +210,31 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 			Description: ad.Description, IsFallback: ad.IsFallback, IsCPU: ad.IsCPU}
 	}
 	if len(st.subs) > 0 {
-		notify(st.subs, frameSummary(f, src.Published()))
+		notify(st.subs, frameSummary(f))
 	}
 	if !st.recording {
 		return
 	}
 	fr := &st.frame
 	fr.Seq, fr.AtMillis = f.Seq, f.AtMillis
-	if f.Ring != nil {
-		fr.Generation = f.Ring.Control.Generation
-	}
-	fr.Control, fr.Ring, fr.Patch, fr.Log = src.Control(), nil, nil, src.LogBytes()
+	fr.Generation = f.Ring.Control.Generation
+	fr.Control, fr.Ring, fr.Patch, fr.Log = raw.Control, nil, nil, raw.Log
 	// The host copy is the truth; its GENERATION is the frame's.
 	if len(fr.Control) >= capture.MinControlBytes {
-		fr.Generation = word(fr.Control, abi.CtrlGeneration)
+		fr.Generation = binary.LittleEndian.Uint32(fr.Control[abi.CtrlGeneration*abi.WordBytes:])
 	}
 	// A frame that read the ring carries it whole. A summary frame carries
 	// the host copy, which equals the GPU's ring (it follows the status
 	// map), so recording it costs a copy, not a ring read: as a patch of
 	// the slots that changed since the frame before, when the recorder
 	// holds that one, else whole (a recording's first frame, a new ring).
-	ring := src.Ring()
-	fr.Ring = ring
-	if n := st.rec.Len(); a.patchable(ep) && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
-		st.runs = slotRuns(st.runs[:0], src.RingChanges())
-		if p, err := capture.AppendPatch(st.patch[:0], ring, st.runs); err == nil {
+	fr.Ring = raw.Ring
+	if n := st.rec.Len(); raw.Patchable && n > 0 && st.rec.At(n-1).Seq == f.Seq-1 {
+		if p, err := capture.AppendPatch(st.patch[:0], raw.Ring, raw.ChangedSlots); err == nil {
 			st.patch, fr.Patch, fr.Ring = p, p, nil
 		}
 	}
-	t := f.Timings
-	fr.Meta = capture.Meta{Published: src.Published(), Timings: capture.Timings{
-		PublishMS: finite(t.PublishMS), DispatchMS: finite(t.DispatchMS), ReadbackMS: finite(t.ReadbackMS),
-		DecodeMS: finite(t.DecodeMS), RoundTripMS: finite(t.RoundTripMS), GPUMS: finite(t.GPUMS)}}
+	fr.Meta = capture.Meta{Published: raw.Published, Timings: f.Timings.Finite()}
 	var d capture.Dispatch
 	if f.Dispatch != nil {
 		d = capture.DispatchOf(*f.Dispatch)
@@ -256,31 +243,10 @@ func (a *app) recordFrame(f *ui.Frame, ep *megakernel.Epoch) {
 	if !st.rec.Record(fr) && fr.Patch != nil {
 		// The patch did not apply (a new generation) or fit beside its
 		// base: record the ring whole.
-		fr.Ring, fr.Patch = ring, nil
+		fr.Ring, fr.Patch = raw.Ring, nil
 		st.rec.Record(fr)
 	}
 	a.updateModelLocked(st, true)
-}
-
-// slotRuns appends the whole slots of the sorted byte ranges rs to dst,
-// merged where they touch.
-func slotRuns(dst []capture.SlotRun, rs []host.ByteRange) []capture.SlotRun {
-	for _, r := range rs {
-		first, end := uint32(r.Start/capture.SlotBytes), uint32((r.End+capture.SlotBytes-1)/capture.SlotBytes)
-		if n := len(dst); n > 0 && dst[n-1].First+dst[n-1].Count >= first {
-			dst[n-1].Count = max(dst[n-1].Count, end-dst[n-1].First)
-			continue
-		}
-		dst = append(dst, capture.SlotRun{First: first, Count: end - first})
-	}
-	return dst
-}
-
-func finite(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
 }
 
 // FrameSummary is what subscribe's callback gets per live frame.
@@ -309,9 +275,9 @@ type FrameSummary struct {
 	GPUTimeMS   float64
 }
 
-func frameSummary(f *ui.Frame, published uint64) FrameSummary {
+func frameSummary(f *frame.Frame) FrameSummary {
 	t := &f.Timings
-	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: published,
+	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: f.Raw.Published,
 		PublishMS: t.PublishMS, RoundTripMS: t.RoundTripMS, DecodeMS: t.DecodeMS, GPUTimeMS: t.GPUMS}
 	if r := f.Ring; r != nil {
 		c := &r.Control
@@ -647,47 +613,13 @@ func (a *app) applyReplay(i int, reassert bool) error {
 		st.mu.Unlock()
 		return errors.New("replay: not replaying")
 	}
-	if i >= r.Len() {
-		st.mu.Unlock()
-		return fmt.Errorf("replay: frame %d is out of range: the capture holds %d frames (0…%d)", i, r.Len(), r.Len()-1)
-	}
-	d := &st.decoded[st.next]
-	if err := r.Decode(i, d); err != nil {
+	f, err := r.Frame(i, &st.decoded, &st.frames, st.sketchD, st.sketchW)
+	if err != nil {
 		st.mu.Unlock()
 		return err
 	}
-	f := &st.frames[st.next]
-	sk := &st.sketches[st.next]
-	st.next ^= 1
-	s := r.Summary(i)
-	*f = ui.Frame{Seq: s.Seq, AtMillis: s.AtMillis, Ring: &d.Ring, Counters: &d.Counters, Watchdog: &d.Watchdog,
-		Priority: &d.Priority, Report: &d.Report, Timings: uiTimings(d.Timings)}
-	if d.HasLog {
-		f.Log = &d.Log
-	}
-	if d.HasDispatch {
-		f.Dispatch = &d.Dispatch
-	}
-	if err := d.Ring.SketchInto(sk, st.sketchD, st.sketchW); err == nil {
-		f.Sketch = sk
-	}
 	st.index = i
-	// Light frames for the time series of the frames before i.
-	lo := max(0, i-ui.HistoryLen+1)
-	hist := make([]ui.Frame, 0, i-lo)
-	rings := make([]decode.RingTelemetry, i-lo)
-	tels := make([]decode.MegakernelTelemetry, i-lo)
-	for j := lo; j < i; j++ {
-		sj := r.Summary(j)
-		k := j - lo
-		rings[k].Occupancy = sj.Occupancy
-		hf := ui.Frame{Seq: sj.Seq, AtMillis: sj.AtMillis, Ring: &rings[k], Watchdog: &sj.Watchdog, Timings: uiTimings(sj.Timings)}
-		if sj.Dispatch != nil {
-			tels[k] = sj.Dispatch.Telemetry()
-			hf.Dispatch = &tels[k]
-		}
-		hist = append(hist, hf)
-	}
+	hist := r.History(i, ui.HistoryLen-1)
 	a.updateModelLocked(st, true)
 	st.mu.Unlock()
 	a.ui(func(dash *ui.Dashboard) {
@@ -724,11 +656,6 @@ func setScrubber(i int) {
 	if el.Truthy() {
 		el.Set("value", i)
 	}
-}
-
-func uiTimings(t capture.Timings) ui.Timings {
-	return ui.Timings{PublishMS: t.PublishMS, DispatchMS: t.DispatchMS, ReadbackMS: t.ReadbackMS,
-		DecodeMS: t.DecodeMS, RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}
 }
 
 // backToLive leaves the replay: the history is rebuilt from the recording,

@@ -13,6 +13,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -120,7 +121,8 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	s := a.settingsNow
 	s.Readback = opts.readback
 	mode, why := ui.ResolveReadback(s, a.software)
-	if mode == ui.ReadbackSummary {
+	summary := mode == ui.ReadbackSummary
+	if summary {
 		summaryReadback(&opts.Options, s) // Validate checks the sketch fits the summary
 	}
 	if a.runner != nil {
@@ -140,14 +142,12 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 			return nil, err
 		}
 		setKernelNames(&opts.Kernel)
-		a.report = decode.MegakernelReport{}
-		a.watchN = opts.watchdogIntervals
-		a.watchdog = decode.NewWatchdog(a.watchN)
-		a.gen = nil // the embedder publishes; the live loop only drains
-		a.setReadback(mode, "the embedding API's open: "+why)
+		// No generator: the embedder publishes; the live loop only drains.
+		a.openSession(session.Ring{Summary: summary, Why: "the embedding API's open: " + why,
+			WatchdogIntervals: opts.watchdogIntervals})
 		q := a.runner.Control()
 		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots,
-			WatchdogIntervals: a.watchdog.StallIntervals()}
+			WatchdogIntervals: a.sess.WatchdogIntervals()}
 		for p := range res.Partitions {
 			res.Partitions[p] = word(q, abi.CtrlPriorityOffsets+p)
 		}
@@ -350,10 +350,9 @@ func (a *app) apiDrain(args []js.Value) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("drain: %w", err)
 		}
-		a.report = rep
-		f := a.capture(nil, 0)
-		if t, ok := rep.Last(); ok {
-			f.Dispatch = &t
+		f, err := a.sess.DrainFrame(rep)
+		if err != nil {
+			return nil, err
 		}
 		a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		return DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
@@ -403,21 +402,22 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	if a.runner == nil {
 		return nil, errNotReady
 	}
-	src := a.frameSrc() // the runner, or an attachment (attach_js.go)
+	src := a.sess.Source() // the runner, or an attachment (attach_js.go)
 	tel := src.Telemetry()
-	if optBool(o, "slots") && a.summaryMode() {
-		if err := src.DecodeHostRing(&a.snapTel, &a.snapScratch); err != nil {
+	if optBool(o, "slots") && a.sess.Summary() {
+		var err error
+		if tel, err = a.sess.HostRing(); err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
-		tel = &a.snapTel
 	}
 	counters, _ := tel.RuntimeCounters()
+	rb := a.sess.Readback()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: api.LogOf(src.Log(), workload.Formats), Report: &a.report, Published: src.Published(), Pending: src.Pending(),
-		Running: a.running, Stale: a.staleSet && a.seq == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
-		Readback: a.readback, RingReads: a.ringReads, LastBytesReadBack: a.lastReadBack}
-	if a.seq > 0 {
-		snap.Watchdog = &a.frames[a.next^1].watch // the last captured frame
+		Log: api.LogOf(src.Log(), workload.Formats), Report: a.sess.Report(), Published: src.Published(), Pending: src.Pending(),
+		Running: a.running, Stale: a.staleSet && a.sess.Seq() == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
+		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
+	if f := a.sess.LastFrame(); f != nil {
+		snap.Watchdog = f.Watchdog
 	}
 	return api.Encode(snap), nil
 }

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 )
 
@@ -74,7 +75,7 @@ type LiveStep struct {
 
 func (a *app) apiStep() (any, error) {
 	var res LiveStep
-	var f *ui.Frame
+	var f *frame.Frame
 	wasRunning := false
 	recovered, err := a.runLocked(maxRetriesAfterLoss, func() error {
 		if a.runner == nil {
@@ -89,7 +90,7 @@ func (a *app) apiStep() (any, error) {
 		if f == nil { // attached, and the host has a buffer mapped
 			return errors.New("step: the host has a watched buffer mapped; no frame this time, try again")
 		}
-		src := a.frameSrc()
+		src := a.sess.Source()
 		res = LiveStep{Seq: f.Seq, DoneCount: f.Ring.Control.DoneCount, Published: src.Published(),
 			Pending: src.Pending(), Watchdog: *f.Watchdog}
 		return nil

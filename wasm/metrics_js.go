@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wasm/capture"
 )
 
@@ -53,13 +53,13 @@ func metricsKind(o js.Value, what string) (string, error) {
 // countFrame adds a live frame's dispatch to the run's totals. Called
 // with st.mu held, for every live frame (recorded, or not, or arriving
 // during a replay).
-func (st *captureState) countFrame(f *ui.Frame) {
+func (st *captureState) countFrame(f *frame.Frame) {
 	if f.Dispatch == nil {
 		return
 	}
 	d := capture.DispatchOf(*f.Dispatch)
 	t := f.Timings
-	st.run.Add(&capture.Meta{Dispatch: &d, Timings: capture.Timings{RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}})
+	st.run.Add(&capture.Meta{Dispatch: &d, Timings: frame.Timings{RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}})
 }
 
 // runTotals is the counters' source for an export: the run's totals, or

@@ -4,7 +4,6 @@ package main
 
 import (
 	"github.com/ringscope/ringscope/ui"
-	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
@@ -34,18 +33,10 @@ import (
 // drain() every slot (snapshot decodes the host copy; drain's submissions
 // read the ring, and with none to make the runner decodes the host copy).
 
-// summaryMode reports whether the ring runs summary readback. Called with
-// mu held.
-func (a *app) summaryMode() bool { return a.readback == ui.ReadbackSummary }
-
-// setReadback records the ring's readback mode and shows it in the header.
-// Called with mu held.
-func (a *app) setReadback(mode, why string) {
-	a.readback, a.readbackWhy = mode, why
-	a.ringPolicy.Reset()
-	a.ringAsk.Store(0)
-	a.ringReads = 0
-	a.ui(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = mode, why })
+// showReadback shows the ring's readback mode and why in the header.
+func (a *app) showReadback() {
+	rb := a.sess.Readback()
+	a.ui(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = rb.Mode, rb.Why })
 }
 
 // summaryReadback sets o to run summary readback, the GPU sketching in the
@@ -53,21 +44,4 @@ func (a *app) setReadback(mode, why string) {
 func summaryReadback(o *megakernel.Options, s ui.Settings) {
 	o.RingReadback = megakernel.RingSummary
 	o.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
-}
-
-// askRing asks for the full ring with the next frame, for reason r. It
-// never blocks: the UI's handlers call it.
-func (a *app) askRing(r api.RingReason) { a.ringAsk.Or(uint32(r)) }
-
-// planRingRead decides, before a Step, whether it reads the ring back
-// (summary mode; full mode always does). Called with mu held.
-func (a *app) planRingRead() {
-	if !a.summaryMode() {
-		a.ringAsk.Store(0)
-		return
-	}
-	a.ringPolicy.Ask(api.RingReason(a.ringAsk.Swap(0)))
-	if read, _ := a.ringPolicy.Next(); read {
-		a.runner.RequestRing()
-	}
 }

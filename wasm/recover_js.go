@@ -184,7 +184,7 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 		return nil
 	}
 	reason, msg := lost.LostReason()
-	loss := Loss{Reason: reason, Message: msg, Frame: a.seq,
+	loss := Loss{Reason: reason, Message: msg, Frame: a.sess.Seq(),
 		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published(),
 		UserOpcodes: a.runner.InFlightUserOpcodes()}
 	if cause == nil && a.lossCause.dev == lost {
@@ -193,7 +193,7 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 	if cause != nil {
 		loss.Cause = cause.Error()
 	}
-	a.staleSet, a.staleSeq = true, a.seq
+	a.staleSet, a.staleSeq = true, a.sess.Seq()
 	a.mu.Unlock()
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -66,7 +67,7 @@ type Decoded struct {
 	// an earlier one of the same generation when this frame has no ring,
 	// or -1 (no ring: zero slots).
 	RingFrom int
-	Timings  Timings
+	Timings  frame.Timings
 	scratch  decode.DecodeScratch
 }
 

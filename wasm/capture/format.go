@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -151,20 +152,9 @@ type Meta struct {
 	// read back; nil when the frame was not produced by a dispatch.
 	Dispatch *Dispatch `json:"dispatch,omitempty"`
 	// Timings are the host-side costs of the frame, in milliseconds.
-	Timings Timings `json:"timings"`
+	Timings frame.Timings `json:"timings"`
 	// Published counts items published in this generation so far.
 	Published uint64 `json:"published"`
-}
-
-// Timings are the host-side costs of a frame in milliseconds (0: not
-// measured), as the dashboard shows them.
-type Timings struct {
-	PublishMS   float64 `json:"publishMs"`
-	DispatchMS  float64 `json:"dispatchMs"`
-	ReadbackMS  float64 `json:"readbackMs"`
-	DecodeMS    float64 `json:"decodeMs"`
-	RoundTripMS float64 `json:"roundTripMs"`
-	GPUMS       float64 `json:"gpuMs"`
 }
 
 // Capture is a decoded or assembled capture file.

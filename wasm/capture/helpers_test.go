@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -75,12 +76,12 @@ func sample() *Capture {
 			Adapter: &Adapter{Vendor: "google", Architecture: "swiftshader", IsFallback: true, IsCPU: true}},
 		Frames: []Frame{
 			{Seq: 1, AtMillis: 100, Generation: 2, Control: control(2, 8, 3, 0), Ring: ring(8, 1, 3),
-				Log: logBuf(4), Meta: Meta{Dispatch: disp, Timings: Timings{RoundTripMS: 2.5, ReadbackMS: 1}, Published: 8}},
+				Log: logBuf(4), Meta: Meta{Dispatch: disp, Timings: frame.Timings{RoundTripMS: 2.5, ReadbackMS: 1}, Published: 8}},
 			{Seq: 2, AtMillis: 116, Generation: 2, Control: control(2, 8, 5, 1), Log: logBuf(4),
-				Meta: Meta{Dispatch: disp, Timings: Timings{RoundTripMS: 3}, Published: 8}},
+				Meta: Meta{Dispatch: disp, Timings: frame.Timings{RoundTripMS: 3}, Published: 8}},
 			{Seq: 3, AtMillis: 132, Generation: 2, Control: control(2, 8, 8, 1), Ring: ring(8, 3, 3, 7),
 				Log:  logBuf(4, faultRec(abi.FaultBadTenant, 2), decode.LogRecord{Format: 9, Slot: 1}),
-				Meta: Meta{Dispatch: disp, Timings: Timings{RoundTripMS: 2}, Published: 9}},
+				Meta: Meta{Dispatch: disp, Timings: frame.Timings{RoundTripMS: 2}, Published: 9}},
 		},
 	}
 }

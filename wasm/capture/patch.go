@@ -3,6 +3,8 @@ package capture
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // A ring patch (docs/CAPTURE.md §1.2.1) is a frame's ring as the slots that
@@ -18,10 +20,9 @@ import (
 //
 // and it applies to the ring of the frame before it.
 
-// SlotRun is the slots [First, First+Count) of a ring.
-type SlotRun struct {
-	First, Count uint32
-}
+// SlotRun is the slots [First, First+Count) of a ring: a frame's
+// Raw.ChangedSlots names the slots a patch holds.
+type SlotRun = frame.SlotRun
 
 // PatchBytes is the size of the patch of runs.
 func PatchBytes(runs []SlotRun) int {

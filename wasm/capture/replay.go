@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 )
 
 // Summary is what a Replay keeps of every frame after one pass: enough for
@@ -27,7 +28,7 @@ type Summary struct {
 	// RingFrom is the frame whose ring this frame shows (see Decoded).
 	RingFrom int
 	Dispatch *Dispatch
-	Timings  Timings
+	Timings  frame.Timings
 }
 
 // Replay decodes the frames of a capture for display, in any order: a

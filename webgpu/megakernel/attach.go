@@ -2,6 +2,7 @@ package megakernel
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -176,4 +177,12 @@ func usageNames(u webgpu.BufferUsage) string {
 		return "none"
 	}
 	return s
+}
+
+// AttachTimings are host wall-clock times of the last Step.
+type AttachTimings struct {
+	// Submit is encoding and queue.submit; Readback the wait for the map
+	// and the copy into Go (it includes the host's work queued before the
+	// copy); Decode the decoders.
+	Submit, Readback, Decode time.Duration
 }

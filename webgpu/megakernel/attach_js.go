@@ -101,14 +101,6 @@ type Attachment struct {
 	closed bool
 }
 
-// AttachTimings are host wall-clock times of the last Step.
-type AttachTimings struct {
-	// Submit is encoding and queue.submit; Readback the wait for the map
-	// and the copy into Go (it includes the host's work queued before the
-	// copy); Decode the decoders.
-	Submit, Readback, Decode time.Duration
-}
-
 // attachWidth is the reduce pass's workgroup width on a host's device
 // (every device supports 64; the pass is correct at any width).
 const attachWidth = 64

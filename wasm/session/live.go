@@ -1,0 +1,171 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// ErrNoRing is the error of a frame asked of a session that has no ring.
+var ErrNoRing = errors.New("session: no ring is open")
+
+// LiveFrame is one epoch of the live loop: publish the generator's next
+// items, one submission, republish parked slots, assemble the frame, tell
+// the observers, free the faulted slots. warm, when set, runs just before
+// the Step (the page's first frame starts compiling its pipelines there).
+// Attached, it reads the host's ring instead (AttachedFrame's frame, nil
+// when the host had a buffer mapped).
+func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, error) {
+	if s.attached != nil {
+		return s.attachedFrame(ctx)
+	}
+	if s.runner == nil {
+		return nil, ErrNoRing
+	}
+	t0 := time.Now()
+	if s.gen != nil {
+		s.items = s.gen.Next(s.items[:0], s.gen.PerFrame())
+		if err := s.publishShedding(s.items); err != nil {
+			return nil, err
+		}
+	}
+	publish := time.Since(t0)
+	if s.readback.plan() {
+		s.runner.RequestRing()
+	}
+	if warm != nil {
+		warm()
+	}
+	ep, err := s.runner.Step(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.readback.stepped(ep.RingRead, ep.Telemetry.BytesReadBack)
+	s.takeInspected(s.runner.Ring()) // before Requeue moves parked slots
+	if _, err := s.runner.Requeue(); err != nil {
+		return nil, err
+	}
+	f := s.assemble(s.runner, ep, epochTimings(ep, publish), ep.Timings.Decode, !ep.RingRead)
+	// Faults were recorded above; free their slots for new work.
+	s.runner.ReclaimFaults()
+	return f, nil
+}
+
+// publishShedding publishes items; when a priority partition is full its
+// items wait for a later frame (they are dropped from this batch: the
+// generator makes more), the way a producer sheds load.
+func (s *Session) publishShedding(items []host.Item) error {
+	for range abi.PriorityLevels + 1 {
+		if len(items) == 0 {
+			return nil
+		}
+		_, err := s.runner.Publish(items)
+		var full *host.PartitionFullError
+		if !errors.As(err, &full) {
+			return err
+		}
+		kept := items[:0]
+		for _, it := range items {
+			if it.Priority != full.Priority {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
+	}
+	return nil
+}
+
+// DrainFrame assembles the frame after the runner's Drain (rep is its
+// report, which becomes the run's): the host copy as the drain left it.
+func (s *Session) DrainFrame(rep decode.MegakernelReport) (*frame.Frame, error) {
+	if s.runner == nil {
+		return nil, ErrNoRing
+	}
+	s.report = rep
+	f := s.assemble(s.runner, nil, frame.Timings{}, 0, false)
+	if t, ok := rep.Last(); ok {
+		f.Dispatch = &t
+	}
+	return f, nil
+}
+
+// takeInspected copies the inspected slot from ring, under summary
+// readback (a full frame has every slot).
+func (s *Session) takeInspected(ring []byte) {
+	if i := int(s.inspect.Load()); s.readback.summary && i >= 0 {
+		s.inspected, s.inspectedOK = decode.DecodeSlot(ring, i)
+	}
+}
+
+// epochTimings are the frame timings of a runner's Step that followed
+// publish of publishing.
+func epochTimings(ep *megakernel.Epoch, publish time.Duration) frame.Timings {
+	t := &ep.Timings
+	return frame.Timings{
+		PublishMS:   megakernel.Ms(publish + t.Upload),
+		DispatchMS:  megakernel.Ms(t.Prepare + t.Submit),
+		ReadbackMS:  megakernel.Ms(t.Readback),
+		RoundTripMS: megakernel.Ms(t.Submit + t.Readback),
+		GPUMS:       megakernel.Ms(ep.GPUTime),
+	}
+}
+
+// assemble builds the frame of src's last step (ep: the runner's epoch,
+// nil for a drain or an attachment; t its timings, decoded the time the
+// step spent decoding) and tells the observers.
+func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, decoded time.Duration, patchable bool) *frame.Frame {
+	t0 := time.Now()
+	s.seq++
+	tel := src.Telemetry()
+	now := s.now()
+	p := frame.Parts{Seq: s.seq, AtMillis: now, Ring: tel, Log: src.Log(), Priority: src.Accounting(),
+		Watchdog: s.watchdog.Observe(now, tel), SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
+	if s.readback.summary {
+		// A summary frame has no slots to sketch: the GPU sketched them
+		// (the same counters, bit for bit).
+		p.Sketches = src
+	}
+	if s.inspectedOK {
+		p.HostSlot = &s.inspected
+		s.inspectedOK = false
+	}
+	if ep != nil {
+		ep.AddTo(&s.report)
+		p.Launch, p.Dispatch = &ep.Launch, &ep.Telemetry
+	}
+	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
+	p.Report = &s.report
+	s.changedSlots = appendSlotRuns(s.changedSlots[:0], src.RingChanges())
+	p.Raw = frame.Raw{Control: src.Control(), Ring: src.Ring(), Log: src.LogBytes(), Patchable: patchable,
+		ChangedSlots: s.changedSlots, Published: src.Published(), WindowOpcodes: src.WindowOpcodes()}
+	p.Timings = t
+	p.Timings.DecodeMS = megakernel.Ms(time.Since(t0) + decoded)
+	f := s.frames.Assemble(&p)
+	for _, o := range s.observers {
+		o.Observe(f)
+	}
+	// The next frame's changes are those since this one (a patch is of
+	// the frame before).
+	src.ClearRingChanges()
+	return f
+}
+
+// appendSlotRuns appends the whole slots of the sorted byte ranges rs to
+// dst, merged where they touch.
+func appendSlotRuns(dst []frame.SlotRun, rs []host.ByteRange) []frame.SlotRun {
+	for _, r := range rs {
+		first, end := uint32(r.Start/abi.SlotBytes), uint32((r.End+abi.SlotBytes-1)/abi.SlotBytes)
+		if n := len(dst); n > 0 && dst[n-1].First+dst[n-1].Count >= first {
+			dst[n-1].Count = max(dst[n-1].Count, end-dst[n-1].First)
+			continue
+		}
+		dst = append(dst, frame.SlotRun{First: first, Count: end - first})
+	}
+	return dst
+}
