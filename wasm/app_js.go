@@ -17,6 +17,7 @@ import (
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/render"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
@@ -70,6 +71,10 @@ type app struct {
 	warm func()
 	// workload is what publishWorkload last published (examples_js.go).
 	workload workloadRun
+	// studio is the flight recorder, replay and exports; subs the
+	// subscribers (capture_js.go).
+	studio *capture.Studio
+	subs   subscribers
 	// software says the adapter is a CPU or fallback one (auto readback
 	// picks full there).
 	software bool
@@ -118,6 +123,8 @@ func newApp(cfg api.PageConfig) *app {
 		}
 	}
 	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
+	def := ui.DefaultSettings()
+	a.studio = capture.NewStudio(ringscopeVersion, def.SketchDepth, def.SketchWidth)
 	a.sess = session.New(performanceNow, recorderObserver{a})
 	a.warm = a.warmFirst
 	a.dash.OnRequestRing = func() { a.sess.AskRing(api.RingInspect) }
@@ -286,6 +293,8 @@ func (a *app) start(cfgErr error) {
 		return
 	}
 	info := api.Adapter(adapter.Info(), adapter.IsFallback(), adapter.IsCPU(), dev.Limits(), dev.Features())
+	a.studio.SetAdapter(&capture.Adapter{Vendor: info.Vendor, Architecture: info.Architecture, Device: info.Device,
+		Description: info.Description, IsFallback: info.IsFallback, IsCPU: info.IsCPU})
 	a.mu.Lock()
 	a.software = info.Software()
 	a.setDevice(dev)
@@ -365,7 +374,7 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 	if err != nil {
 		return err
 	}
-	setKernelNames(&opts.Kernel) // a preset runs the built-in kernel
+	a.setKernelNames(&opts.Kernel) // a preset runs the built-in kernel
 	a.settingsNow = s
 	a.openSession(session.Ring{Generator: gen, Summary: summary, Why: why})
 	return nil

@@ -86,7 +86,7 @@ func (a *app) apiImport(args []js.Value) (any, error) {
 		a.importFailed(name, err)
 		return nil, err
 	}
-	return a.captureInfo(), nil
+	return a.studio.Info(), nil
 }
 
 // importArg reads importCapture's argument into a capture; *name becomes

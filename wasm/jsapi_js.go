@@ -141,7 +141,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		if err := a.runner.Reset(opts.Options); err != nil {
 			return nil, err
 		}
-		setKernelNames(&opts.Kernel)
+		a.setKernelNames(&opts.Kernel)
 		// No generator: the embedder publishes; the live loop only drains.
 		a.openSession(session.Ring{Summary: summary, Why: "the embedding API's open: " + why,
 			WatchdogIntervals: opts.watchdogIntervals})

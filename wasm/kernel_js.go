@@ -218,12 +218,13 @@ func (a *app) apiReadBuffer(args []js.Value) (js.Value, error) {
 }
 
 // setKernelNames makes the panels, log and exports name k's opcodes.
-func setKernelNames(k *wgsl.Kernel) {
+func (a *app) setKernelNames(k *wgsl.Kernel) {
 	names := map[uint32]string{}
 	for _, op := range k.Opcodes {
 		names[op.Value] = op.Name
 	}
 	ui.SetUserOpcodeNames(names)
+	a.studio.SetUserOpcodes(namedUserOpcodes())
 }
 
 // implements reports whether the running kernel runs op (publish's check).

@@ -5,8 +5,8 @@ package main
 import (
 	"fmt"
 	"syscall/js"
+	"time"
 
-	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wasm/capture"
 )
 
@@ -17,7 +17,7 @@ import (
 // metricsFormats are exportMetrics' formats by name. "prometheus" is what
 // promtool check metrics and a Pushgateway read; "openmetrics" what a
 // scraper negotiating application/openmetrics-text reads.
-var metricsFormats = map[string]string{"openmetrics": "metrics", "prometheus": "prometheus"}
+var metricsFormats = map[string]string{"openmetrics": capture.ExportMetrics, "prometheus": capture.ExportPrometheus}
 
 // apiExportMetrics: exportMetrics({format: "openmetrics" | "prometheus"})
 // resolves to the metrics text.
@@ -26,7 +26,7 @@ func (a *app) apiExportMetrics(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, _, err := a.exportBytes(kind)
+	b, _, err := a.studio.Export(kind, time.Now())
 	return string(b), err
 }
 
@@ -34,7 +34,7 @@ func (a *app) apiExportMetrics(args []js.Value) (any, error) {
 func metricsKind(o js.Value, what string) (string, error) {
 	v, err := optProp(o, what, "format")
 	if err != nil || v.IsUndefined() || v.IsNull() {
-		return "metrics", err
+		return capture.ExportMetrics, err
 	}
 	if typeName(v) != "string" {
 		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, typeName(v))
@@ -48,26 +48,4 @@ func metricsKind(o js.Value, what string) (string, error) {
 		return "", fmt.Errorf("%s: format %q: want \"openmetrics\" or \"prometheus\"", what, f)
 	}
 	return kind, nil
-}
-
-// countFrame adds a live frame's dispatch to the run's totals. Called
-// with st.mu held, for every live frame (recorded, or not, or arriving
-// during a replay).
-func (st *captureState) countFrame(f *frame.Frame) {
-	if f.Dispatch == nil {
-		return
-	}
-	d := capture.DispatchOf(*f.Dispatch)
-	t := f.Timings
-	st.run.Add(&capture.Meta{Dispatch: &d, Timings: frame.Timings{RoundTripMS: t.RoundTripMS, GPUMS: t.GPUMS}})
-}
-
-// runTotals is the counters' source for an export: the run's totals, or
-// nil (the file's own) while an import is replayed. Called with st.mu held.
-func (st *captureState) runTotals() *capture.Totals {
-	if st.replay != nil && st.imported {
-		return nil
-	}
-	t := st.run
-	return &t
 }

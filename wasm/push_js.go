@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/internal/pushlabel"
+	"github.com/ringscope/ringscope/wasm/capture"
 )
 
 // Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
@@ -109,7 +110,7 @@ func (a *app) push(base, job, instance string) (PushResult, error) {
 	}
 	u.Set("pathname", path)
 	res.URL = u.Get("href").String()
-	body, _, err := a.exportBytes("prometheus")
+	body, _, err := a.studio.Export(capture.ExportPrometheus, time.Now())
 	if err != nil {
 		return res, fmt.Errorf("pushMetrics: %w", err)
 	}

@@ -7,11 +7,13 @@
 // control + ring dump pair (FromDump), a Replay that decodes any frame of a
 // capture for the dashboard's panels, and two standard exports: a Chrome
 // trace / Perfetto JSON timeline (Trace) and an OpenMetrics text snapshot
-// (OpenMetrics).
+// (OpenMetrics). Studio ties them together for the page: it observes the
+// live frames (decode/frame), records them, replays the recording or an
+// import, and exports either.
 //
 // Decode validates everything and reports the first problem as a
 // *FormatError naming the byte offset, the frame and the field; it never
 // panics on bad bytes (FuzzDecodeCapture). The package imports only the
-// standard library, decode and wgsl/abi, so it is tested natively; the page
-// wires it up in wasm/capture_js.go.
+// standard library, decode, decode/frame and wgsl/abi, so it is tested natively; the page
+// adapts Studio to JavaScript in wasm/capture_js.go.
 package capture
