@@ -14,8 +14,12 @@
 // wrong size with a *DecodeError that says which buffer, where and why; they
 // never panic on bad bytes, and unknown slot statuses are kept, not
 // rejected. Decode is the lenient form for display: it decodes whatever
-// whole words and slots there are. DecodeInto and SketchInto reuse the
-// caller's storage so that a polling loop allocates nothing.
+// whole words and slots there are. A polling loop uses a Decoder: it owns
+// the scratch, the window opcodes and the readback mode (full ring, or GPU
+// summary and status map), and decodes each readback, log included, into
+// its own reused telemetry, so that the loop allocates nothing; what it
+// returns is valid until its next Decode. DecodeInto, DecodeSummaryInto
+// and SketchInto are the same decoders over the caller's storage.
 //
 // The package is pure Go: it imports only the standard library and
 // wgsl/abi, so it builds natively and for GOOS=js GOARCH=wasm alike.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
 // AdapterInfo describes the WebGPU adapter and device (package ui cannot
@@ -150,34 +151,35 @@ const (
 )
 
 // DefaultSettings is the "default-mix" preset's settings.
-func DefaultSettings() Settings {
-	return Settings{Preset: "default-mix", RingSlots: 65536, Tenants: 8, Budget: 64,
-		WorkgroupSizeX: 64, WorkerCap: 0, WindowOpcodes: "0x100", SketchDepth: 4, SketchWidth: 128, Readback: ReadbackAuto}
-}
+func DefaultSettings() Settings { return Presets[0].Settings }
 
-// Presets are the workloads the page offers, in menu order.
+// Presets are the workloads the page offers, in menu order: the
+// catalogue's (wgsl/workload.Catalogue), each with the page's own
+// settings (workgroup size, sketch shape, readback) at their defaults.
 var Presets = func() []Preset {
-	d := DefaultSettings()
-	with := func(name string, f func(*Settings)) Settings {
-		s := d
-		s.Preset = name
-		f(&s)
-		return s
+	out := make([]Preset, len(workload.Catalogue))
+	for i, p := range workload.Catalogue {
+		out[i] = Preset{Name: p.Name, Title: p.Title, Description: p.Description, Settings: Settings{
+			Preset: p.Name, RingSlots: int(p.Slots), Tenants: int(p.Tenants), Budget: int(p.Budget),
+			WindowOpcodes: OpcodeList(p.WindowOpcodes), WorkgroupSizeX: 64, WorkerCap: 0, SketchDepth: 4, SketchWidth: 128,
+			Readback: ReadbackAuto}}
 	}
-	return []Preset{
-		{Name: "default-mix", Title: "Default mix", Description: "every opcode class, 8 tenants, all priorities, some windows", Settings: d},
-		{Name: "nop-flood", Title: "Uniform NOP flood", Description: "the whole ring published as NOPs: raw claim throughput",
-			Settings: with("nop-flood", func(s *Settings) { s.Tenants = 1; s.WindowOpcodes = "" })},
-		{Name: "skewed-tenants", Title: "Skewed tenants", Description: "Zipf-like tenant mix: one tenant owns most slots; watch fairness skew",
-			Settings: with("skewed-tenants", func(s *Settings) { s.Tenants = 16 })},
-		{Name: "priority-inversion", Title: "Priority inversion", Description: "IDLE floods while CRITICAL work waits behind it; watch heads/tails",
-			Settings: with("priority-inversion", func(s *Settings) { s.Budget = 8 })},
-		{Name: "stall", Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires",
-			Settings: with("stall", func(s *Settings) { s.RingSlots = 4096 })},
-		{Name: "fault-storm", Title: "Fault storm", Description: "unknown opcodes, bad tenants and RAISE: faults and the log fill up",
-			Settings: with("fault-storm", func(s *Settings) { s.RingSlots = 16384 })},
-	}
+	return out
 }()
+
+// OpcodeList formats opcodes the way the settings form writes them:
+// "0x100,0x101".
+func OpcodeList(ops []uint32) string {
+	var b strings.Builder
+	for i, op := range ops {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("0x")
+		b.WriteString(strconv.FormatUint(uint64(op), 16))
+	}
+	return b.String()
+}
 
 // PresetNames lists the preset names in menu order.
 func PresetNames() []string {

@@ -5,9 +5,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ringscope/ringscope/decode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
 )
 
 func TestStatusColoursMatchCSS(t *testing.T) {

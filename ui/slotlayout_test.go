@@ -5,9 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ringscope/ringscope/decode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
 )
 
 func TestLayoutSlots(t *testing.T) {

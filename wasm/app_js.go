@@ -5,20 +5,15 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
-	"syscall/js"
-	"time"
-
-	"github.com/vugu/vugu"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/render"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -49,9 +44,9 @@ const (
 type app struct {
 	cfg api.PageConfig
 
-	dash     *ui.Dashboard
-	renderer *render.Renderer
-	env      vugu.EventEnv
+	dash *ui.Dashboard
+	// view renders dash on display frames (view_js.go).
+	view *view
 
 	commands chan command
 	settings chan ui.Settings // pending cmdApply payloads
@@ -95,12 +90,10 @@ type app struct {
 	holdMu  sync.Mutex
 	hold    chan struct{}
 
-	ready *readiness
-
-	// renderGate holds the first render back until the first frame asked
-	// for its pipelines (liveFrame) or start knows there is none.
-	renderGate chan struct{}
-	gateOnce   sync.Once
+	ready *browser.Readiness
+	// cleanup removes the page's listeners and releases its js.Funcs
+	// (the page never runs it: it lives as long as the module).
+	cleanup browser.Cleanup
 }
 
 func newApp(cfg api.PageConfig) *app {
@@ -109,11 +102,10 @@ func newApp(cfg api.PageConfig) *app {
 		ctx:      context.Background(),
 		commands: make(chan command, 16),
 		settings: make(chan ui.Settings, 4),
-		ready:    newReadiness(),
-
-		renderGate: make(chan struct{}),
 	}
+	a.ready = browser.NewReadiness(&a.cleanup)
 	a.dash = &ui.Dashboard{Status: ui.StatusLoading, Settings: cfg.Settings, Formats: workload.Formats}
+	a.view = newView(a.dash, &a.cleanup)
 	send := func(c command) func() {
 		return func() {
 			select {
@@ -125,7 +117,7 @@ func newApp(cfg api.PageConfig) *app {
 	a.dash.OnRun, a.dash.OnPause, a.dash.OnStep, a.dash.OnReset = send(cmdRun), send(cmdPause), send(cmdStep), send(cmdReset)
 	def := ui.DefaultSettings()
 	a.studio = capture.NewStudio(ringscopeVersion, def.SketchDepth, def.SketchWidth)
-	a.sess = session.New(performanceNow, recorderObserver{a})
+	a.sess = session.New(browser.Now, recorderObserver{a})
 	a.warm = a.warmFirst
 	a.dash.OnRequestRing = func() { a.sess.AskRing(api.RingInspect) }
 	a.dash.OnInspectSlot = a.sess.Inspect
@@ -139,137 +131,12 @@ func newApp(cfg api.PageConfig) *app {
 	return a
 }
 
-// renderLoop mounts the dashboard on #app and renders it whenever an event or
-// a frame (EventEnv.UnlockRender) asks.
-func (a *app) renderLoop() {
-	var err error
-	a.renderer, err = render.New("#app")
-	if err != nil {
-		a.setStatusDirect("error: mount dashboard: " + err.Error())
-		select {}
-	}
-	a.env = a.renderer.EventEnv()
-	buildEnv, err := vugu.NewBuildEnv(a.env)
-	if err != nil {
-		a.setStatusDirect("error: vugu: " + err.Error())
-		select {}
-	}
-	// The first render (building and laying out the whole dashboard,
-	// 250-500 ms here) waits until the first frame has asked for its
-	// pipelines (liveFrame), so it runs while the GPU process compiles
-	// them rather than before. The loader's page says "loading" until
-	// then; a start that hangs delays it by at most firstRenderWait.
-	select {
-	case <-a.renderGate:
-	case <-time.After(firstRenderWait):
-	}
-	frames := newAnimationFrames()
-	var lastStart time.Time
-	var lastCost time.Duration
-	for ok := true; ok; ok = a.renderer.EventWait() {
-		// Renders are spaced so that the live loop keeps its share of the
-		// main thread (renderSpacing), then wait for the next display frame:
-		// one render, just before the browser lays it out and paints it,
-		// shows every frame and event since the last one.
-		if wait := min(time.Until(lastStart.Add(renderSpacing*lastCost)), maxRenderWait); wait > 0 {
-			time.Sleep(wait)
-		}
-		frames.wait()
-		if !a.renderer.Coalesce() {
-			break
-		}
-		lastStart = time.Now()
-		if err := a.renderer.Render(buildEnv.RunBuild(a.dash)); err != nil {
-			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
-		}
-		lastCost = time.Since(lastStart)
-	}
-}
-
-// renderSpacing: a render starts at least this many times its
-// predecessor's cost (Build, the DOM sync and the canvases) after that one
-// started. The browser's style, layout and paint of a render cost about as
-// much again, so rendering takes at most about two thirds of the main
-// thread and the live loop, which shares it, the rest. Measured on the
-// H200 in Chromium at 65,536 slots (node bench/ab.mjs, 4 rounds of 6 s):
-// one render per frame ran 31 frames/s and 30 renders/s; spacing 3, 46
-// frames/s and 23 renders/s; spacing 4, 55 and 15. Frames are the GPU
-// drains the page observes; renders only what a person sees.
-const renderSpacing = 3
-
-// maxRenderWait caps that spacing, so that one slow render (a collection, a
-// tab brought back, the slot inspector's first draw) does not hold the next
-// one back: measured on the H200 without it, one 790 ms render kept the
-// dashboard still for 2.4 s.
-const maxRenderWait = 100 * time.Millisecond
-
-// animationFrames waits for the browser's next animation frame
-// (requestAnimationFrame), or at most maxFrameWait where none comes (a
-// hidden tab), with one callback and one timer for the page's lifetime.
-type animationFrames struct {
-	callback js.Func
-	fired    chan struct{}
-	timeout  *time.Timer
-}
-
-// maxFrameWait bounds the wait for an animation frame: a hidden page, which
-// gets none, still renders at 10 Hz for an embedder that reads its DOM.
-const maxFrameWait = 100 * time.Millisecond
-
-func newAnimationFrames() *animationFrames {
-	f := &animationFrames{fired: make(chan struct{}, 1), timeout: time.NewTimer(maxFrameWait)}
-	f.callback = js.FuncOf(func(js.Value, []js.Value) any {
-		select {
-		case f.fired <- struct{}{}:
-		default:
-		}
-		return nil
-	})
-	return f
-}
-
-func (f *animationFrames) wait() {
-	select {
-	case <-f.fired: // a frame asked for by a wait that timed out
-	default:
-	}
-	jsGlobal.Call("requestAnimationFrame", f.callback)
-	f.timeout.Reset(maxFrameWait)
-	select {
-	case <-f.fired:
-	case <-f.timeout.C:
-	}
-	f.timeout.Stop()
-}
-
-// firstRenderWait bounds how long the first render waits for the gate.
-const firstRenderWait = 2 * time.Second
-
-// openRenderGate lets renderLoop's first render run (once).
-func (a *app) openRenderGate() { a.gateOnce.Do(func() { close(a.renderGate) }) }
-
-// setStatusDirect writes the loader's status element when the dashboard
-// could not mount.
-func (a *app) setStatusDirect(text string) {
-	el := jsGlobal.Get("document").Call("querySelector", `[data-testid="status"]`)
-	if el.Truthy() {
-		el.Set("textContent", text)
-	}
-}
-
 // ui runs f on the dashboard under the EventEnv lock and re-renders.
-func (a *app) ui(f func(d *ui.Dashboard)) {
-	for a.env == nil {
-		time.Sleep(time.Millisecond) // renderLoop has not mounted yet
-	}
-	a.env.Lock()
-	f(a.dash)
-	a.env.UnlockRender()
-}
+func (a *app) ui(f func(d *ui.Dashboard)) { a.view.update(f) }
 
 func (a *app) fail(err error) {
 	a.ui(func(d *ui.Dashboard) { d.Status, d.Running = ui.ErrorStatus(err), false })
-	a.ready.settle(err)
+	a.ready.Settle(err)
 }
 
 // start finds the adapter and device and opens the runner, then runs the
@@ -277,15 +144,15 @@ func (a *app) fail(err error) {
 // parameter and ready rejects, but the page still opens a runner on the
 // default settings, paused, so the controls and the API keep working.
 func (a *app) start(cfgErr error) {
-	mark("ringscope:start")
+	browser.Mark("ringscope:start")
 	// Whatever happens, the dashboard renders: liveFrame opens the gate
 	// on the first frame, this on every other way on.
-	defer a.openRenderGate()
+	defer a.view.openGate()
 	adapter, dev, err := a.acquireDevice(a.ctx)
-	mark("ringscope:device")
+	browser.Mark("ringscope:device")
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
 		a.ui(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })
-		a.ready.settle(err)
+		a.ready.Settle(err)
 		return
 	}
 	if err != nil {
@@ -309,7 +176,7 @@ func (a *app) start(cfgErr error) {
 	}
 	a.running = a.cfg.Autostart
 	a.mu.Unlock()
-	mark("ringscope:opened")
+	browser.Mark("ringscope:opened")
 	if err == nil {
 		err = cfgErr
 	}
@@ -325,7 +192,7 @@ func (a *app) start(cfgErr error) {
 			return
 		}
 	}
-	a.ready.settle(err)
+	a.ready.Settle(err)
 	a.frameLoop()
 }
 
@@ -390,7 +257,7 @@ func (a *app) frameLoop() {
 		a.mu.Unlock()
 		var cmd command = -1
 		if !running {
-			a.openRenderGate() // paused (autostart=0): no first frame to wait for
+			a.view.openGate() // paused (autostart=0): no first frame to wait for
 		}
 		if running {
 			// No pacing beyond the work itself: a frame's GPU waits are
@@ -439,17 +306,17 @@ func (a *app) frameLoop() {
 		})
 		switch {
 		case recovered:
-			a.openRenderGate()
+			a.view.openGate()
 			continue // the next frame runs on the new device
 		case err != nil:
-			a.openRenderGate()
+			a.view.openGate()
 			a.fail(err)
 			a.setRunning(false)
 			continue
 		}
 		if f != nil {
 			if f.Seq == 1 {
-				mark("ringscope:first-frame")
+				browser.Mark("ringscope:first-frame")
 			}
 			a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		}
@@ -508,10 +375,7 @@ func (a *app) liveFrame() (*frame.Frame, error) {
 // first render run meanwhile (renderLoop waits for the gate). Called with
 // mu held, just before a Step.
 func (a *app) warmFirst() {
-	a.gateOnce.Do(func() {
-		a.runner.Warm(a.ctx)
-		close(a.renderGate)
-	})
+	a.view.openGateAfter(func() { a.runner.Warm(a.ctx) })
 }
 
 // openSession makes the runner the session's ring, as r says, with the
@@ -522,42 +386,4 @@ func (a *app) openSession(r session.Ring) {
 	r.SketchDepth, r.SketchWidth = a.settingsNow.SketchDepth, a.settingsNow.SketchWidth
 	a.sess.Open(r)
 	a.showReadback()
-}
-
-func performanceNow() float64 { return jsGlobal.Get("performance").Call("now").Float() }
-
-// mark records a User Timing mark (performance.mark): startup's phases
-// show in DevTools' performance panel, and the startup benchmark reads
-// them (e2e/tests/bench.spec.mjs).
-func mark(name string) { jsGlobal.Get("performance").Call("mark", name) }
-
-// readiness is ringscope.ready: a Promise settled once the page knows
-// whether it can run (a runner is open) or not (no WebGPU, an error).
-type readiness struct {
-	promise         js.Value
-	resolve, reject js.Value
-	once            sync.Once
-}
-
-func newReadiness() *readiness {
-	r := &readiness{}
-	executor := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		r.resolve, r.reject = args[0], args[1]
-		return nil
-	})
-	r.promise = jsPromise.New(executor)
-	executor.Release()
-	// A page that never awaits ready must not log an unhandled rejection.
-	r.promise.Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
-	return r
-}
-
-func (r *readiness) settle(err error) {
-	r.once.Do(func() {
-		if err != nil {
-			r.reject.Invoke(jsError.New(fmt.Sprintf("ringscope: %v", err)))
-			return
-		}
-		r.resolve.Invoke(js.Undefined())
-	})
 }

@@ -10,6 +10,8 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/browser"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -30,8 +32,6 @@ import (
 // the host ends (a destroyed buffer, a lost device) stops the live loop,
 // keeps its last good frame on screen marked stale, and shows the reason;
 // attachInfo says it, and detach clears it.
-func init() { apiExtensions = append(apiExtensions, installAttachAPI) }
-
 func installAttachAPI(a *app, obj js.Value) {
 	method(obj, "attach", a.apiAttach)
 	method(obj, "detach", func([]js.Value) (any, error) { return a.apiDetach() })
@@ -55,7 +55,7 @@ var (
 	// again reuses its wrapper and its one device.lost watcher.
 	hostDevices []*webgpu.Device
 	// attachPace waits for display frames between attached frames.
-	attachPace *animationFrames
+	attachPace *browser.AnimationFrames
 )
 
 // errAttached is the rejection of the runner's methods while attached.
@@ -93,19 +93,19 @@ func attachInfo(st *attachState) AttachInfo {
 
 // apiAttach: attach(options); see the comment at the top of the file.
 func (a *app) apiAttach(args []js.Value) (any, error) {
-	o := arg(args, 0)
-	if t := typeName(o); t != "object" {
+	o := jsarg.Arg(args, 0)
+	if t := jsarg.TypeName(o); t != "object" {
 		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", t)
 	}
-	slots, err := optUint32(o, "attach", "slots", 0)
+	slots, err := jsarg.OptUint32(o, "attach", "slots", 0)
 	if err != nil {
 		return nil, err
 	}
-	windows, err := optUint32Array(o, "attach", "windowOpcodes", maxOptionArray)
+	windows, err := jsarg.OptUint32Array(o, "attach", "windowOpcodes", jsarg.MaxOptionArray)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := optProp(o, "attach", "readback")
+	rb, err := jsarg.OptProp(o, "attach", "readback")
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 		return nil, fmt.Errorf("attach: ringscope's own runner is driving the ring you opened with open() (%d slots, generation %d) and its live loop is running: stop() it first",
 			a.runner.Options().Slots, c.Generation)
 	}
-	devArg, err := optProp(o, "attach", "device")
+	devArg, err := jsarg.OptProp(o, "attach", "device")
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 		dst      **webgpu.Buffer
 		optional bool
 	}{{"control", &opts.Control, false}, {"ring", &opts.Ring, false}, {"log", &opts.Log, true}} {
-		v, err := optProp(o, "attach", b.name)
+		v, err := jsarg.OptProp(o, "attach", b.name)
 		if err != nil {
 			return nil, err
 		}
@@ -194,8 +194,8 @@ func attachReadback(v js.Value) (megakernel.AttachReadback, error) {
 	switch {
 	case v.IsUndefined() || v.IsNull():
 		return megakernel.AttachAuto, nil
-	case typeName(v) != "string":
-		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", strings.Join(names, ", "), typeName(v))
+	case jsarg.TypeName(v) != "string":
+		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", strings.Join(names, ", "), jsarg.TypeName(v))
 	}
 	i := slices.Index(names, v.String())
 	if i < 0 {
@@ -269,9 +269,9 @@ func (a *app) paceAttachment() {
 		return
 	}
 	if attachPace == nil {
-		attachPace = newAnimationFrames()
+		attachPace = browser.NewAnimationFrames(&a.cleanup, maxFrameWait)
 	}
-	attachPace.wait()
+	attachPace.Wait()
 }
 
 // runnerSource is the runner as the session's Runner.

@@ -3,13 +3,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"runtime/debug"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // JS globals, looked up once.
@@ -42,7 +41,7 @@ func promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			defer func() {
 				if r := recover(); r != nil {
 					msg := fmt.Sprintf("%s: internal error (the call was abandoned; the page carries on): %v; arguments %s",
-						name, panicError(r), describeArgs(args))
+						name, jsarg.PanicError(r), jsarg.DescribeArgs(args))
 					jsGlobal.Get("console").Call("error", "ringscope: "+msg+"\n"+string(debug.Stack()))
 					reject.Invoke(jsError.New(msg))
 				}
@@ -84,60 +83,4 @@ func rawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, 
 		}
 		return v, nil
 	})
-}
-
-// arg returns args[i], or undefined when the caller passed fewer.
-func arg(args []js.Value, i int) js.Value {
-	if i < len(args) {
-		return args[i]
-	}
-	return js.Undefined()
-}
-
-// optUint32 reads an optional unsigned integer property of a JS options
-// object: def when absent, an error naming where when not an integer.
-func optUint32(obj js.Value, what, name string, def uint32) (uint32, error) {
-	f, ok, err := optNumber(obj, what, name)
-	if !ok || err != nil {
-		return def, err
-	}
-	return api.Uint32(what+": "+name, f)
-}
-
-// optNumber reads an optional number property: ok is false when obj or the
-// property is absent, and err names where a non-number was given (or obj
-// is not an object, or reading the property threw).
-func optNumber(obj js.Value, what, name string) (f float64, ok bool, err error) {
-	v, err := optProp(obj, what, name)
-	if err != nil || v.IsUndefined() || v.IsNull() {
-		return 0, false, err
-	}
-	if t := typeName(v); t != "number" {
-		return 0, false, errors.New(what + ": " + name + " must be a number, got " + t)
-	}
-	return v.Float(), true, nil
-}
-
-// optUint64 is optUint32 for byte counts: an integer 0…2^53 (JavaScript's
-// exact range).
-func optUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
-	f, ok, err := optNumber(obj, what, name)
-	if !ok || err != nil {
-		return def, err
-	}
-	if f != math.Trunc(f) || f < 0 || f > 1<<53 {
-		return 0, fmt.Errorf("%s: %s must be an integer 0…2^53, got %v", what, name, f)
-	}
-	return uint64(f), nil
-}
-
-// optBool reads an optional boolean property (absent: false; any value
-// by its truthiness). Callers check obj with optionsArg first; a read that
-// throws counts as absent.
-func optBool(obj js.Value, name string) bool {
-	if typeName(obj) != "object" {
-		return false
-	}
-	v, err := getProp(obj, name, name)
-	return err == nil && truthy(v)
 }

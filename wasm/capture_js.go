@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -16,7 +15,9 @@ import (
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -41,52 +42,11 @@ import (
 //	                                per live frame
 //
 // The app calls recordFrame after each captured frame.
-func init() { apiExtensions = append(apiExtensions, installCaptureAPI) }
-
 // replayReassertDelay is how long after entering a replay (or after a live
 // frame arrived during one) the replayed frame is shown again: a live frame
 // already in flight when the loop was paused is applied after the replay's
 // frame, and must not stay on screen.
 const replayReassertDelay = 120 * time.Millisecond
-
-// subscribers are subscribe's callbacks, each told every live frame.
-type subscribers struct {
-	mu   sync.Mutex
-	subs map[int]js.Value
-	next int
-	// calling is tell's copy of subs, called without mu: a callback may
-	// unsubscribe.
-	calling []js.Value
-}
-
-// tell calls every subscriber with f's summary; a callback that throws
-// is reported on the console and stays subscribed. Frames come one at a
-// time (the session's), so calling is tell's own.
-func (s *subscribers) tell(f *frame.Frame) {
-	s.mu.Lock()
-	s.calling = s.calling[:0]
-	for _, cb := range s.subs {
-		s.calling = append(s.calling, cb)
-	}
-	s.mu.Unlock()
-	if len(s.calling) == 0 {
-		return
-	}
-	obj := js.ValueOf(api.Plain(frameSummary(f)))
-	for _, cb := range s.calling {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					// panicError, not fmt.Sprint: js.Error's Error reads the
-					// thrown value's .message with Get, which a thrown Proxy
-					// makes throw again, outside any try/catch.
-					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", panicError(r).Error())
-				}
-			}()
-			cb.Invoke(obj)
-		}()
-	}
-}
 
 func installCaptureAPI(a *app, obj js.Value) {
 	m := a.dash.CaptureModel()
@@ -103,7 +63,7 @@ func installCaptureAPI(a *app, obj js.Value) {
 		if err != nil {
 			return js.Undefined(), err
 		}
-		return bytesToJS(b), nil
+		return browser.BytesToJS(b), nil
 	})
 	method(obj, "exportTrace", func([]js.Value) (any, error) {
 		b, _, err := a.studio.Export(capture.ExportTrace, time.Now())
@@ -114,15 +74,15 @@ func installCaptureAPI(a *app, obj js.Value) {
 	method(obj, "captureInfo", func([]js.Value) (any, error) { return a.studio.Info(), nil })
 	method(obj, "captureFrame", a.apiCaptureFrame)
 	method(obj, "setRecording", func(args []js.Value) (any, error) {
-		v := arg(args, 0)
-		if t := typeName(v); t != "boolean" {
+		v := jsarg.Arg(args, 0)
+		if t := jsarg.TypeName(v); t != "boolean" {
 			return nil, errors.New("setRecording: on must be a boolean, got " + t)
 		}
 		a.setRecording(v.Bool())
 		return a.studio.Info(), nil
 	})
 	method(obj, "replay", func(args []js.Value) (any, error) {
-		i, err := indexArg(arg(args, 0), "replay")
+		i, err := jsarg.Index(jsarg.Arg(args, 0), "replay")
 		if err != nil {
 			return nil, err
 		}
@@ -136,34 +96,7 @@ func installCaptureAPI(a *app, obj js.Value) {
 		return a.studio.Info(), nil
 	})
 	obj.Set("subscribe", js.FuncOf(a.subs.subscribe))
-	installImportListeners(a)
-}
-
-// subscribe is subscribe(callback) → unsubscribe().
-func (s *subscribers) subscribe(_ js.Value, args []js.Value) any {
-	cb := arg(args, 0)
-	if t := typeName(cb); t != "function" {
-		// A panic here, in the JS call itself, would end the Go
-		// program; static/guard.js throws the TypeError returned.
-		return jsTypeError.New("subscribe: callback must be a function, got " + t)
-	}
-	s.mu.Lock()
-	id := s.next
-	s.next++
-	if s.subs == nil {
-		s.subs = map[int]js.Value{}
-	}
-	s.subs[id] = cb
-	s.mu.Unlock()
-	// The unsubscribe function is not released: a host may call it
-	// again (it then returns false), and a released js.Func throws.
-	return js.FuncOf(func(js.Value, []js.Value) any {
-		s.mu.Lock()
-		_, ok := s.subs[id]
-		delete(s.subs, id)
-		s.mu.Unlock()
-		return ok
-	})
+	browser.ListenForFiles(&a.cleanup, jsGlobal.Get("document"), a.importFiles)
 }
 
 // recorderObserver is the flight recorder and the subscribers as the
@@ -185,47 +118,6 @@ func (o recorderObserver) Observe(f *frame.Frame) {
 	a.updateCaptureBar(true)
 }
 
-// FrameSummary is what subscribe's callback gets per live frame.
-type FrameSummary struct {
-	Seq        uint64
-	AtMillis   float64
-	Generation uint32
-	Epoch      uint32
-	DoneCount  uint32
-	Claims     uint32
-	Faults     uint32
-	Dispatches uint32
-	QueueDepth uint32
-	TotalSlots uint32
-	Published  uint64
-	// Stalled is the watchdog's verdict; DonePerSecond its rate.
-	Stalled       bool
-	DonePerSecond float64
-	// PublishMS, RoundTripMS and DecodeMS are the frame's host times:
-	// publishing and uploading its items, submit to the readback mapped,
-	// and decoding it; GPUTimeMS the drain pass's device time, from
-	// timestamp queries (0 where the adapter has none) (ui.Timings).
-	PublishMS   float64
-	RoundTripMS float64
-	DecodeMS    float64
-	GPUTimeMS   float64
-}
-
-func frameSummary(f *frame.Frame) FrameSummary {
-	t := &f.Timings
-	s := FrameSummary{Seq: f.Seq, AtMillis: f.AtMillis, Published: f.Raw.Published,
-		PublishMS: t.PublishMS, RoundTripMS: t.RoundTripMS, DecodeMS: t.DecodeMS, GPUTimeMS: t.GPUMS}
-	if r := f.Ring; r != nil {
-		c := &r.Control
-		s.Generation, s.Epoch, s.DoneCount, s.Claims, s.Faults, s.Dispatches = c.Generation, c.Epoch, c.DoneCount, c.Claims, c.Faults, c.Dispatches
-		s.QueueDepth, s.TotalSlots = r.Occupancy.QueueDepth(), r.Occupancy.TotalSlots()
-	}
-	if w := f.Watchdog; w != nil {
-		s.Stalled, s.DonePerSecond = w.Stalled, w.DonePerSecond
-	}
-	return s
-}
-
 // updateCaptureBar copies the studio's state into the capture bar. quiet
 // skips the re-render (the app's own Apply follows a recorded frame, so
 // per frame it does not ask for one).
@@ -238,13 +130,8 @@ func (a *app) updateCaptureBar(quiet bool) {
 		m.RingFrom, m.RingSeq = b.RingFrom, b.RingSeq
 		m.Error, m.Notice = b.Error, b.Notice
 	}
-	if a.env == nil {
-		return // not mounted yet; the next update shows it
-	}
 	if quiet {
-		a.env.Lock()
-		set(a.dash)
-		a.env.UnlockOnly()
+		a.view.updateQuiet(set)
 		return
 	}
 	a.ui(set)
@@ -274,7 +161,7 @@ func (a *app) download(kind string) {
 	a.studio.Exported(kind, name, ui.Bytes(uint64(len(b))), err)
 	a.updateCaptureBar(false)
 	if err == nil {
-		saveFile(name, downloadTypes[kind], b)
+		browser.SaveFile(name, downloadTypes[kind], b)
 	}
 }
 
@@ -307,7 +194,7 @@ func decodedResult(d *capture.Decoded, framed bool) Decoded {
 
 // apiCaptureFrame: captureFrame(i) decodes frame i of the current capture.
 func (a *app) apiCaptureFrame(args []js.Value) (any, error) {
-	i, err := indexArg(arg(args, 0), "captureFrame")
+	i, err := jsarg.Index(jsarg.Arg(args, 0), "captureFrame")
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +265,7 @@ func (a *app) applyReplay(i int, reassert bool) error {
 		}
 		dash.Apply(f)
 	})
-	setScrubber(i)
+	browser.SetValue(`[data-testid="capture-scrubber"]`, i)
 	if reassert {
 		go a.reassertReplay(i)
 	}
@@ -391,15 +278,6 @@ func (a *app) reassertReplay(i int) {
 	time.Sleep(replayReassertDelay)
 	if a.studio.Showing(i) {
 		a.applyReplay(i, false)
-	}
-}
-
-// setScrubber moves the range input to i (the attribute alone does not move
-// a slider the person has dragged).
-func setScrubber(i int) {
-	el := jsGlobal.Get("document").Call("querySelector", `[data-testid="capture-scrubber"]`)
-	if el.Truthy() {
-		el.Set("value", i)
 	}
 }
 
@@ -417,7 +295,7 @@ func (a *app) backToLive() {
 			d.Apply(last)
 		}
 	})
-	setScrubber(1 << 30)
+	browser.SetValue(`[data-testid="capture-scrubber"]`, 1<<30)
 	if was {
 		a.commands <- cmdRun
 	}
@@ -433,7 +311,7 @@ func (a *app) importFiles(files []*file.File) {
 	case 1:
 		name = files[0].Name()
 		var b []byte
-		if b, err = readFile(files[0]); err == nil {
+		if b, err = browser.ReadFile(files[0], capture.MaxFileBytes); err == nil {
 			var c *capture.Capture
 			if c, err = capture.Decode(b); err == nil {
 				err = a.startReplay(c, name)
@@ -448,8 +326,8 @@ func (a *app) importFiles(files []*file.File) {
 		}
 		name = files[ci].Name() + " + " + files[ri].Name()
 		var control, ring []byte
-		if control, err = readFile(files[ci]); err == nil {
-			if ring, err = readFile(files[ri]); err == nil {
+		if control, err = browser.ReadFile(files[ci], capture.MaxFileBytes); err == nil {
+			if ring, err = browser.ReadFile(files[ri], capture.MaxFileBytes); err == nil {
 				var c *capture.Capture
 				if c, err = capture.FromDump(control, ring, nil); err == nil {
 					err = a.startReplay(c, name)

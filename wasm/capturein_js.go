@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // What decode and importCapture accept: raw buffers and capture files,
@@ -24,46 +25,46 @@ const maxDecodeBytes = 64 << 20
 // apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
 // buffers without any GPU.
 func (a *app) apiDecode(args []js.Value) (any, error) {
-	cs, err := bytesSpanArg(arg(args, 0), "decode: control", maxDecodeBytes)
+	cs, err := jsarg.BytesSpan(jsarg.Arg(args, 0), "decode: control", maxDecodeBytes)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := bytesSpanArg(arg(args, 1), "decode: ring", maxDecodeBytes)
+	rs, err := jsarg.BytesSpan(jsarg.Arg(args, 1), "decode: ring", maxDecodeBytes)
 	if err != nil {
 		return nil, err
 	}
-	opts := arg(args, 2)
-	if err := optionsArg(opts, "decode"); err != nil {
+	opts := jsarg.Arg(args, 2)
+	if err := jsarg.Options(opts, "decode"); err != nil {
 		return nil, err
 	}
-	windows, err := optUint32Array(opts, "decode", "windowOpcodes", maxOptionArray)
+	windows, err := jsarg.OptUint32Array(opts, "decode", "windowOpcodes", jsarg.MaxOptionArray)
 	if err != nil {
 		return nil, err
 	}
-	var ls byteSpan
-	l, err := optProp(opts, "decode", "log")
+	var ls jsarg.Span
+	l, err := jsarg.OptProp(opts, "decode", "log")
 	if err != nil {
 		return nil, err
 	}
 	if !l.IsUndefined() && !l.IsNull() {
-		if ls, err = bytesSpanArg(l, "decode: options.log", maxDecodeBytes); err != nil {
+		if ls, err = jsarg.BytesSpan(l, "decode: options.log", maxDecodeBytes); err != nil {
 			return nil, err
 		}
 	}
-	if total := cs.n + rs.n + ls.n; total > maxDecodeBytes {
+	if total := cs.Len() + rs.Len() + ls.Len(); total > maxDecodeBytes {
 		return nil, fmt.Errorf("decode: control, ring and log hold %d bytes together, more than the %d-byte limit; nothing was copied", total, maxDecodeBytes)
 	}
-	control, err := cs.copy("decode: control")
+	control, err := cs.Copy("decode: control")
 	if err != nil {
 		return nil, err
 	}
-	ring, err := rs.copy("decode: ring")
+	ring, err := rs.Copy("decode: ring")
 	if err != nil {
 		return nil, err
 	}
 	var log []byte
-	if ls.n > 0 || !l.IsUndefined() && !l.IsNull() {
-		if log, err = ls.copy("decode: options.log"); err != nil {
+	if ls.Len() > 0 || !l.IsUndefined() && !l.IsNull() {
+		if log, err = ls.Copy("decode: options.log"); err != nil {
 			return nil, err
 		}
 	}
@@ -78,7 +79,7 @@ func (a *app) apiDecode(args []js.Value) (any, error) {
 // capture file (or the vyre dump pair) and replays its first frame.
 func (a *app) apiImport(args []js.Value) (any, error) {
 	name := "import"
-	c, err := a.importArg(arg(args, 0), &name)
+	c, err := a.importArg(jsarg.Arg(args, 0), &name)
 	if err == nil {
 		err = a.startReplay(c, name)
 	}
@@ -93,17 +94,17 @@ func (a *app) apiImport(args []js.Value) (any, error) {
 // the import's name ({name} or "vyre dump").
 func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
 	const what = "importCapture"
-	if typeName(v) == "object" && !isBytes(v) {
-		n, err := getProp(v, what+": name", "name")
+	if jsarg.TypeName(v) == "object" && !jsarg.IsBytes(v) {
+		n, err := jsarg.Get(v, what+": name", "name")
 		if err != nil {
 			return nil, err
 		}
-		if typeName(n) == "string" {
-			if *name, err = stringArg(n, what+": name", maxText); err != nil {
+		if jsarg.TypeName(n) == "string" {
+			if *name, err = jsarg.String(n, what+": name", jsarg.MaxText); err != nil {
 				return nil, err
 			}
 		}
-		b, err := getProp(v, what+": bytes", "bytes")
+		b, err := jsarg.Get(v, what+": bytes", "bytes")
 		if err != nil {
 			return nil, err
 		}
@@ -111,8 +112,8 @@ func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
 			v = b
 		}
 	}
-	if isBytes(v) {
-		b, err := bytesArg(v, what, capture.MaxFileBytes)
+	if jsarg.IsBytes(v) {
+		b, err := jsarg.Bytes(v, what, capture.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -120,33 +121,33 @@ func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
 	}
 	var control, ring js.Value
 	var err error
-	if typeName(v) == "object" {
-		if control, err = getProp(v, what+": control", "control"); err != nil {
+	if jsarg.TypeName(v) == "object" {
+		if control, err = jsarg.Get(v, what+": control", "control"); err != nil {
 			return nil, err
 		}
 	}
 	if control.IsUndefined() {
-		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, describe(v))
+		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, jsarg.Describe(v))
 	}
-	if ring, err = getProp(v, what+": ring", "ring"); err != nil {
+	if ring, err = jsarg.Get(v, what+": ring", "ring"); err != nil {
 		return nil, err
 	}
-	cs, err := bytesSpanArg(control, what+": control", capture.MaxFileBytes)
+	cs, err := jsarg.BytesSpan(control, what+": control", capture.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := bytesSpanArg(ring, what+": ring", capture.MaxFileBytes)
+	rs, err := jsarg.BytesSpan(ring, what+": ring", capture.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	if total := cs.n + rs.n; total > capture.MaxFileBytes {
+	if total := cs.Len() + rs.Len(); total > capture.MaxFileBytes {
 		return nil, fmt.Errorf("%s: control and ring hold %d bytes together, more than the %d-byte import limit; nothing was copied", what, total, capture.MaxFileBytes)
 	}
-	cb, err := cs.copy(what + ": control")
+	cb, err := cs.Copy(what + ": control")
 	if err != nil {
 		return nil, err
 	}
-	rb, err := rs.copy(what + ": ring")
+	rb, err := rs.Copy(what + ": ring")
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gowebapi/webapi/dom/domcore"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // Embedding: ringscope.mount(element, {panels}) moves the page's dashboard
@@ -26,8 +27,6 @@ import (
 // static/ringscope.mjs loads the wasm on any page (it adds the hidden
 // mount point the wasm renders into when the host page has none) and
 // resolves to the ringscope object.
-func init() { apiExtensions = append(apiExtensions, installEmbedAPI) }
-
 // Panels are the names options.panels accepts.
 var Panels = []string{"header", "capture", "settings", "counters", "adapter", "occupancy", "watchdog",
 	"slotmap", "dispatch", "control", "launch", "windows", "log", "sketch"}
@@ -50,24 +49,24 @@ func toAny(s []string) []any {
 
 // mountPanels reads options.panels: nil for the whole dashboard.
 func mountPanels(o js.Value) ([]string, error) {
-	p, err := optProp(o, "mount", "panels")
+	p, err := jsarg.OptProp(o, "mount", "panels")
 	if err != nil || p.IsUndefined() || p.IsNull() {
 		return nil, err
 	}
-	if !isArray(p) {
+	if !jsarg.IsArray(p) {
 		return nil, fmt.Errorf("mount: options.panels must be an array of panel names (%s)", strings.Join(Panels, ", "))
 	}
-	n, err := arrayArg(p, "mount: options.panels", maxOptionArray)
+	n, err := jsarg.Array(p, "mount: options.panels", jsarg.MaxOptionArray)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, n)
 	for i := range out {
-		e, err := getProp(p, fmt.Sprintf("mount: options.panels[%d]", i), i)
+		e, err := jsarg.Get(p, fmt.Sprintf("mount: options.panels[%d]", i), i)
 		if err != nil {
 			return nil, err
 		}
-		name, err := stringArg(e, fmt.Sprintf("mount: options.panels[%d]", i), maxName)
+		name, err := jsarg.String(e, fmt.Sprintf("mount: options.panels[%d]", i), jsarg.MaxName)
 		if err != nil || !slices.Contains(Panels, name) {
 			return nil, fmt.Errorf("mount: options.panels[%d] = %s is not a panel; choose from %s", i, panelText(e), strings.Join(Panels, ", "))
 		}
@@ -78,20 +77,20 @@ func mountPanels(o js.Value) ([]string, error) {
 
 // panelText shows a refused panel name: the string, or its type.
 func panelText(e js.Value) string {
-	if s, err := stringArg(e, "", maxName); err == nil {
+	if s, err := jsarg.String(e, "", jsarg.MaxName); err == nil {
 		return s
 	}
-	return describe(e)
+	return jsarg.Describe(e)
 }
 
 // apiMount: mount(element, {panels}) resolves to the element once the
 // dashboard has rendered in it.
 func (a *app) apiMount(args []js.Value) (js.Value, error) {
-	el := arg(args, 0)
-	if !isElement(el) {
-		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + describe(el))
+	el := jsarg.Arg(args, 0)
+	if !jsarg.IsElement(el) {
+		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + jsarg.Describe(el))
 	}
-	panels, err := mountPanels(arg(args, 1))
+	panels, err := mountPanels(jsarg.Arg(args, 1))
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -108,13 +107,13 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	}
 	// classList through the guarded read: the host's element may have a
 	// getter of its own that throws.
-	cl, err := getProp(el, "mount: element.classList", "classList")
+	cl, err := jsarg.Get(el, "mount: element.classList", "classList")
 	if err != nil {
 		return js.Undefined(), err
 	}
 	classes := domcore.DOMTokenListFromJS(cl)
 	if classes == nil {
-		return js.Undefined(), errors.New("mount: element.classList is " + describe(cl))
+		return js.Undefined(), errors.New("mount: element.classList is " + jsarg.Describe(cl))
 	}
 	for _, p := range Panels {
 		classes.Remove("rs-show-" + p)
@@ -141,10 +140,8 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 func (a *app) dashboardRoot() (js.Value, error) {
 	deadline := time.Now().Add(mountTimeout)
 	for {
-		if r := a.renderer; r != nil {
-			if el := r.Root(); el.Truthy() {
-				return el, nil
-			}
+		if el := a.view.root(); el.Truthy() {
+			return el, nil
 		}
 		if time.Now().After(deadline) {
 			if el := jsGlobal.Get("document").Call("querySelector", "#app"); el.Truthy() {

@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/examples"
 	"github.com/ringscope/ringscope/wgsl/kerneldef"
@@ -19,13 +20,11 @@ import (
 // examples as definitions, publishing a workload form, and checking a run
 // of an example on the host. The panel (static/src/kernel-panel) is a
 // client of this API like any embedder.
-func init() {
-	apiExtensions = append(apiExtensions, func(a *app, obj js.Value) {
-		method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
-		method(obj, "example", apiExample)
-		method(obj, "publishWorkload", a.apiPublishWorkload)
-		method(obj, "checkExample", a.apiCheckExample)
-	})
+func installExamplesAPI(a *app, obj js.Value) {
+	method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
+	method(obj, "example", apiExample)
+	method(obj, "publishWorkload", a.apiPublishWorkload)
+	method(obj, "checkExample", a.apiCheckExample)
 }
 
 // workloadRun is the last workload publishWorkload published, and the
@@ -53,7 +52,7 @@ func exampleList() []ExampleInfo {
 // apiExample: example(name, {seed}) resolves to the example's kernel
 // definition (kerneldef.Definition's JSON), the same for the same seed.
 func apiExample(args []js.Value) (any, error) {
-	name, err := stringArg(arg(args, 0), "example: name", 64)
+	name, err := jsarg.String(jsarg.Arg(args, 0), "example: name", 64)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +60,7 @@ func apiExample(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("example: %w", err)
 	}
-	seed, err := optUint32(arg(args, 1), "example", "seed", 1)
+	seed, err := jsarg.OptUint32(jsarg.Arg(args, 1), "example", "seed", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +73,7 @@ func apiExample(args []js.Value) (any, error) {
 // (kerneldef.Workload) and publishes them as publish does. args are
 // expressions of the item index i and the count n ("64*i"), or numbers.
 func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
-	w, err := workloadArg(arg(args, 0))
+	w, err := workloadArg(jsarg.Arg(args, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +94,7 @@ func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("publishWorkload: %w", err)
 		}
-		a.workload = workloadRun{w: w, generation: word(a.runner.Control(), abi.CtrlGeneration), ok: true}
+		a.workload = workloadRun{w: w, generation: abi.Word(a.runner.Control(), abi.CtrlGeneration), ok: true}
 		return n, nil
 	})
 }
@@ -104,21 +103,21 @@ func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
 func workloadArg(o js.Value) (kerneldef.Workload, error) {
 	const what = "publishWorkload: workload"
 	var w kerneldef.Workload
-	if typeName(o) != "object" {
-		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, typeName(o))
+	if jsarg.TypeName(o) != "object" {
+		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, jsarg.TypeName(o))
 	}
 	for _, f := range []struct {
 		name string
 		dst  *uint32
 		def  uint32
 	}{{"opcode", &w.Opcode, 0}, {"count", &w.Count, 0}, {"tenants", &w.Tenants, 1}, {"priorities", &w.Priorities, 1}} {
-		v, err := optUint32(o, what, f.name, f.def)
+		v, err := jsarg.OptUint32(o, what, f.name, f.def)
 		if err != nil {
 			return w, err
 		}
 		*f.dst = v
 	}
-	if v, _ := getProp(o, "", "opcode"); v.IsUndefined() {
+	if v, _ := jsarg.Get(o, "", "opcode"); v.IsUndefined() {
 		return w, fmt.Errorf("%s.opcode is missing", what)
 	}
 	srcs, err := exprArgs(o)
@@ -134,22 +133,22 @@ func workloadArg(o js.Value) (kerneldef.Workload, error) {
 // exprArgs reads args: strings (expressions) or numbers, at most SlotArgs.
 func exprArgs(o js.Value) ([]string, error) {
 	const what = "publishWorkload: workload.args"
-	v, err := getProp(o, what, "args")
+	v, err := jsarg.Get(o, what, "args")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return nil, err
 	}
-	n, err := arrayArg(v, what, abi.SlotArgs)
+	n, err := jsarg.Array(v, what, abi.SlotArgs)
 	if err != nil {
 		return nil, err
 	}
 	srcs := make([]string, n)
 	for k := range n {
-		e, err := getProp(v, what, k)
+		e, err := jsarg.Get(v, what, k)
 		if err != nil {
 			return nil, err
 		}
 		field := fmt.Sprintf("%s[%d]", what, k)
-		switch typeName(e) {
+		switch jsarg.TypeName(e) {
 		case "number":
 			u, err := api.Uint32(field, e.Float())
 			if err != nil {
@@ -157,11 +156,11 @@ func exprArgs(o js.Value) ([]string, error) {
 			}
 			srcs[k] = strconv.FormatUint(uint64(u), 10)
 		case "string":
-			if srcs[k], err = stringArg(e, field, 256); err != nil {
+			if srcs[k], err = jsarg.String(e, field, 256); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%s must be a number or an expression string, got %s", field, typeName(e))
+			return nil, fmt.Errorf("%s must be a number or an expression string, got %s", field, jsarg.TypeName(e))
 		}
 	}
 	return srcs, nil
@@ -175,7 +174,7 @@ var errNoWorkload = errors.New("checkExample: no workload was published since th
 // kernel's initial buffers, its data, the last published workload) with
 // the example's host computation: {ok, summary, wrong}.
 func (a *app) apiCheckExample(args []js.Value) (any, error) {
-	name, err := stringArg(arg(args, 0), "checkExample: name", 64)
+	name, err := jsarg.String(jsarg.Arg(args, 0), "checkExample: name", 64)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +184,7 @@ func (a *app) apiCheckExample(args []js.Value) (any, error) {
 	}
 	return a.withRunnerLive(false, func() (any, error) {
 		run := a.workload
-		if !run.ok || run.generation != word(a.runner.Control(), abi.CtrlGeneration) {
+		if !run.ok || run.generation != abi.Word(a.runner.Control(), abi.CtrlGeneration) {
 			return nil, errNoWorkload
 		}
 		o := a.runner.Options()

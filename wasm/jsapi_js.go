@@ -3,20 +3,17 @@
 package main
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
-	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -26,22 +23,31 @@ import (
 // so an embedder's ring is not mixed with the default workload.
 func installAPI(a *app) {
 	obj := jsObject.New()
-	obj.Set("ready", a.ready.promise)
+	obj.Set("ready", a.ready.Promise())
 	method(obj, "open", a.apiOpen)
 	method(obj, "publish", a.apiPublish)
 	method(obj, "setTenantMask", a.apiSetTenantMask)
 	method(obj, "drain", a.apiDrain)
 	method(obj, "snapshot", func(args []js.Value) (any, error) { return a.apiSnapshot(args) })
-	for _, extend := range apiExtensions {
-		extend(a, obj)
+	for _, install := range apiConcerns {
+		install(a, obj)
 	}
 	jsGlobal.Set("ringscope", obj)
 }
 
-// apiExtensions add further methods to the ringscope object; files of this
-// package append to it from init, so each concern (live loop, capture,
-// recovery) keeps its API beside its code.
-var apiExtensions []func(a *app, obj js.Value)
+// apiConcerns add the rest of the ringscope object, one concern each,
+// beside its code: the whole API is this list and installAPI's own
+// methods (docs/EMBEDDING.md).
+var apiConcerns = []func(a *app, obj js.Value){
+	installLiveAPI,     // start, stop, step, setShutdown (live_js.go)
+	installCaptureAPI,  // decode, exports, import, replay, subscribe (capture_js.go)
+	installAttachAPI,   // attach, detach, attachInfo (attach_js.go)
+	installEmbedAPI,    // mount (embed_js.go)
+	installExamplesAPI, // examples, example, publishWorkload, checkExample (examples_js.go)
+	installKernelAPI,   // readBuffer (kernel_js.go)
+	installPushAPI,     // pushMetrics, ?push= (push_js.go)
+	installTestHooks,   // __test: fault injection for the e2e tests (recover_js.go)
+}
 
 // errNotReady is the rejection of a call made before ringscope.ready.
 var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
@@ -106,14 +112,14 @@ type OpenResult struct {
 // fields take the page's defaults; invalid ones reject before any GPU work,
 // the previous ring untouched.
 func (a *app) apiOpen(args []js.Value) (any, error) {
-	opts, err := openOptions(arg(args, 0), a.cfg.Settings.RingSlots)
+	opts, err := openOptions(jsarg.Arg(args, 0), a.cfg.Settings.RingSlots)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Kernel, err = kernelOption(arg(args, 0)); err != nil {
+	if opts.Kernel, err = kernelOption(jsarg.Arg(args, 0)); err != nil {
 		return nil, err
 	}
-	if opts.Data, err = dataOption(arg(args, 0)); err != nil {
+	if opts.Data, err = dataOption(jsarg.Arg(args, 0)); err != nil {
 		return nil, err
 	}
 	// Refused options leave everything as it was, the live loop included.
@@ -146,10 +152,10 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		a.openSession(session.Ring{Summary: summary, Why: "the embedding API's open: " + why,
 			WatchdogIntervals: opts.watchdogIntervals})
 		q := a.runner.Control()
-		res := OpenResult{Generation: word(q, abi.CtrlGeneration), Slots: opts.Slots,
+		res := OpenResult{Generation: abi.Word(q, abi.CtrlGeneration), Slots: opts.Slots,
 			WatchdogIntervals: a.sess.WatchdogIntervals()}
 		for p := range res.Partitions {
-			res.Partitions[p] = word(q, abi.CtrlPriorityOffsets+p)
+			res.Partitions[p] = abi.Word(q, abi.CtrlPriorityOffsets+p)
 		}
 		// The form and header show the API's ring, not the last preset.
 		s := a.settingsNow
@@ -159,7 +165,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		if opts.Masks != nil {
 			s.Tenants = len(opts.Masks)
 		}
-		s.WindowOpcodes = opcodeList(opts.WindowOpcodes)
+		s.WindowOpcodes = ui.OpcodeList(opts.WindowOpcodes)
 		s.Readback = opts.readback
 		a.settingsNow = s
 		a.ui(func(d *ui.Dashboard) { d.Settings = s })
@@ -167,109 +173,6 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		return res, nil
 	})
 }
-
-// opcodeList formats opcodes the way the settings form writes them.
-func opcodeList(ops []uint32) string {
-	parts := make([]string, len(ops))
-	for i, op := range ops {
-		parts[i] = fmt.Sprintf("%#x", op)
-	}
-	return strings.Join(parts, ",")
-}
-
-func word(b []byte, w int) uint32 { return binary.LittleEndian.Uint32(b[w*abi.WordBytes:]) }
-
-// openOpts is open's options: the runner's and the page's own.
-type openOpts struct {
-	megakernel.Options
-	watchdogIntervals int
-	readback          string // one of ui.ReadbackModes
-}
-
-func openOptions(o js.Value, defaultSlots int) (openOpts, error) {
-	const what = "open"
-	var oo openOpts
-	opts := &oo.Options
-	opts.LogCapacity, opts.MemoryBudgetBytes = logCapacity, memoryBudget
-	if err := optionsArg(o, what); err != nil {
-		return oo, err
-	}
-	fields := []struct {
-		name string
-		dst  *uint32
-		def  uint32
-	}{
-		{"slots", &opts.Slots, uint32(defaultSlots)},
-		{"tenants", &opts.Tenants, 1},
-		{"observable", &opts.Observable, workload.ObservableWords},
-		{"logCapacity", &opts.LogCapacity, logCapacity},
-		{"budget", &opts.Budget, 64},
-		{"workgroupSize", &opts.WorkgroupSize, 64},
-		{"workerGroups", &opts.WorkerGroups, 0},
-	}
-	for _, f := range fields {
-		v, err := optUint32(o, what, f.name, f.def)
-		if err != nil {
-			return oo, err
-		}
-		*f.dst = v
-	}
-	mem, err := optUint64(o, what, "memoryBudgetBytes", memoryBudget)
-	if err != nil {
-		return oo, err
-	}
-	opts.MemoryBudgetBytes = mem
-	n, err := optUint32(o, what, "watchdogIntervals", decode.DefaultStallIntervals)
-	switch {
-	case err != nil:
-		return oo, err
-	case n == 0 || n > maxWatchdogIntervals:
-		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
-	}
-	oo.watchdogIntervals = int(n)
-	if oo.readback, err = optReadback(o); err != nil {
-		return oo, err
-	}
-	masks, err := optUint32Array(o, what, "masks", maxOptionArray)
-	if err != nil {
-		return oo, err
-	}
-	if masks != nil {
-		opts.Tenants = 0
-		opts.Masks = make([]uint32, len(masks))
-		for i, m := range masks {
-			if m != 0 {
-				opts.Masks[i] = host.MaskOn
-			}
-		}
-	}
-	if opts.WindowOpcodes, err = optUint32Array(o, what, "windowOpcodes", maxOptionArray); err != nil {
-		return oo, err
-	}
-	return oo, nil
-}
-
-// optReadback reads open's readback: one of ui.ReadbackModes, "full" when
-// absent (drain() and snapshot() give every slot, as before the option).
-func optReadback(o js.Value) (string, error) {
-	v, err := optProp(o, "open", "readback")
-	switch {
-	case err != nil:
-		return "", err
-	case v.IsUndefined() || v.IsNull():
-		return ui.ReadbackFull, nil
-	case typeName(v) != "string":
-		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), typeName(v))
-	}
-	mode, err := stringArg(v, "open: readback", maxName)
-	if err == nil && !slices.Contains(ui.ReadbackModes, mode) {
-		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(ui.ReadbackModes, ", "))
-	}
-	return mode, err
-}
-
-// maxWatchdogIntervals bounds open's watchdogIntervals.
-const maxWatchdogIntervals = 1000
 
 // apiPublish: publish(items) validates the whole batch, then publishes it;
 // it resolves to the number published and rejects, publishing nothing, on
@@ -279,18 +182,18 @@ const maxWatchdogIntervals = 1000
 // fault UNKNOWN_OPCODE; publish(items, {allowUnknownOpcodes: true})
 // publishes it anyway, to exercise that fault.
 func (a *app) apiPublish(args []js.Value) (any, error) {
-	if err := optionsArg(arg(args, 1), "publish"); err != nil {
+	if err := jsarg.Options(jsarg.Arg(args, 1), "publish"); err != nil {
 		return nil, err
 	}
 	max := a.ringSlots()
 	if max == 0 {
 		return nil, errNotReady
 	}
-	items, err := parseItems(arg(args, 0), max)
+	items, err := jsarg.Items(jsarg.Arg(args, 0), max)
 	if err != nil {
 		return nil, err
 	}
-	if !optBool(arg(args, 1), "allowUnknownOpcodes") {
+	if !jsarg.OptBool(jsarg.Arg(args, 1), "allowUnknownOpcodes") {
 		if err := api.CheckKnownOpcodes(items, a.implements); err != nil {
 			return nil, err
 		}
@@ -307,15 +210,15 @@ func (a *app) apiPublish(args []js.Value) (any, error) {
 // apiSetTenantMask: setTenantMask(tenant, on). It does not pause the live
 // loop: the next submission sees the mask.
 func (a *app) apiSetTenantMask(args []js.Value) (any, error) {
-	t := arg(args, 0)
-	if typeName(t) != "number" {
-		return nil, errors.New("setTenantMask: tenant must be a number, got " + typeName(t))
+	t := jsarg.Arg(args, 0)
+	if jsarg.TypeName(t) != "number" {
+		return nil, errors.New("setTenantMask: tenant must be a number, got " + jsarg.TypeName(t))
 	}
 	tenant, err := api.Uint32("setTenantMask: tenant", t.Float())
 	if err != nil {
 		return nil, err
 	}
-	on := truthy(arg(args, 1))
+	on := jsarg.Truthy(jsarg.Arg(args, 1))
 	return a.withRunnerLive(false, func() (any, error) {
 		if err := a.runner.SetTenantMask(tenant, on); err != nil {
 			return nil, fmt.Errorf("setTenantMask: %w", err)
@@ -338,7 +241,7 @@ type DrainResult struct {
 // apiDrain: drain({maxSubmissions}) runs submissions until the ring is
 // drained or the cap (default 64), and shows the result on the dashboard.
 func (a *app) apiDrain(args []js.Value) (any, error) {
-	max, err := optUint32(arg(args, 0), "drain", "maxSubmissions", 64)
+	max, err := jsarg.OptUint32(jsarg.Arg(args, 0), "drain", "maxSubmissions", 64)
 	if err != nil {
 		return nil, err
 	}
@@ -393,8 +296,8 @@ type Snapshot struct {
 // slots: true it is the host copy of the ring decoded (every slot, as the
 // GPU left them and the host changed them since: no ring read).
 func (a *app) apiSnapshot(args []js.Value) (any, error) {
-	o := arg(args, 0)
-	if err := optionsArg(o, "snapshot"); err != nil {
+	o := jsarg.Arg(args, 0)
+	if err := jsarg.Options(o, "snapshot"); err != nil {
 		return nil, err
 	}
 	a.mu.Lock()
@@ -404,7 +307,7 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	}
 	src := a.sess.Source() // the runner, or an attachment (attach_js.go)
 	tel := src.Telemetry()
-	if optBool(o, "slots") && a.sess.Summary() {
+	if jsarg.OptBool(o, "slots") && a.sess.Summary() {
 		var err error
 		if tel, err = a.sess.HostRing(); err != nil {
 			return nil, fmt.Errorf("snapshot: %w", err)

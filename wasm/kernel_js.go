@@ -12,6 +12,7 @@ import (
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -19,11 +20,7 @@ import (
 
 // The user kernel's part of the JS API (docs/OPCODES.md): open's opcodes
 // and buffers options, and readBuffer(name).
-func init() {
-	apiExtensions = append(apiExtensions, func(a *app, obj js.Value) {
-		rawMethod(obj, "readBuffer", a.apiReadBuffer)
-	})
-}
+func installKernelAPI(a *app, obj js.Value) { rawMethod(obj, "readBuffer", a.apiReadBuffer) }
 
 // Bounds of what open reads of a kernel before any of it is copied.
 const (
@@ -44,12 +41,12 @@ const (
 // ArrayBuffer, words an array of u32 (one of the two).
 func kernelOption(o js.Value) (wgsl.Kernel, error) {
 	var k wgsl.Kernel
-	ops, err := optProp(o, "open", "opcodes")
+	ops, err := jsarg.OptProp(o, "open", "opcodes")
 	if err != nil {
 		return k, err
 	}
 	if !ops.IsUndefined() && !ops.IsNull() {
-		n, err := arrayArg(ops, "open: opcodes", maxKernelOpcodes)
+		n, err := jsarg.Array(ops, "open: opcodes", maxKernelOpcodes)
 		if err != nil {
 			return k, err
 		}
@@ -61,12 +58,12 @@ func kernelOption(o js.Value) (wgsl.Kernel, error) {
 			k.Opcodes = append(k.Opcodes, op)
 		}
 	}
-	bufs, err := optProp(o, "open", "buffers")
+	bufs, err := jsarg.OptProp(o, "open", "buffers")
 	if err != nil {
 		return k, err
 	}
 	if !bufs.IsUndefined() && !bufs.IsNull() {
-		n, err := arrayArg(bufs, "open: buffers", maxKernelBuffers)
+		n, err := jsarg.Array(bufs, "open: buffers", maxKernelBuffers)
 		if err != nil {
 			return k, err
 		}
@@ -83,12 +80,12 @@ func kernelOption(o js.Value) (wgsl.Kernel, error) {
 
 func element(arr js.Value, what string, i int) (js.Value, string, error) {
 	field := fmt.Sprintf("%s[%d]", what, i)
-	v, err := getProp(arr, "open: "+field, i)
+	v, err := jsarg.Get(arr, "open: "+field, i)
 	if err != nil {
 		return v, field, err
 	}
-	if typeName(v) != "object" {
-		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, typeName(v))
+	if jsarg.TypeName(v) != "object" {
+		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, jsarg.TypeName(v))
 	}
 	return v, field, nil
 }
@@ -99,10 +96,10 @@ func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
 	if err != nil {
 		return op, err
 	}
-	if op.Value, err = optUint32(e, "open: "+field, "opcode", 0); err != nil {
+	if op.Value, err = jsarg.OptUint32(e, "open: "+field, "opcode", 0); err != nil {
 		return op, err
 	}
-	if v, _ := getProp(e, "", "opcode"); v.IsUndefined() {
+	if v, _ := jsarg.Get(e, "", "opcode"); v.IsUndefined() {
 		return op, fmt.Errorf("open: %s.opcode is missing: a number %#x…%#x", field, abi.UserOpcodeFirst, abi.UserOpcodeLast)
 	}
 	if op.Name, err = stringProp(e, field, "name", wgsl.MaxNameBytes+1); err != nil {
@@ -136,7 +133,7 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 	if b.Init, err = initBytes(e, field); err != nil {
 		return b, err
 	}
-	size, err := optUint64(e, "open: "+field, "size", uint64(len(b.Init)))
+	size, err := jsarg.OptUint64(e, "open: "+field, "size", uint64(len(b.Init)))
 	b.Size = size
 	return b, err
 }
@@ -144,17 +141,17 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 // initBytes reads a buffer's initial contents: bytes (a Uint8Array or
 // ArrayBuffer) or words (an array of u32), one of the two, or neither.
 func initBytes(e js.Value, field string) ([]byte, error) {
-	bytes, err := getProp(e, "open: "+field+".bytes", "bytes")
+	bytes, err := jsarg.Get(e, "open: "+field+".bytes", "bytes")
 	if err != nil {
 		return nil, err
 	}
 	var init []byte
 	if !bytes.IsUndefined() && !bytes.IsNull() {
-		if init, err = bytesArg(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
+		if init, err = jsarg.Bytes(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
 			return nil, err
 		}
 	}
-	words, err := optUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
+	words, err := jsarg.OptUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
 	if err != nil || words == nil {
 		return init, err
 	}
@@ -167,39 +164,39 @@ func initBytes(e js.Value, field string) ([]byte, error) {
 // dataOption reads open's data, the contents of the data binding (4) that
 // user opcodes read: a Uint8Array or ArrayBuffer, or an array of u32.
 func dataOption(o js.Value) ([]byte, error) {
-	v, err := optProp(o, "open", "data")
+	v, err := jsarg.OptProp(o, "open", "data")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return nil, err
 	}
-	if isArray(v) {
-		words, err := optUint32Array(o, "open", "data", maxUserBufferBytes/abi.WordBytes)
+	if jsarg.IsArray(v) {
+		words, err := jsarg.OptUint32Array(o, "open", "data", maxUserBufferBytes/abi.WordBytes)
 		return abi.Bytes(words), err
 	}
-	return bytesArg(v, "open: data", maxUserBufferBytes)
+	return jsarg.Bytes(v, "open: data", maxUserBufferBytes)
 }
 
 // stringProp reads a required string property of at most max bytes.
 func stringProp(o js.Value, field, name string, max int) (string, error) {
-	v, err := getProp(o, "open: "+field+"."+name, name)
+	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
 	if err != nil {
 		return "", err
 	}
-	return stringArg(v, "open: "+field+"."+name, max)
+	return jsarg.String(v, "open: "+field+"."+name, max)
 }
 
 // optStringProp is stringProp with a default for an absent property.
 func optStringProp(o js.Value, field, name, def string) (string, error) {
-	v, err := getProp(o, "open: "+field+"."+name, name)
+	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return def, err
 	}
-	return stringArg(v, "open: "+field+"."+name, 64)
+	return jsarg.String(v, "open: "+field+"."+name, 64)
 }
 
 // apiReadBuffer: readBuffer(name) resolves to a Uint8Array of the user
 // buffer as the last submission left it. It does not pause the live loop.
 func (a *app) apiReadBuffer(args []js.Value) (js.Value, error) {
-	name, err := stringArg(arg(args, 0), "readBuffer: name", wgsl.MaxNameBytes)
+	name, err := jsarg.String(jsarg.Arg(args, 0), "readBuffer: name", wgsl.MaxNameBytes)
 	if err != nil {
 		return js.Undefined(), err
 	}

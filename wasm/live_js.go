@@ -9,6 +9,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // The live loop from the API: an embedder opens a ring, publishes, and lets
@@ -23,8 +24,6 @@ import (
 //
 // After open the live loop publishes nothing itself; it drains what the
 // embedder published. setShutdown and setTenantMask keep it running.
-func init() { apiExtensions = append(apiExtensions, installLiveAPI) }
-
 func installLiveAPI(a *app, obj js.Value) {
 	method(obj, "start", func([]js.Value) (any, error) { return a.apiStart() })
 	method(obj, "stop", func([]js.Value) (any, error) { return a.apiStop() })
@@ -110,8 +109,8 @@ func (a *app) apiStep() (any, error) {
 }
 
 func (a *app) apiSetShutdown(args []js.Value) (any, error) {
-	v := arg(args, 0)
-	if t := typeName(v); t != "boolean" {
+	v := jsarg.Arg(args, 0)
+	if t := jsarg.TypeName(v); t != "boolean" {
 		return nil, errors.New("setShutdown: on must be a boolean, got " + t)
 	}
 	on := v.Bool()

@@ -11,7 +11,7 @@ func main() {
 	a := newApp(cfg)
 	installAPI(a)
 	go a.start(cfgErr)
-	a.renderLoop() // never returns: the page lives as long as the module
+	a.view.run() // never returns: the page lives as long as the module
 }
 
 // pageQuery is the page's URL parameters (location.search). Malformed

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // The metrics export: exportMetrics({format}) in OpenMetrics text (the
@@ -22,7 +23,7 @@ var metricsFormats = map[string]string{"openmetrics": capture.ExportMetrics, "pr
 // apiExportMetrics: exportMetrics({format: "openmetrics" | "prometheus"})
 // resolves to the metrics text.
 func (a *app) apiExportMetrics(args []js.Value) (any, error) {
-	kind, err := metricsKind(arg(args, 0), "exportMetrics")
+	kind, err := metricsKind(jsarg.Arg(args, 0), "exportMetrics")
 	if err != nil {
 		return nil, err
 	}
@@ -32,14 +33,14 @@ func (a *app) apiExportMetrics(args []js.Value) (any, error) {
 
 // metricsKind reads the format option into exportBytes' kind.
 func metricsKind(o js.Value, what string) (string, error) {
-	v, err := optProp(o, what, "format")
+	v, err := jsarg.OptProp(o, what, "format")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return capture.ExportMetrics, err
 	}
-	if typeName(v) != "string" {
-		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, typeName(v))
+	if jsarg.TypeName(v) != "string" {
+		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, jsarg.TypeName(v))
 	}
-	f, err := stringArg(v, what+": format", maxName)
+	f, err := jsarg.String(v, what+": format", jsarg.MaxName)
 	if err != nil {
 		return "", err
 	}

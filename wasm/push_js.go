@@ -10,6 +10,7 @@ import (
 
 	"github.com/ringscope/ringscope/internal/pushlabel"
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
@@ -26,7 +27,6 @@ import (
 // relay, "/pushgateway" (go run . -pushgateway http://host:9091; push.go).
 // A PUT replaces the group's metrics, so a family that disappeared from the
 // page disappears from the gateway too.
-func init() { apiExtensions = append(apiExtensions, installPushAPI) }
 
 // pushInterval is how often ?push= pushes: about one scrape interval.
 const pushInterval = 2 * time.Second
@@ -56,12 +56,12 @@ type PushResult struct {
 // apiPushMetrics: pushMetrics(url, {job, instance}).
 func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 	const what = "pushMetrics"
-	u, err := stringArg(arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", maxText)
+	u, err := jsarg.String(jsarg.Arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", jsarg.MaxText)
 	if err != nil {
 		return nil, err
 	}
-	o := arg(args, 1)
-	if err := optionsArg(o, what); err != nil {
+	o := jsarg.Arg(args, 1)
+	if err := jsarg.Options(o, what); err != nil {
 		return nil, err
 	}
 	job, err := optLabel(o, what, "job", "ringscope")
@@ -78,13 +78,13 @@ func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 // optLabel reads a grouping label: a string pushlabel.Valid accepts, def when
 // absent.
 func optLabel(o js.Value, what, name, def string) (string, error) {
-	v, err := optProp(o, what, name)
+	v, err := jsarg.OptProp(o, what, name)
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return def, err
 	}
-	s, err := stringArg(v, what+": "+name, maxName)
+	s, err := jsarg.String(v, what+": "+name, jsarg.MaxName)
 	if err != nil || !pushlabel.Valid(s) {
-		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, describe(v))
+		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, jsarg.Describe(v))
 	}
 	return s, nil
 }
@@ -94,7 +94,7 @@ func (a *app) push(base, job, instance string) (PushResult, error) {
 	var res PushResult
 	loc := jsGlobal.Get("location").Get("href")
 	var u js.Value
-	if err := catch(func() { u = jsGlobal.Get("URL").New(base, loc) }); err != nil {
+	if err := jsarg.Catch(func() { u = jsGlobal.Get("URL").New(base, loc) }); err != nil {
 		return res, fmt.Errorf("pushMetrics: url %q: %w", base, err)
 	}
 	if p := u.Get("protocol").String(); p != "http:" && p != "https:" {
@@ -118,7 +118,7 @@ func (a *app) push(base, job, instance string) (PushResult, error) {
 	init := map[string]any{"method": "PUT", "body": string(body), "credentials": "same-origin", "cache": "no-store",
 		"headers": map[string]any{"Content-Type": "text/plain; version=0.0.4; charset=utf-8", "X-Ringscope-Push": "1"}}
 	var p js.Value
-	if err := catch(func() { p = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
+	if err := jsarg.Catch(func() { p = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
 		return res, fmt.Errorf("pushMetrics: %s: %w", res.URL, err)
 	}
 	resp, err := awaitJS(p)
@@ -165,8 +165,8 @@ func (a *app) pushLoop(target, job, instance string) {
 func awaitJS(p js.Value) (js.Value, error) {
 	ch := make(chan js.Value, 1)
 	errc := make(chan error, 1)
-	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- arg(args, 0); return nil })
-	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- errors.New(jsText(arg(args, 0))); return nil })
+	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- jsarg.Arg(args, 0); return nil })
+	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- errors.New(jsarg.Text(jsarg.Arg(args, 0))); return nil })
 	defer ok.Release()
 	defer fail.Release()
 	p.Call("then", ok, fail)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
@@ -248,8 +249,6 @@ func (a *app) recoveryHold() chan struct{} {
 	return a.hold
 }
 
-func init() { apiExtensions = append(apiExtensions, installTestHooks) }
-
 // installTestHooks adds ringscope.__test: fault injection for tests only,
 // not part of the embedding API (its shape may change at any time).
 //
@@ -268,7 +267,7 @@ func installTestHooks(a *app, obj js.Value) {
 	t := jsObject.New()
 	method(t, "loseDevice", a.testLoseDevice)
 	method(t, "holdRecovery", func(args []js.Value) (any, error) {
-		on := truthy(arg(args, 0))
+		on := jsarg.Truthy(jsarg.Arg(args, 0))
 		a.holdMu.Lock()
 		defer a.holdMu.Unlock()
 		switch {
@@ -300,7 +299,7 @@ type LoseResult struct {
 // testLoseDevice destroys the page's device without taking mu, so it can
 // land in the middle of a Step that awaits its readback.
 func (a *app) testLoseDevice(args []js.Value) (any, error) {
-	after, err := optUint32(arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
+	after, err := jsarg.OptUint32(jsarg.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,11 @@
 
 package main
 
-import "syscall/js"
+import (
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/wasm/jsarg"
+)
 
 // testCrash is ringscope.__test.crash(message): a panic on a goroutine of
 // its own, which nothing recovers, so the Go program exits as it would on
@@ -10,7 +14,7 @@ import "syscall/js"
 // it to check what the page says then (static/guard.js). It never returns.
 func testCrash(args []js.Value) (any, error) {
 	msg := "injected"
-	if s, err := stringArg(arg(args, 0), "", maxName); err == nil {
+	if s, err := jsarg.String(jsarg.Arg(args, 0), "", jsarg.MaxName); err == nil {
 		msg = s
 	}
 	done := make(chan struct{})

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -120,7 +119,7 @@ func (s *Studio) record(f *frame.Frame) {
 		Control: raw.Control, Ring: raw.Ring, Log: raw.Log, Meta: Meta{Published: raw.Published, Timings: f.Timings.Finite()}}
 	// The host copy is the truth; its GENERATION is the frame's.
 	if len(fr.Control) >= MinControlBytes {
-		fr.Generation = binary.LittleEndian.Uint32(fr.Control[abi.CtrlGeneration*abi.WordBytes:])
+		fr.Generation = abi.Word(fr.Control, abi.CtrlGeneration)
 	}
 	if n := s.rec.Len(); raw.Patchable && n > 0 && s.rec.At(n-1).Seq == f.Seq-1 {
 		if p, err := AppendPatch(s.patch[:0], raw.Ring, raw.ChangedSlots); err == nil {

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"encoding/binary"
 	"testing"
 	"time"
 
@@ -23,8 +22,8 @@ func liveFrames(t *testing.T, n int) []*frame.Frame {
 	for seq := 1; seq <= n; seq++ {
 		control := control(1, 8, uint32(10*seq), uint32(seq))
 		slot := seq % 8
-		putWord(ring[slot*abi.SlotBytes:], abi.SlotStatus, abi.StatusDone)
-		putWord(ring[slot*abi.SlotBytes:], abi.SlotOpcode, uint32(seq))
+		abi.PutWord(ring[slot*abi.SlotBytes:], abi.SlotStatus, abi.StatusDone)
+		abi.PutWord(ring[slot*abi.SlotBytes:], abi.SlotOpcode, uint32(seq))
 		var tel decode.RingTelemetry
 		var scratch decode.DecodeScratch
 		require.NoError(t, decode.DecodeInto(&tel, &scratch, control, ring, nil))
@@ -38,8 +37,6 @@ func liveFrames(t *testing.T, n int) []*frame.Frame {
 	}
 	return out
 }
-
-func putWord(b []byte, w int, v uint32) { binary.LittleEndian.PutUint32(b[w*abi.WordBytes:], v) }
 
 func clone(b []byte) []byte { return append([]byte(nil), b...) }
 

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -145,11 +144,9 @@ func (r *refRunner) Pending() uint32 {
 	c := r.q.Control()
 	var n uint32
 	for p := range abi.PriorityLevels {
-		n += ctl(c, abi.CtrlTail+p) - ctl(c, abi.CtrlHead+p)
+		n += abi.Word(c, abi.CtrlTail+p) - abi.Word(c, abi.CtrlHead+p)
 	}
 	return n
 }
-
-func ctl(b []byte, w int) uint32 { return binary.LittleEndian.Uint32(b[w*abi.WordBytes:]) }
 
 func clone(b []byte) []byte { return append([]byte(nil), b...) }

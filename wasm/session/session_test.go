@@ -57,7 +57,7 @@ func TestLiveFramesFollowTheReferenceKernel(t *testing.T) {
 				// telemetry decodes the host copy the kernel left.
 				assert.Equal(t, uint64(i), f.Seq)
 				assert.Equal(t, float64(16*i), f.AtMillis)
-				assert.Equal(t, ctl(r.Control(), abi.CtrlDoneCount), f.Ring.Control.DoneCount)
+				assert.Equal(t, abi.Word(r.Control(), abi.CtrlDoneCount), f.Ring.Control.DoneCount)
 				assert.Equal(t, r.Published(), f.Raw.Published)
 				assert.Equal(t, uint32(512), f.Counters.TotalSlots)
 				require.NotNil(t, f.Dispatch)
@@ -75,7 +75,7 @@ func TestLiveFramesFollowTheReferenceKernel(t *testing.T) {
 			assert.Equal(t, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, obs.seqs, "the observer sees every frame, in order")
 			assert.Equal(t, r.steps, uint64(12))
 			assert.Positive(t, r.Published(), "the generator published")
-			assert.Equal(t, obs.done[11], ctl(obs.control[11], abi.CtrlDoneCount), "Raw.Control is the frame's control")
+			assert.Equal(t, obs.done[11], abi.Word(obs.control[11], abi.CtrlDoneCount), "Raw.Control is the frame's control")
 			if preset != workload.Stall {
 				assert.Positive(t, obs.done[11], "the ring made progress")
 			}
@@ -94,7 +94,7 @@ func TestLiveFrameShedsAFullPartition(t *testing.T) {
 		{Opcode: abi.OpNop, Priority: 1}, {Opcode: abi.OpNop, Priority: 2}}
 	require.NoError(t, s.publishShedding(items))
 	assert.Equal(t, uint64(2), r.Published(), "priorities 1 and 2 published, priority 0 shed")
-	assert.Equal(t, uint32(0), ctl(r.Control(), abi.CtrlTail+0), "nothing of priority 0")
+	assert.Equal(t, uint32(0), abi.Word(r.Control(), abi.CtrlTail+0), "nothing of priority 0")
 }
 
 func TestPatchesCoverEveryChangeBetweenFrames(t *testing.T) {

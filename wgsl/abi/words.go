@@ -27,3 +27,10 @@ func Words(b []byte) []uint32 {
 	}
 	return out
 }
+
+// Word is word i of an ABI buffer (CtrlDoneCount of a control buffer,
+// say). It panics, as a slice index does, when b holds no word i.
+func Word(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[WordBytes*i:]) }
+
+// PutWord sets word i of an ABI buffer to v.
+func PutWord(b []byte, i int, v uint32) { binary.LittleEndian.PutUint32(b[WordBytes*i:], v) }

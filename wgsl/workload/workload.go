@@ -20,9 +20,6 @@ const (
 	FaultStorm        = "fault-storm"
 )
 
-// Presets lists every preset name in menu order.
-var Presets = []string{DefaultMix, NOPFlood, SkewedTenants, PriorityInversion, Stall, FaultStorm}
-
 // Layout of what a Generator's items touch.
 const (
 	// ObservableWords is the OBSERVABLE region the items write into.

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package browser
 
 import (
 	"fmt"
@@ -14,8 +14,6 @@ import (
 	"github.com/gowebapi/webapi/html"
 	"github.com/gowebapi/webapi/html/htmlevent"
 	"github.com/gowebapi/webapi/url"
-
-	"github.com/ringscope/ringscope/wasm/capture"
 )
 
 // Files in and out of the page: the exports' downloads, and capture files
@@ -24,10 +22,12 @@ import (
 // bindings; where it has none (Blob.arrayBuffer, DataTransfer.types as a
 // list) they use syscall/js.
 
-// saveFile hands b to the browser as a download named name (Blob, object
+var jsGlobal = js.Global()
+
+// SaveFile hands b to the browser as a download named name (Blob, object
 // URL, a temporary <a download>).
-func saveFile(name, mime string, b []byte) {
-	blob := file.NewBlob([]*file.Union{file.UnionFromJS(bytesToJS(b))}, &file.BlobPropertyBag{Type: mime})
+func SaveFile(name, mime string, b []byte) {
+	blob := file.NewBlob([]*file.Union{file.UnionFromJS(BytesToJS(b))}, &file.BlobPropertyBag{Type: mime})
 	href := url.CreateObjectURL(blob)
 	doc := webapi.GetDocument()
 	link := html.HTMLAnchorElementFromJS(doc.CreateElement("a", nil).JSValue())
@@ -41,13 +41,23 @@ func saveFile(name, mime string, b []byte) {
 	time.AfterFunc(time.Minute, func() { url.RevokeObjectURL(href) })
 }
 
-// installImportListeners accepts files from the capture bar's file input
-// (a delegated change listener, since the renderer may replace the input)
-// and dropped anywhere on the page. The listeners live as long as the
-// page, so their js.Funcs are never released.
-func installImportListeners(a *app) {
-	doc := webapi.GetDocument()
-	doc.AddEventChange(func(ev *domcore.Event, _ *webapi.Document) {
+// ListenForFiles calls onFiles, on a goroutine of its own, with the files
+// chosen in the capture bar's file input (a delegated change listener on
+// target, since the renderer may replace the input) and those dropped on
+// target; the body shows a drop target while files are dragged over it.
+// target is the page's document; c removes the listeners.
+func ListenForFiles(c *Cleanup, target js.Value, onFiles func([]*file.File)) {
+	doc := webapi.DocumentFromJS(target)
+	body := func() *domcore.DOMTokenList {
+		if b := webapi.GetDocument(); b != nil && b.Body() != nil {
+			return b.Body().ClassList()
+		}
+		return nil
+	}
+	listen := func(typ string, fn js.Func) {
+		c.Add(func() { target.Call("removeEventListener", typ, fn); fn.Release() })
+	}
+	listen("change", doc.AddEventChange(func(ev *domcore.Event, _ *webapi.Document) {
 		defer survive("change")
 		t := ev.Target()
 		if t == nil || !t.JSValue().Truthy() {
@@ -60,28 +70,34 @@ func installImportListeners(a *app) {
 		}
 		files := fileList(input.Files())
 		input.SetValue("") // the same file can be chosen again
-		go a.importFiles(files)
-	})
-	doc.AddEventDragOver(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
+		go onFiles(files)
+	}))
+	listen("dragover", doc.AddEventDragOver(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
 		defer survive("dragover")
 		if hasFiles(ev) {
 			ev.PreventDefault()
-			doc.Body().ClassList().Add("rs-drop-target")
+			if cl := body(); cl != nil {
+				cl.Add("rs-drop-target")
+			}
 		}
-	})
-	doc.AddEventDragLeave(func(*htmlevent.DragEvent, *webapi.Document) {
+	}))
+	listen("dragleave", doc.AddEventDragLeave(func(*htmlevent.DragEvent, *webapi.Document) {
 		defer survive("dragleave")
-		doc.Body().ClassList().Remove("rs-drop-target")
-	})
-	doc.AddEventDrop(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
+		if cl := body(); cl != nil {
+			cl.Remove("rs-drop-target")
+		}
+	}))
+	listen("drop", doc.AddEventDrop(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
 		defer survive("drop")
-		doc.Body().ClassList().Remove("rs-drop-target")
+		if cl := body(); cl != nil {
+			cl.Remove("rs-drop-target")
+		}
 		if !hasFiles(ev) {
 			return
 		}
 		ev.PreventDefault()
-		go a.importFiles(fileList(ev.DataTransfer().Files()))
-	})
+		go onFiles(fileList(ev.DataTransfer().Files()))
+	}))
 }
 
 // survive ends a listener that panicked (a page script that replaced a
@@ -124,11 +140,11 @@ func fileList(l *file.FileList) []*file.File {
 	return out
 }
 
-// readFile reads a File's bytes (File.arrayBuffer(), which gowebapi does
-// not bind).
-func readFile(f *file.File) ([]byte, error) {
-	if size := f.Size(); size > capture.MaxFileBytes {
-		return nil, fmt.Errorf("%s: %d bytes exceeds the %d-byte import limit; nothing was read", f.Name(), size, capture.MaxFileBytes)
+// ReadFile reads a File's bytes (File.arrayBuffer(), which gowebapi does
+// not bind), refusing one over max bytes before anything is read.
+func ReadFile(f *file.File, max int) ([]byte, error) {
+	if size := f.Size(); size > max {
+		return nil, fmt.Errorf("%s: %d bytes exceeds the %d-byte import limit; nothing was read", f.Name(), size, max)
 	}
 	ch := make(chan js.Value, 1)
 	errc := make(chan string, 1)
@@ -148,7 +164,8 @@ func readFile(f *file.File) ([]byte, error) {
 	}
 }
 
-func bytesToJS(b []byte) js.Value {
+// BytesToJS copies b into a new Uint8Array.
+func BytesToJS(b []byte) js.Value {
 	u := jsGlobal.Get("Uint8Array").New(len(b))
 	js.CopyBytesToJS(u, b)
 	return u

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsarg
 
 import (
 	"errors"
@@ -23,18 +23,20 @@ import (
 //
 // So every read of an argument goes through Reflect.get or Reflect.apply
 // called with Invoke, which wasm_exec wraps in try/catch and turns into a Go
-// panic (js.Error) that catch recovers; types come from typeName. Byte
+// panic (js.Error) that Catch recovers; types come from TypeName. Byte
 // buffers are recognised by the intrinsic getters of ArrayBuffer and the
 // views (a brand check: a Proxy or an own "byteLength" property can neither
 // pass it nor lie to it), and their size is known before anything is
 // copied.
 var (
+	jsGlobal       = js.Global()
+	jsObject       = jsGlobal.Get("Object")
 	jsReflectGet   = jsGlobal.Get("Reflect").Get("get")
 	jsReflectApply = jsGlobal.Get("Reflect").Get("apply")
 	jsIsArray      = jsGlobal.Get("Array").Get("isArray")
 	jsString       = jsGlobal.Get("String")
 	jsBoolean      = jsGlobal.Get("Boolean")
-	jsTypeError    = jsGlobal.Get("TypeError")
+	TypeError      = jsGlobal.Get("TypeError")
 	jsUint8Array   = jsGlobal.Get("Uint8Array")
 	jsIsView       = jsGlobal.Get("ArrayBuffer").Get("isView")
 	jsToString     = jsObject.Get("prototype").Get("toString")
@@ -70,33 +72,33 @@ func getter(ctor js.Value, name string) js.Value {
 	return d.Get("get")
 }
 
-// catch runs f and returns what it threw: a JS exception (js.Error) or a
+// Catch runs f and returns what it threw: a JS exception (js.Error) or a
 // Go panic of syscall/js (a value of the wrong type), as an error.
-func catch(f func()) (err error) {
+func Catch(f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError(r)
+			err = PanicError(r)
 		}
 	}()
 	f()
 	return nil
 }
 
-// panicError turns a recovered value into an error without reading the
+// PanicError turns a recovered value into an error without reading the
 // thrown value's properties the unsafe way (js.Error.Error reads
 // .message with Get, which a thrown Proxy can make throw again).
-func panicError(r any) error {
+func PanicError(r any) error {
 	switch e := r.(type) {
 	case js.Error:
-		return errors.New(jsText(e.Value))
+		return errors.New(Text(e.Value))
 	case error:
 		return e
 	}
 	return fmt.Errorf("%v", r)
 }
 
-// jsText is String(v), or a placeholder when even that throws.
-func jsText(v js.Value) (s string) {
+// Text is String(v), or a placeholder when even that throws.
+func Text(v js.Value) (s string) {
 	defer func() {
 		if recover() != nil {
 			s = "(a value that cannot be converted to a string)"
@@ -105,9 +107,9 @@ func jsText(v js.Value) (s string) {
 	return jsString.Invoke(v).String()
 }
 
-// typeName is v's JavaScript type as typeof says it, except "null" and
+// TypeName is v's JavaScript type as typeof says it, except "null" and
 // "array"; it never panics (a BigInt is "bigint").
-func typeName(v js.Value) (name string) {
+func TypeName(v js.Value) (name string) {
 	defer func() {
 		if recover() != nil {
 			name = "bigint" // the only typeof wasm_exec stores without a flag
@@ -117,7 +119,7 @@ func typeName(v js.Value) (name string) {
 	case js.TypeNull:
 		return "null"
 	case js.TypeObject:
-		if isArray(v) {
+		if IsArray(v) {
 			return "array"
 		}
 		return "object"
@@ -126,15 +128,15 @@ func typeName(v js.Value) (name string) {
 	}
 }
 
-// describe is typeName, with the class of an object ("Object", "Map",
+// Describe is TypeName, with the class of an object ("Object", "Map",
 // "Int32Array") from Object.prototype.toString, for error messages.
-func describe(v js.Value) string {
-	t := typeName(v)
+func Describe(v js.Value) string {
+	t := TypeName(v)
 	if t != "object" {
 		return t
 	}
 	var tag string
-	if catch(func() { tag = jsReflectApply.Invoke(jsToString, v, jsNoArgs).String() }) != nil {
+	if Catch(func() { tag = jsReflectApply.Invoke(jsToString, v, jsNoArgs).String() }) != nil {
 		return t
 	}
 	tag = strings.TrimSuffix(strings.TrimPrefix(tag, "[object "), "]")
@@ -144,35 +146,35 @@ func describe(v js.Value) string {
 	return tag
 }
 
-// isObject reports an object or a function (something with properties).
-func isObject(v js.Value) bool {
-	t := typeName(v)
+// IsObject reports an object or a function (something with properties).
+func IsObject(v js.Value) bool {
+	t := TypeName(v)
 	return t == "object" || t == "array" || t == "function"
 }
 
-// isArray is Array.isArray(v); false where it throws (a revoked Proxy).
-func isArray(v js.Value) (ok bool) {
-	catch(func() { ok = jsIsArray.Invoke(v).Bool() })
+// IsArray is Array.isArray(v); false where it throws (a revoked Proxy).
+func IsArray(v js.Value) (ok bool) {
+	Catch(func() { ok = jsIsArray.Invoke(v).Bool() })
 	return ok
 }
 
-// truthy is Boolean(v), which never runs user code.
-func truthy(v js.Value) bool { return jsBoolean.Invoke(v).Bool() }
+// Truthy is Boolean(v), which never runs user code.
+func Truthy(v js.Value) bool { return jsBoolean.Invoke(v).Bool() }
 
-// getProp reads v[key] with Reflect.get; err is what it threw, named.
-func getProp(v js.Value, what string, key any) (js.Value, error) {
-	out, err := rawGet(v, key)
+// Get reads v[key] with Reflect.get; err is what it threw, named.
+func Get(v js.Value, what string, key any) (js.Value, error) {
+	out, err := RawGet(v, key)
 	if err != nil {
 		return out, readError(what, err)
 	}
 	return out, nil
 }
 
-// rawGet is getProp for hot loops, which name the property only when the
+// RawGet is Get for hot loops, which name the property only when the
 // read fails (readError): a key given as a js.Value (keyOpcode …) is not
 // converted again on every call.
-func rawGet(v js.Value, key any) (out js.Value, err error) {
-	if err = catch(func() { out = jsReflectGet.Invoke(v, key) }); err != nil {
+func RawGet(v js.Value, key any) (out js.Value, err error) {
+	if err = Catch(func() { out = jsReflectGet.Invoke(v, key) }); err != nil {
 		return js.Undefined(), err
 	}
 	return out, nil
@@ -183,9 +185,9 @@ func readError(what string, err error) error {
 	return fmt.Errorf("%s: reading it threw: %w", what, err)
 }
 
-// isObjectType reports an object (arrays included) without calling into
+// IsObjectType reports an object (arrays included) without calling into
 // JS, for loops that read many; BigInts and all else are false.
-func isObjectType(v js.Value) (ok bool) {
+func IsObjectType(v js.Value) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -194,10 +196,10 @@ func isObjectType(v js.Value) (ok bool) {
 	return v.Type() == js.TypeObject
 }
 
-// optionsArg checks an optional options argument: undefined, null or an
+// Options checks an optional options argument: undefined, null or an
 // object (not an array or a function).
-func optionsArg(v js.Value, what string) error {
-	switch t := typeName(v); t {
+func Options(v js.Value, what string) error {
+	switch t := TypeName(v); t {
 	case "undefined", "null", "object":
 		return nil
 	default:
@@ -205,31 +207,31 @@ func optionsArg(v js.Value, what string) error {
 	}
 }
 
-// optProp reads o[name] of an optional options object: undefined when o is
+// OptProp reads o[name] of an optional options object: undefined when o is
 // absent; an error when o is not an object or the read throws.
-func optProp(o js.Value, what, name string) (js.Value, error) {
+func OptProp(o js.Value, what, name string) (js.Value, error) {
 	if o.IsUndefined() || o.IsNull() {
 		return js.Undefined(), nil
 	}
-	if err := optionsArg(o, what); err != nil {
+	if err := Options(o, what); err != nil {
 		return js.Undefined(), err
 	}
-	return getProp(o, what+": "+name, name)
+	return Get(o, what+": "+name, name)
 }
 
-// arrayArg checks that v is an array of at most max elements and returns
+// Array checks that v is an array of at most max elements and returns
 // its length: type, then size, before any element is read (an Array of
 // 2^30 holes is refused, not walked).
-func arrayArg(v js.Value, what string, max int) (int, error) {
-	if !isArray(v) {
-		return 0, fmt.Errorf("%s must be an array, got %s", what, describe(v))
+func Array(v js.Value, what string, max int) (int, error) {
+	if !IsArray(v) {
+		return 0, fmt.Errorf("%s must be an array, got %s", what, Describe(v))
 	}
-	l, err := getProp(v, what+".length", "length")
+	l, err := Get(v, what+".length", "length")
 	if err != nil {
 		return 0, err
 	}
-	if typeName(l) != "number" {
-		return 0, fmt.Errorf("%s.length must be a number, got %s", what, typeName(l))
+	if TypeName(l) != "number" {
+		return 0, fmt.Errorf("%s.length must be a number, got %s", what, TypeName(l))
 	}
 	n := l.Float()
 	if n != math.Trunc(n) || n < 0 {
@@ -241,12 +243,15 @@ func arrayArg(v js.Value, what string, max int) (int, error) {
 	return int(n), nil
 }
 
-// byteSpan is an ArrayBuffer (or SharedArrayBuffer) region a caller
+// Span is an ArrayBuffer (or SharedArrayBuffer) region a caller
 // passed: a buffer, an offset and a length, read by the intrinsic getters.
-type byteSpan struct {
+type Span struct {
 	buf    js.Value
 	off, n int
 }
+
+// Len is the span's size in bytes.
+func (s Span) Len() int { return s.n }
 
 // applyInt calls the intrinsic getter g on v; ok is false when v is not
 // of g's class (the getter throws) or the page has no such getter.
@@ -254,30 +259,30 @@ func applyInt(g, v js.Value) (n int, ok bool) {
 	if g.IsUndefined() {
 		return 0, false
 	}
-	err := catch(func() { n = jsReflectApply.Invoke(g, v, jsNoArgs).Int() })
+	err := Catch(func() { n = jsReflectApply.Invoke(g, v, jsNoArgs).Int() })
 	return n, err == nil
 }
 
 func applyValue(g, v js.Value) (out js.Value, ok bool) {
-	err := catch(func() { out = jsReflectApply.Invoke(g, v, jsNoArgs) })
+	err := Catch(func() { out = jsReflectApply.Invoke(g, v, jsNoArgs) })
 	return out, err == nil
 }
 
 // spanOf recognises an ArrayBuffer, a SharedArrayBuffer or a view of one
 // (typed arrays, DataView) without running any of the caller's code.
-func spanOf(v js.Value) (byteSpan, bool) {
-	if typeName(v) != "object" {
-		return byteSpan{}, false
+func spanOf(v js.Value) (Span, bool) {
+	if TypeName(v) != "object" {
+		return Span{}, false
 	}
 	if n, ok := applyInt(abByteLength, v); ok {
-		return byteSpan{buf: v, n: n}, true
+		return Span{buf: v, n: n}, true
 	}
 	if n, ok := applyInt(sabByteLength, v); ok {
-		return byteSpan{buf: v, n: n}, true
+		return Span{buf: v, n: n}, true
 	}
 	var view bool
-	if catch(func() { view = jsIsView.Invoke(v).Bool() }) != nil || !view {
-		return byteSpan{}, false
+	if Catch(func() { view = jsIsView.Invoke(v).Bool() }) != nil || !view {
+		return Span{}, false
 	}
 	for _, g := range [][3]js.Value{{taBuffer, taByteOffset, taByteLength}, {dvBuffer, dvByteOffset, dvByteLength}} {
 		n, ok := applyInt(g[2], v)
@@ -286,17 +291,17 @@ func spanOf(v js.Value) (byteSpan, bool) {
 		}
 		off, _ := applyInt(g[1], v)
 		buf, _ := applyValue(g[0], v)
-		return byteSpan{buf: buf, off: off, n: n}, true
+		return Span{buf: buf, off: off, n: n}, true
 	}
-	return byteSpan{}, false
+	return Span{}, false
 }
 
-// bytesSpanArg checks that v is bytes (an ArrayBuffer or a view) of at
+// BytesSpan checks that v is bytes (an ArrayBuffer or a view) of at
 // most max bytes, without copying them.
-func bytesSpanArg(v js.Value, what string, max int) (byteSpan, error) {
+func BytesSpan(v js.Value, what string, max int) (Span, error) {
 	s, ok := spanOf(v)
 	if !ok {
-		return s, fmt.Errorf("%s must be an ArrayBuffer or a Uint8Array, got %s", what, describe(v))
+		return s, fmt.Errorf("%s must be an ArrayBuffer or a Uint8Array, got %s", what, Describe(v))
 	}
 	if s.n > max {
 		return s, fmt.Errorf("%s: %d bytes exceeds the %d-byte limit; nothing was copied", what, s.n, max)
@@ -305,9 +310,9 @@ func bytesSpanArg(v js.Value, what string, max int) (byteSpan, error) {
 }
 
 // copy copies the span into a new Go slice.
-func (s byteSpan) copy(what string) ([]byte, error) {
+func (s Span) Copy(what string) ([]byte, error) {
 	var u js.Value
-	if err := catch(func() { u = jsUint8Array.New(s.buf, s.off, s.n) }); err != nil {
+	if err := Catch(func() { u = jsUint8Array.New(s.buf, s.off, s.n) }); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err) // a detached buffer
 	}
 	b := make([]byte, s.n)
@@ -315,48 +320,48 @@ func (s byteSpan) copy(what string) ([]byte, error) {
 	return b, nil
 }
 
-// bytesArg copies an ArrayBuffer or a view of at most max bytes into Go,
+// Bytes copies an ArrayBuffer or a view of at most max bytes into Go,
 // checking the size before it allocates.
-func bytesArg(v js.Value, what string, max int) ([]byte, error) {
-	s, err := bytesSpanArg(v, what, max)
+func Bytes(v js.Value, what string, max int) ([]byte, error) {
+	s, err := BytesSpan(v, what, max)
 	if err != nil {
 		return nil, err
 	}
-	return s.copy(what)
+	return s.Copy(what)
 }
 
-// isBytes reports an ArrayBuffer or a view of one (Uint8Array, DataView…).
-func isBytes(v js.Value) bool {
+// IsBytes reports an ArrayBuffer or a view of one (Uint8Array, DataView…).
+func IsBytes(v js.Value) bool {
 	_, ok := spanOf(v)
 	return ok
 }
 
-// isElement reports a DOM Element (the tagName getter's brand check).
-func isElement(v js.Value) bool {
-	if typeName(v) != "object" {
+// IsElement reports a DOM Element (the tagName getter's brand check).
+func IsElement(v js.Value) bool {
+	if TypeName(v) != "object" {
 		return false
 	}
 	_, ok := applyValue(elTagName, v)
 	return ok && !elTagName.IsUndefined()
 }
 
-// maxName bounds the short strings the API reads (modes, formats, panel
-// names, labels), maxText the longer ones (an import's name, a URL).
+// MaxName bounds the short strings the API reads (modes, formats, panel
+// names, labels), MaxText the longer ones (an import's name, a URL).
 const (
-	maxName = 128
-	maxText = 4096
+	MaxName = 128
+	MaxText = 4096
 )
 
-// stringArg reads a string of at most max UTF-16 units; the length is
+// String reads a string of at most max UTF-16 units; the length is
 // checked before the string is copied into Go. js.Value.Length refuses a
 // primitive string, so it is read from the String object Object(v), whose
 // length is an own, read-only property: no user code runs.
-func stringArg(v js.Value, what string, max int) (string, error) {
-	if t := typeName(v); t != "string" {
+func String(v js.Value, what string, max int) (string, error) {
+	if t := TypeName(v); t != "string" {
 		return "", fmt.Errorf("%s must be a string, got %s", what, t)
 	}
 	var n int
-	if err := catch(func() { n = jsObject.Invoke(v).Get("length").Int() }); err != nil {
+	if err := Catch(func() { n = jsObject.Invoke(v).Get("length").Int() }); err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	if n > max {
@@ -365,10 +370,10 @@ func stringArg(v js.Value, what string, max int) (string, error) {
 	return v.String(), nil
 }
 
-// indexArg reads a frame index argument: an integer 0, 1, ….
-func indexArg(v js.Value, what string) (int, error) {
-	if typeName(v) != "number" {
-		return 0, fmt.Errorf("%s: index must be a frame index 0, 1, …, got %s", what, typeName(v))
+// Index reads a frame index argument: an integer 0, 1, ….
+func Index(v js.Value, what string) (int, error) {
+	if TypeName(v) != "number" {
+		return 0, fmt.Errorf("%s: index must be a frame index 0, 1, …, got %s", what, TypeName(v))
 	}
 	f := v.Float()
 	if f != math.Trunc(f) || f < 0 || f > math.MaxInt32 {
@@ -377,12 +382,12 @@ func indexArg(v js.Value, what string) (int, error) {
 	return int(f), nil
 }
 
-// describeArgs lists the arguments' types, for the message of a call that
+// DescribeArgs lists the arguments' types, for the message of a call that
 // failed in a way its own checks did not foresee.
-func describeArgs(args []js.Value) string {
+func DescribeArgs(args []js.Value) string {
 	parts := make([]string, len(args))
 	for i, v := range args {
-		parts[i] = describe(v)
+		parts[i] = Describe(v)
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }

@@ -1,0 +1,149 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/vugu/vugu"
+
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/browser"
+	"github.com/ringscope/ringscope/wasm/render"
+)
+
+// view is the dashboard on the page: the component tree, our renderer
+// (wasm/render) and the loop that renders it on display frames.
+type view struct {
+	dash     *ui.Dashboard
+	cleanup  *browser.Cleanup
+	renderer *render.Renderer
+	env      vugu.EventEnv
+	// gate holds the first render back until the first frame asked for
+	// its pipelines (liveFrame) or start knows there is none.
+	gate     chan struct{}
+	gateOnce sync.Once
+}
+
+func newView(dash *ui.Dashboard, cleanup *browser.Cleanup) *view {
+	return &view{dash: dash, cleanup: cleanup, gate: make(chan struct{})}
+}
+
+// run mounts the dashboard on #app and renders it whenever an event or a
+// frame (EventEnv.UnlockRender) asks, until the renderer stops.
+func (v *view) run() {
+	var err error
+	v.renderer, err = render.New("#app")
+	if err != nil {
+		browser.SetText(statusSelector, "error: mount dashboard: "+err.Error())
+		select {}
+	}
+	v.env = v.renderer.EventEnv()
+	buildEnv, err := vugu.NewBuildEnv(v.env)
+	if err != nil {
+		browser.SetText(statusSelector, "error: vugu: "+err.Error())
+		select {}
+	}
+	// The first render (building and laying out the whole dashboard,
+	// 250-500 ms here) waits until the first frame has asked for its
+	// pipelines (liveFrame), so it runs while the GPU process compiles
+	// them rather than before. The loader's page says "loading" until
+	// then; a start that hangs delays it by at most firstRenderWait.
+	select {
+	case <-v.gate:
+	case <-time.After(firstRenderWait):
+	}
+	frames := browser.NewAnimationFrames(v.cleanup, maxFrameWait)
+	var lastStart time.Time
+	var lastCost time.Duration
+	for ok := true; ok; ok = v.renderer.EventWait() {
+		// Renders are spaced so that the live loop keeps its share of the
+		// main thread (renderSpacing), then wait for the next display frame:
+		// one render, just before the browser lays it out and paints it,
+		// shows every frame and event since the last one.
+		if wait := min(time.Until(lastStart.Add(renderSpacing*lastCost)), maxRenderWait); wait > 0 {
+			time.Sleep(wait)
+		}
+		frames.Wait()
+		if !v.renderer.Coalesce() {
+			break
+		}
+		lastStart = time.Now()
+		if err := v.renderer.Render(buildEnv.RunBuild(v.dash)); err != nil {
+			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
+		}
+		lastCost = time.Since(lastStart)
+	}
+}
+
+// renderSpacing: a render starts at least this many times its
+// predecessor's cost (Build, the DOM sync and the canvases) after that one
+// started. The browser's style, layout and paint of a render cost about as
+// much again, so rendering takes at most about two thirds of the main
+// thread and the live loop, which shares it, the rest. Measured on the
+// H200 in Chromium at 65,536 slots (node bench/ab.mjs, 4 rounds of 6 s):
+// one render per frame ran 31 frames/s and 30 renders/s; spacing 3, 46
+// frames/s and 23 renders/s; spacing 4, 55 and 15. Frames are the GPU
+// drains the page observes; renders only what a person sees.
+const renderSpacing = 3
+
+// maxRenderWait caps that spacing, so that one slow render (a collection, a
+// tab brought back, the slot inspector's first draw) does not hold the next
+// one back: measured on the H200 without it, one 790 ms render kept the
+// dashboard still for 2.4 s.
+const maxRenderWait = 100 * time.Millisecond
+
+// maxFrameWait bounds the wait for an animation frame: a hidden page, which
+// gets none, still renders at 10 Hz for an embedder that reads its DOM.
+const maxFrameWait = 100 * time.Millisecond
+
+// statusSelector is the loader's status element, written directly when
+// the dashboard could not mount.
+const statusSelector = `[data-testid="status"]`
+
+// firstRenderWait bounds how long the first render waits for the gate.
+const firstRenderWait = 2 * time.Second
+
+// openGate lets the first render run (once).
+func (v *view) openGate() { v.gateOnce.Do(func() { close(v.gate) }) }
+
+// openGateAfter runs f, then lets the first render run, unless the gate
+// is open already (f does not run then).
+func (v *view) openGateAfter(f func()) {
+	v.gateOnce.Do(func() {
+		f()
+		close(v.gate)
+	})
+}
+
+// update runs f on the dashboard under the EventEnv lock and re-renders.
+func (v *view) update(f func(d *ui.Dashboard)) {
+	for v.env == nil {
+		time.Sleep(time.Millisecond) // run has not mounted yet
+	}
+	v.env.Lock()
+	f(v.dash)
+	v.env.UnlockRender()
+}
+
+// updateQuiet runs f on the dashboard under the EventEnv lock without
+// asking for a render (a frame's Apply follows, which asks); before the
+// dashboard mounted it does nothing, and the next update shows it.
+func (v *view) updateQuiet(f func(d *ui.Dashboard)) {
+	if v.env == nil {
+		return
+	}
+	v.env.Lock()
+	f(v.dash)
+	v.env.UnlockOnly()
+}
+
+// root is the element the dashboard renders into, once it rendered.
+func (v *view) root() js.Value {
+	if r := v.renderer; r != nil {
+		return r.Root()
+	}
+	return js.Undefined()
+}
