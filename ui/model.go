@@ -182,13 +182,7 @@ func OpcodeList(ops []uint32) string {
 }
 
 // PresetNames lists the preset names in menu order.
-func PresetNames() []string {
-	n := make([]string, len(Presets))
-	for i, p := range Presets {
-		n[i] = p.Name
-	}
-	return n
-}
+func PresetNames() []string { return workload.Presets }
 
 // PresetByName finds a preset.
 func PresetByName(name string) (Preset, bool) {
