@@ -83,3 +83,43 @@ func TestShutdownWorkgroupClaims(t *testing.T) {
 	t.Cleanup(func() { testWorkgroupClaims = nil })
 	TestShutdown(t)
 }
+
+// TestLaneTickets: under workgroup claims a ring without pending SHUTDOWN
+// items drains with several tickets per lane per claim round, one with a
+// SHUTDOWN item with one, and both leave what the reference leaves.
+func TestLaneTickets(t *testing.T) {
+	on := true
+	testWorkgroupClaims = &on
+	t.Cleanup(func() { testWorkgroupClaims = nil })
+	for _, tc := range []struct {
+		name     string
+		shutdown bool
+		program  string
+	}{
+		{"no SHUTDOWN", false, "interpreter/x64/t8"},
+		{"SHUTDOWN pending", true, "interpreter/x64"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const slots = 1000
+			r := openT(t, shared(t), Options{Slots: slots, Tenants: 1, Observable: 2, LogCapacity: 8, Budget: 16, Grid: 2,
+				WorkgroupSize: 64, Mode: ModeInterpreter})
+			var items []host.Item
+			for i := 0; i < 900; i++ {
+				items = append(items, addItem(0, 1, uint32(i%abi.PriorityLevels), 0))
+			}
+			if tc.shutdown {
+				items = append(items, item(abi.OpShutdown, abi.PriorityIdle))
+			}
+			_, err := r.Publish(items)
+			require.NoError(t, err)
+			in := ref.Buffers{Control: bytes.Clone(r.q.Control()), Ring: bytes.Clone(r.q.Ring()), Log: bytes.Clone(r.q.Log()),
+				Params: paramsOf(r), Data: make([]byte, abi.WordBytes)}
+			ep, err := r.Step(ctxT(t))
+			require.NoError(t, err)
+			assert.Equal(t, tc.program, ep.Program)
+			res, err := ref.Run(in, ref.Grid{Workgroups: ep.Grid, Width: ep.Width})
+			require.NoError(t, err)
+			compareSubmission(t, 0, 0, r, in, res, ep)
+		})
+	}
+}
