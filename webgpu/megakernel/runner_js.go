@@ -823,8 +823,10 @@ func (r *Runner) pipelineKey(width uint32, jit bool) string {
 
 // upload writes what the device lacks: whole buffers that are fresh, else
 // the host queue's dirty ranges (coalesced), the params uniform, and the
-// data binding when fresh. A large ring upload goes through the mapped
-// staging (stageRing) instead of writeBuffer.
+// data binding when fresh. A large upload of dirty ring ranges goes
+// through the mapped staging (stageRing) instead of writeBuffer; a fresh
+// ring (the first Step, Rebind) keeps writeBuffer, so a page's startup
+// creates no staging it may never use again.
 func (r *Runner) upload(ctx context.Context) error {
 	wq := r.dev.Queue()
 	srcs := [3][]byte{host.ControlBuffer: r.q.Control(), host.RingBuffer: r.q.Ring(), host.LogBuffer: r.q.Log()}
@@ -840,7 +842,7 @@ func (r *Runner) upload(ctx context.Context) error {
 			}
 			r.writes = coalesce(r.writes, r.q.Dirty(host.Buffer(b)), gap)
 		}
-		if b == int(host.RingBuffer) {
+		if b == int(host.RingBuffer) && !r.fresh[bufRing] {
 			staged, err := r.stageRing(ctx, src, r.writes)
 			if err != nil {
 				return err

@@ -711,6 +711,9 @@ func TestStagedRingUpload(t *testing.T) {
 	parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
 	r := openT(t, shared(t), Options{Slots: slots, Tenants: 1, Observable: 1, Budget: 64, Partitions: parts})
 	require.NotZero(t, r.lay.upload())
+	_, err := r.Step(ctxT(t)) // the fresh ring goes by writeBuffer
+	require.NoError(t, err)
+	require.Nil(t, r.up.buf)
 	for round := range 2 {
 		items := make([]host.Item, slots)
 		for i := range items {

@@ -11,7 +11,8 @@ import (
 
 // upStage is the ring's upload staging: a MAP_WRITE | COPY_SRC buffer the
 // size of the ring (layout.upload), created by the first upload that uses
-// it. A ring upload of at least stagedUploadMin bytes is copied from Go
+// it. An upload of dirty ring ranges of at least stagedUploadMin bytes
+// (not a fresh buffer's whole ring) is copied from Go
 // memory into it while it is mapped (one js.CopyBytesToJS per range, at the
 // range's own offset), and the submission's command buffer copies those
 // ranges into the ring before the drain. The map for the next upload
