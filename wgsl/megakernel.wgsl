@@ -91,17 +91,6 @@ override WORKGROUP_SIZE_X: u32 = 64u;
 // runner turns it on for GPUs; a CPU adapter (SwiftShader) pays more for
 // the barriers than for the atomics.
 override WORKGROUP_CLAIMS: bool = false;
-// LANE_TICKETS: with WORKGROUP_CLAIMS, the tickets each lane takes per
-// claim round (1 … MAX_LANE_TICKETS, and at most what is left of its
-// budget): one atomicAdd and one handoff for that many iterations of every
-// lane, whose claims then go out together. Each ticket is one of the
-// lane's iterations; their SHUTDOWN checks are the round's, so the runner
-// sets more than 1 only when no SHUTDOWN item is pending: then nothing
-// but the host writes SHUTDOWN (an opcode's write faults PROTECTED), and
-// it cannot change during the dispatch. A SHUTDOWN met anyway stops the
-// workgroup at the next round, after the lane's other tickets of this one.
-override LANE_TICKETS: u32 = 1u;
-const MAX_LANE_TICKETS: u32 = 8u;
 
 override ENABLE_OP_NOP: bool = true;
 override ENABLE_OP_STORE_U32: bool = true;
@@ -529,35 +518,16 @@ fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
     return workgroupUniformLoad(&wg_ring);
 }
 
-// Grab is what one claim round gave the workgroup: got[p] tickets of
-// partition p from first[p]. Its tickets are ranked in partition order;
-// the lane of index l owns ranks l, l + WORKGROUP_SIZE_X, … (grab_claim).
-struct Grab {
-    first: array<u32, PRIORITY_LEVELS>,
-    got: array<u32, PRIORITY_LEVELS>,
-}
-
-// grab_claim is the claim of rank in g, or none past its tickets.
-fn grab_claim(g: ptr<function, Grab>, r: ptr<function, LaneRing>, rank: u32) -> Claim {
-    var k = rank;
-    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
-        if (k < (*g).got[p]) {
-            return Claim(true, p, (*r).start[p] + ((*g).first[p] + k) % (*r).size[p]);
-        }
-        k -= (*g).got[p];
-    }
-    return Claim(false, 0u, 0u);
-}
-
-// claim_next takes need tickets for the workgroup (need = lanes × tickets
-// per lane) into g: the first tickets below TAIL of the live partitions
-// 0..4, in order, as PROTOCOL §3's per-lane loop does, but with one
-// atomicAdd of what is still needed per partition tried for the whole
-// workgroup instead of one per lane per iteration. A partition that could
-// not give all that was needed leaves the live set. need is left at the
-// number of tickets not found; then every partition is drained. Called in
-// uniform control flow, after a barrier that follows every lane's read of
-// wg_hand in the previous round; need, g, the live set and *stop stay
+// claim_next gives each lane of the workgroup that still needs one (need
+// of them, ranked by lane index) the first ticket below TAIL of the live
+// partitions 0..4, in order, as PROTOCOL §3's per-lane loop does, but with
+// one atomicAdd of need per partition tried for the whole workgroup
+// instead of one per lane: the lane of rank k among those without a
+// ticket owns first + k while that is below TAIL. A partition that could
+// not give every lane a ticket leaves the live set. need is left at the
+// number of lanes that got none; then every partition is drained. Called
+// in uniform control flow, after a barrier that follows every lane's read
+// of wg_hand in the previous round; need, the live set and *stop stay
 // uniform.
 //
 // The iteration's SHUTDOWN check comes before its first ticket: lane 0
@@ -570,7 +540,9 @@ fn grab_claim(g: ptr<function, Grab>, r: ptr<function, LaneRing>, rank: u32) -> 
 // before it (atomics are relaxed); this workgroup's own SHUTDOWN opcode
 // is seen exactly, through wg_shutdown and the barrier after the round.
 fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
-              shut: ptr<function, u32>, stop: ptr<function, bool>, g: ptr<function, Grab>) {
+              shut: ptr<function, u32>, stop: ptr<function, bool>) -> Claim {
+    var rank = lane;
+    var claim = Claim(false, 0u, 0u);
     var first_try = true;
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let bit = 1u << p;
@@ -595,21 +567,28 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
         let h = workgroupUniformLoad(&wg_hand);
         if (h.x != 0u) {
             *stop = true;
-            return;
+            return claim;
         }
         first_try = false;
+        let first = h.y;
         let tail = (*r).tail[p];
         var got = 0u;
-        if (h.y < tail) {
-            got = min(*need, tail - h.y);
+        if (first < tail) {
+            got = min(*need, tail - first);
         }
-        (*g).first[p] = h.y;
-        (*g).got[p] = got;
+        if (!claim.owned) {
+            if (rank < got) {
+                claim = Claim(true, p, (*r).start[p] + (first + rank) % (*r).size[p]);
+            } else {
+                rank -= got;
+            }
+        }
         if (got < *need) {
             (*r).live &= ~bit;
         }
         *need -= got;
     }
+    return claim;
 }
 
 // claim_lane is claim_next for one lane (WORKGROUP_CLAIMS off): the first
@@ -773,39 +752,18 @@ fn lane_flush(k: ptr<function, LaneCounts>) {
     }
 }
 
-// Ticket is a claimed slot's opcode and tenant, and the first attempt at
-// its claim (begin_slot), before the lane runs it (end_slot).
-struct Ticket {
-    op: u32,
-    tenant: u32,
-    old: u32,
-    exchanged: bool,
-}
-
-// begin_slot loads the opcode and tenant of c's slot and makes one
-// compare-exchange of its STATUS, PUBLISHED → CLAIMED, without looking at
-// the answer: a lane with several tickets begins them all before it ends
-// any, so their round trips to memory overlap.
-fn begin_slot(c: Claim) -> Ticket {
-    let base = c.slot * SLOT_WORDS;
-    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
-    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
-    let r = atomicCompareExchangeWeak(&ring[base + SLOT_STATUS], STATUS_PUBLISHED, STATUS_CLAIMED);
-    return Ticket(op, tenant, r.old_value, r.exchanged);
-}
-
-// end_slot takes the slot of ticket c to its final status. The claim is a
-// compare-exchange PUBLISHED → CLAIMED (retried here, by claim_slot, after
-// a spurious failure of begin_slot's): a ticket that finds any other
+// run_slot takes the slot of ticket c to its final status. The claim is a
+// compare-exchange PUBLISHED → CLAIMED: a ticket that finds any other
 // status (the slot was never published, or another ticket of this
 // submission owns it) faults BAD_STATE and stores FAULT, whatever the
 // order of the two lanes, as the reference's second ticket does.
-fn end_slot(c: Claim, t: Ticket, k: ptr<function, LaneCounts>) {
-    let status = c.slot * SLOT_WORDS + SLOT_STATUS;
-    let op = t.op;
-    let tenant = t.tenant;
+fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
+    let base = c.slot * SLOT_WORDS;
+    let status = base + SLOT_STATUS;
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
     var out: Outcome;
-    if (!t.exchanged && (t.old != STATUS_PUBLISHED || !claim_slot(status))) {
+    if (!claim_slot(status)) {
         out = faults(FAULT_BAD_STATE);
         atomicStore(&ring[status], STATUS_FAULT);
     } else {
@@ -829,32 +787,6 @@ fn end_slot(c: Claim, t: Ticket, k: ptr<function, LaneCounts>) {
     }
     if (out.status == STATUS_DONE || out.status == STATUS_FAULT) {
         (*k).done += 1u;
-    }
-}
-
-// run_slot takes the slot of one ticket to its final status.
-fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
-    end_slot(c, begin_slot(c), k);
-}
-
-// run_grab runs the lane's tickets of g (ranks lane + j × width, j < n):
-// it begins them all, then ends them in order. The loops run to the
-// constant MAX_LANE_TICKETS, so the arrays can live in registers.
-fn run_grab(g: ptr<function, Grab>, r: ptr<function, LaneRing>, lane: u32, n: u32, k: ptr<function, LaneCounts>) {
-    var cs = array<Claim, MAX_LANE_TICKETS>();
-    var ts = array<Ticket, MAX_LANE_TICKETS>();
-    for (var j = 0u; j < MAX_LANE_TICKETS; j++) {
-        if (j < n) {
-            cs[j] = grab_claim(g, r, lane + j * WORKGROUP_SIZE_X);
-            if (cs[j].owned) {
-                ts[j] = begin_slot(cs[j]);
-            }
-        }
-    }
-    for (var j = 0u; j < MAX_LANE_TICKETS; j++) {
-        if (j < n && cs[j].owned) {
-            end_slot(cs[j], ts[j], k);
-        }
     }
 }
 
@@ -915,18 +847,15 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         if (lane == 0u) {
             shut = atomicLoad(&control[CTRL_SHUTDOWN]);
         }
-        let per_round = clamp(LANE_TICKETS, 1u, MAX_LANE_TICKETS);
-        var it = 0u;
-        while (it < budget) { // it grows by n ≥ 1 per round
-            let n = min(per_round, budget - it);
-            var need = WORKGROUP_SIZE_X * n;
-            var g = Grab(); // explicit: each round starts from no tickets
-            claim_next(&lr, lane, &need, &shut, &stopped, &g);
+        for (var it = 0u; it < budget; it++) {
+            var need = WORKGROUP_SIZE_X;
+            let c = claim_next(&lr, lane, &need, &shut, &stopped);
             if (stopped) {
                 break;
             }
-            run_grab(&g, &lr, lane, n, &counts);
-            it += n;
+            if (c.owned) {
+                run_slot(c, &counts);
+            }
             if (need != 0u) {
                 stopped = true; // every partition is drained
                 break;

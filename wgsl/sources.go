@@ -44,10 +44,6 @@ const (
 	// WorkgroupClaims is the drain's bool override that claims tickets by
 	// workgroup rather than by lane (default off: megakernel.wgsl says why).
 	WorkgroupClaims = "WORKGROUP_CLAIMS"
-	// LaneTickets is the drain's u32 override of the tickets each lane takes
-	// per claim round under WorkgroupClaims (default 1; more only while no
-	// SHUTDOWN item is pending: megakernel.wgsl says why).
-	LaneTickets = "LANE_TICKETS"
 	// enablePrefix starts the bool override of each implemented opcode:
 	// ENABLE_ + the opcode's name in abi_gen.wgsl (ENABLE_OP_SPIN).
 	enablePrefix = "ENABLE_"

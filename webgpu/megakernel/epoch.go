@@ -18,8 +18,7 @@ type Epoch struct {
 	// Launch is the launch policy's recommendation for this submission.
 	Launch decode.LaunchRecommendation
 	// Program is the drain pipeline's cache key: "interpreter" or a
-	// wgsl.JITKey, with the width ("interpreter/x64") and, when lanes take
-	// more than one ticket per claim round, their count ("…/x64/t8").
+	// wgsl.JITKey, with the width ("interpreter/x64").
 	Program string
 	// Grid is the workgroups of the drain dispatch; Width their width.
 	Grid, Width uint32

@@ -95,7 +95,6 @@ type Runner struct {
 		key     string
 		width   uint32
 		jit     bool
-		tickets uint32
 		opcodes []uint32
 	}
 	params   [paramsBytes]byte
@@ -742,7 +741,6 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	consts := maps.Clone(prog.Constants)
 	if r.workgroupClaims() {
 		consts[wgsl.WorkgroupClaims] = 1
-		consts[wgsl.LaneTickets] = float64(r.laneTickets())
 	}
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: consts,
@@ -786,37 +784,18 @@ func (r *Runner) workgroupClaims() bool {
 	return !strings.Contains(name, "swiftshader") && !strings.Contains(name, "llvmpipe")
 }
 
-// laneTickets is the drain's wgsl.LaneTickets under workgroup claims:
-// laneClaims (the grid's claims per lane, so that a full ring takes about
-// one claim round per workgroup) while the queue holds no pending SHUTDOWN
-// item, else 1 (megakernel.wgsl says why). The pending set is the one the
-// JIT program trusts (host.Queue.PendingOpcodes).
-func (r *Runner) laneTickets() uint32 {
-	if !r.workgroupClaims() {
-		return 1
-	}
-	if _, found := slices.BinarySearch(r.scan.opcodes, abi.OpShutdown); found {
-		return 1
-	}
-	return laneClaims
-}
-
-// pipelineKey names the drain pipeline of width, mode and lane tickets;
-// the last key is kept, so a steady state builds no string.
+// pipelineKey names the drain pipeline of width and mode; the last key is
+// kept, so a steady state builds no string.
 func (r *Runner) pipelineKey(width uint32, jit bool) string {
 	k := &r.lastKey
-	tickets := r.laneTickets()
-	if k.key != "" && k.width == width && k.jit == jit && k.tickets == tickets && (!jit || slices.Equal(k.opcodes, r.scan.opcodes)) {
+	if k.key != "" && k.width == width && k.jit == jit && (!jit || slices.Equal(k.opcodes, r.scan.opcodes)) {
 		return k.key
 	}
-	k.width, k.jit, k.tickets, k.opcodes = width, jit, tickets, append(k.opcodes[:0], r.scan.opcodes...)
+	k.width, k.jit, k.opcodes = width, jit, append(k.opcodes[:0], r.scan.opcodes...)
 	if jit {
 		k.key = fmt.Sprintf("%s/x%d", r.opts.Kernel.JITKey(r.scan.opcodes), width)
 	} else {
 		k.key = fmt.Sprintf("interpreter/x%d", width)
-	}
-	if tickets > 1 {
-		k.key += fmt.Sprintf("/t%d", tickets)
 	}
 	return k.key
 }
