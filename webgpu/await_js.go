@@ -63,37 +63,52 @@ type settled struct {
 }
 
 // await waits for promise to settle and returns its value, or its rejection
-// reason as a *JSError, or ctx.Err() if ctx ends first. Both js.Funcs are
-// released: at once when the promise settles in time, otherwise by a
-// goroutine once it does settle (a promise that never settles keeps them;
-// LiveFuncs shows it). The handlers only send on a buffered channel.
+// reason as a *JSError, or ctx.Err() if ctx ends first: watch, then wait.
 //
 // await blocks the calling goroutine until the JS event loop runs the
 // promise's reactions, so it must never be called inside a JS callback
 // (a js.FuncOf body): there the event loop cannot run and it deadlocks.
 func await(ctx context.Context, promise js.Value) (js.Value, error) {
-	ch := make(chan settled, 1)
-	ok := funcOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{v: arg0(args)}
+	return watch(promise).wait(ctx)
+}
+
+// pending is a promise with its handlers attached (watch), not yet waited for.
+type pending struct {
+	ch       chan settled
+	ok, fail js.Func
+}
+
+// watch attaches handlers to promise at once, so that a rejection is
+// handled even if nobody waits (a rejection nobody handles kills a Node
+// process); the handlers only send on a buffered channel.
+func watch(promise js.Value) *pending {
+	p := &pending{ch: make(chan settled, 1)}
+	p.ok = funcOf(func(_ js.Value, args []js.Value) any {
+		p.ch <- settled{v: arg0(args)}
 		return nil
 	})
-	fail := funcOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{err: jsErrorOf(arg0(args))}
+	p.fail = funcOf(func(_ js.Value, args []js.Value) any {
+		p.ch <- settled{err: jsErrorOf(arg0(args))}
 		return nil
 	})
-	// Handlers are always attached, even if ctx is already done: a rejection
-	// nobody handles kills a Node process.
-	promise.Call("then", ok, fail)
+	promise.Call("then", p.ok, p.fail)
+	return p
+}
+
+// wait waits for the promise watch watched. Both js.Funcs are released: at
+// once when the promise settles in time, otherwise by a goroutine once it
+// does settle (a promise that never settles keeps them; LiveFuncs shows it).
+func (p *pending) wait(ctx context.Context) (js.Value, error) {
 	select {
-	case r := <-ch:
-		release(ok)
-		release(fail)
+	case r := <-p.ch:
+		release(p.ok)
+		release(p.fail)
 		return r.v, r.err
 	case <-ctx.Done():
 		go func() {
-			<-ch
-			release(ok)
-			release(fail)
+			<-p.ch
+			release(p.ok)
+			release(p.fail)
 		}()
 		return js.Undefined(), ctx.Err()
 	}

@@ -29,6 +29,10 @@ type Buffer struct {
 	// borrowed marks a buffer JavaScript created (WrapBuffer): it is its
 	// creator's to destroy, so Destroy leaves it alone.
 	borrowed bool
+	// A MAP_WRITE buffer's map in flight (BeginMapWrite) and, once mapped
+	// (MapWrite), a Uint8Array over all of it, until Unmap.
+	mapping *pending
+	mapped  js.Value
 }
 
 // CreateBuffer creates a buffer. Descriptors WebGPU would reject for a
@@ -83,7 +87,102 @@ func (b *Buffer) Destroy() {
 		return
 	}
 	b.d.stats.buffersDestroyed.Add(1)
+	if p := b.mapping; p != nil {
+		b.mapping = nil
+		go p.wait(context.Background()) // destroy rejects the map: release its funcs
+	}
+	b.mapped = js.Undefined()
 	_ = try(func() { b.v.Call("destroy") })
+}
+
+// BeginMapWrite starts mapping a MAP_WRITE buffer for writing, all of it
+// (mapAsync(WRITE)), without waiting; MapWrite waits for it. Started right
+// after the submission that last read the buffer, the map is ready by the
+// time the next upload needs it, and MapWrite costs no extra wait.
+func (b *Buffer) BeginMapWrite() error {
+	const op = "map for writing"
+	d := b.d
+	if err := d.check(op); err != nil {
+		return err
+	}
+	switch {
+	case b.usage&BufferUsageMapWrite == 0:
+		return fmt.Errorf("webgpu: %s: buffer %s lacks MAP_WRITE usage", op, quote(b.label))
+	case b.destroyed.Load():
+		return fmt.Errorf("webgpu: %s: buffer %s is destroyed", op, quote(b.label))
+	case b.mapping != nil || b.mapped.Truthy():
+		return fmt.Errorf("webgpu: %s: buffer %s is already mapped or mapping", op, quote(b.label))
+	}
+	var p js.Value
+	if err := try(func() { p = b.v.Call("mapAsync", uint32(MapModeWrite), 0, float64(b.size)) }); err != nil {
+		return d.fail(op, err)
+	}
+	b.mapping = watch(p)
+	return nil
+}
+
+// MapWrite maps a MAP_WRITE buffer for writing: it waits for the map
+// BeginMapWrite started (starting one if none is), then takes one
+// getMappedRange of the whole buffer, which WriteMapped fills from Go
+// memory until Unmap hands the bytes to the GPU (a copyBufferToBuffer
+// then moves them where they go). A buffer already mapped returns nil.
+func (b *Buffer) MapWrite(ctx context.Context) error {
+	const op = "map for writing"
+	d := b.d
+	if b.mapped.Truthy() {
+		return nil
+	}
+	if b.mapping == nil {
+		if err := b.BeginMapWrite(); err != nil {
+			return err
+		}
+	}
+	p := b.mapping
+	b.mapping = nil
+	d.stats.promises.Add(1)
+	if _, err := p.wait(ctx); err != nil {
+		if errors.Is(err, ctx.Err()) {
+			_ = try(func() { b.v.Call("unmap") }) // abort the map, as MapReadInto does
+		}
+		return d.fail(op, err)
+	}
+	err := try(func() { b.mapped = env().uint8Array.New(b.v.Call("getMappedRange", 0, float64(b.size))) })
+	if err != nil {
+		return d.fail(op, err)
+	}
+	return nil
+}
+
+// WriteMapped copies data into the mapped buffer at offset
+// (js.CopyBytesToJS); MapWrite must have mapped it. It counts as bytes
+// written (Stats.BytesWritten), as Queue.WriteBuffer does.
+func (b *Buffer) WriteMapped(offset uint64, data []byte) error {
+	const op = "write mapped"
+	switch {
+	case !b.mapped.Truthy():
+		return fmt.Errorf("webgpu: %s: buffer %s is not mapped for writing", op, quote(b.label))
+	case offset+uint64(len(data)) > b.size:
+		return fmt.Errorf("webgpu: %s: range [%d, %d) exceeds buffer %s of %d bytes", op, offset, offset+uint64(len(data)), quote(b.label), b.size)
+	case len(data) == 0:
+		return nil
+	}
+	err := try(func() {
+		js.CopyBytesToJS(b.mapped.Call("subarray", float64(offset), float64(offset)+float64(len(data))), data)
+	})
+	if err != nil {
+		return b.d.fail(op, err)
+	}
+	b.d.stats.bytesWritten.Add(uint64(len(data)))
+	return nil
+}
+
+// Unmap unmaps a buffer that MapWrite mapped; the GPU may use it again.
+func (b *Buffer) Unmap() {
+	if !b.mapped.Truthy() {
+		return
+	}
+	b.mapped = js.Undefined()
+	_ = try(func() { b.v.Call("unmap") })
 }
 
 // MapReadInto reads len(dst) bytes at offset from a MAP_READ buffer into dst:

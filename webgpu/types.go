@@ -154,7 +154,7 @@ func (i AdapterInfo) IsCPU() bool {
 type Stats struct {
 	BuffersCreated   uint64
 	BuffersDestroyed uint64
-	BytesWritten     uint64 // through Queue.WriteBuffer
+	BytesWritten     uint64 // through Queue.WriteBuffer and Buffer.WriteMapped
 	BytesRead        uint64 // copied into Go by Buffer.MapReadInto
 	Maps             uint64 // completed MapReadInto calls
 	Submits          uint64 // Queue.Submit calls

@@ -754,3 +754,46 @@ func TestWriteBufferInPlace(t *testing.T) {
 	check("after growth", small, 4096)
 	runtime.KeepAlive(grow)
 }
+
+// TestMapWriteRoundTrip: bytes written through MapWrite + WriteMapped at
+// an offset reach another buffer by copyBufferToBuffer; the buffer maps
+// again after the submission (BeginMapWrite, then MapWrite), and a buffer
+// destroyed with a map in flight leaves no callback behind.
+func TestMapWriteRoundTrip(t *testing.T) {
+	d := testDevice(t, DeviceDescriptor{})
+	ctx := ctxT(t)
+	const n = 1 << 16
+	up, err := d.CreateBuffer(BufferDescriptor{Label: "up", Size: n, Usage: BufferUsageMapWrite | BufferUsageCopySrc})
+	require.NoError(t, err)
+	rb, err := d.CreateBuffer(BufferDescriptor{Size: n, Usage: BufferUsageMapRead | BufferUsageCopyDst})
+	require.NoError(t, err)
+	assert.ErrorContains(t, up.WriteMapped(0, make([]byte, 4)), "not mapped")
+	got := make([]byte, n)
+	for round := range 2 {
+		if round == 1 {
+			require.NoError(t, up.BeginMapWrite())
+			assert.ErrorContains(t, up.BeginMapWrite(), "already mapped or mapping")
+		}
+		require.NoError(t, up.MapWrite(ctx))
+		src := make([]byte, 1024)
+		for i := range src {
+			src[i] = byte(i + round)
+		}
+		before := d.Stats().BytesWritten
+		require.NoError(t, up.WriteMapped(4096, src))
+		assert.EqualValues(t, len(src), d.Stats().BytesWritten-before)
+		assert.ErrorContains(t, up.WriteMapped(n-4, src), "exceeds")
+		up.Unmap()
+		enc, err := d.CreateCommandEncoder("")
+		require.NoError(t, err)
+		enc.CopyBufferToBuffer(up, 4096, rb, 4096, uint64(len(src)))
+		cb, err := enc.Finish()
+		require.NoError(t, err)
+		require.NoError(t, d.Queue().Submit(cb))
+		require.NoError(t, rb.MapReadInto(ctx, got, 0))
+		assert.Equal(t, src, got[4096:4096+len(src)], "round %d", round)
+	}
+	require.NoError(t, up.BeginMapWrite())
+	up.Destroy()
+	assert.ErrorContains(t, up.BeginMapWrite(), "destroyed")
+}

@@ -447,6 +447,7 @@ fn execute(op: u32, slot: u32) -> Outcome {
         case OP_SHUTDOWN: {
             if (ENABLE_OP_SHUTDOWN) {
                 atomicStore(&control[CTRL_SHUTDOWN], 1u);
+                atomicStore(&wg_shutdown, 1u); // claim_next
                 return ends(STATUS_DONE);
             }
         }
@@ -502,10 +503,13 @@ fn lane_ring(slots: u32) -> LaneRing {
 }
 
 // The workgroup's view of the partitions (lane 0 loads it; every lane
-// takes a copy that the uniformity analysis knows is uniform) and the word
-// through which lane 0 hands out what one atomic gave the workgroup.
+// takes a copy that the uniformity analysis knows is uniform), the words
+// through which lane 0 hands out what one atomic gave the workgroup
+// (x: non-zero to stop for SHUTDOWN, y: the first ticket), and whether a
+// lane of this workgroup ran SHUTDOWN in this dispatch.
 var<workgroup> wg_ring: LaneRing;
-var<workgroup> wg_word: u32;
+var<workgroup> wg_hand: vec2<u32>;
+var<workgroup> wg_shutdown: atomic<u32>;
 
 fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
     if (lane == 0u) {
@@ -522,19 +526,51 @@ fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
 // ticket owns first + k while that is below TAIL. A partition that could
 // not give every lane a ticket leaves the live set. need is left at the
 // number of lanes that got none; then every partition is drained. Called
-// in uniform control flow; need and the live set stay uniform.
-fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -> Claim {
+// in uniform control flow, after a barrier that follows every lane's read
+// of wg_hand in the previous round; need, the live set and *stop stay
+// uniform.
+//
+// The iteration's SHUTDOWN check comes before its first ticket: lane 0
+// stops the round when *shut (the SHUTDOWN word as lane 0 last read it)
+// or wg_shutdown is set, and then takes no ticket. *shut is read again
+// right after the round's first atomicAdd, while it is in flight, not
+// before it: one round trip to memory per round, not two. A value read
+// that early is one that a read at the top of the next iteration may
+// return, since nothing orders another workgroup's store of SHUTDOWN
+// before it (atomics are relaxed); this workgroup's own SHUTDOWN opcode
+// is seen exactly, through wg_shutdown and the barrier after the round.
+fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
+              shut: ptr<function, u32>, stop: ptr<function, bool>) -> Claim {
     var rank = lane;
     var claim = Claim(false, 0u, 0u);
+    var first_try = true;
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let bit = 1u << p;
         if (*need == 0u || ((*r).live & bit) == 0u) {
             continue;
         }
-        if (lane == 0u) {
-            wg_word = atomicAdd(&control[CTRL_HEAD + p], *need);
+        if (!first_try) {
+            workgroupBarrier(); // every lane read wg_hand before lane 0 reuses it
         }
-        let first = workgroupUniformLoad(&wg_word);
+        if (lane == 0u) {
+            var h = vec2<u32>(0u, 0u);
+            if (first_try && (*shut != 0u || atomicLoad(&wg_shutdown) != 0u)) {
+                h.x = 1u;
+            } else {
+                h.y = atomicAdd(&control[CTRL_HEAD + p], *need);
+                if (first_try) {
+                    *shut = atomicLoad(&control[CTRL_SHUTDOWN]);
+                }
+            }
+            wg_hand = h;
+        }
+        let h = workgroupUniformLoad(&wg_hand);
+        if (h.x != 0u) {
+            *stop = true;
+            return claim;
+        }
+        first_try = false;
+        let first = h.y;
         let tail = (*r).tail[p];
         var got = 0u;
         if (first < tail) {
@@ -551,7 +587,6 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -
             (*r).live &= ~bit;
         }
         *need -= got;
-        workgroupBarrier(); // every lane read wg_word before lane 0 reuses it
     }
     return claim;
 }
@@ -607,7 +642,22 @@ fn claim_slot(status: u32) -> bool {
 // finish_slot stores the owner's final status, unless a second ticket of
 // the same slot faulted it in the meantime: the reference interpreter runs
 // that ticket after the owner, so its FAULT is the slot's final status.
+// The slot holds CLAIMED (ours) or FAULT (a second ticket's), so for an
+// end in (CLAIMED, FAULT] a maximum is that compare-exchange: CLAIMED
+// becomes end, FAULT stays (FAULT is the largest status, const_assert
+// below). An atomicMax whose result is unused does not wait for its
+// answer, where the compare-exchange held the lane for a round trip to
+// memory on every slot. Other ends (a user function's hand-made Outcome)
+// take the compare-exchange.
+const_assert STATUS_CLAIMED < STATUS_DONE && STATUS_CLAIMED < STATUS_WAIT_IO && STATUS_CLAIMED < STATUS_YIELD;
+const_assert STATUS_CLAIMED < STATUS_REQUEUE && STATUS_FAULT > STATUS_DONE && STATUS_FAULT > STATUS_WAIT_IO;
+const_assert STATUS_FAULT > STATUS_YIELD && STATUS_FAULT > STATUS_REQUEUE;
+
 fn finish_slot(status: u32, end: u32) {
+    if (end > STATUS_CLAIMED && end <= STATUS_FAULT) {
+        atomicMax(&ring[status], end);
+        return;
+    }
     for (var i = 0u; i < CAS_RETRIES; i++) {
         let r = atomicCompareExchangeWeak(&ring[status], STATUS_CLAIMED, end);
         if (r.exchanged || r.old_value != STATUS_CLAIMED) {
@@ -793,17 +843,16 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         // lane 0 read it, a claim round that left lanes without a ticket),
         // so the claims can go through workgroup memory.
         lr = workgroup_ring(slots, lane);
+        var shut = 0u; // lane 0's read of SHUTDOWN (claim_next)
+        if (lane == 0u) {
+            shut = atomicLoad(&control[CTRL_SHUTDOWN]);
+        }
         for (var it = 0u; it < budget; it++) {
-            if (lane == 0u) {
-                wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
-            }
-            if (workgroupUniformLoad(&wg_word) != 0u) {
-                stopped = true;
+            var need = WORKGROUP_SIZE_X;
+            let c = claim_next(&lr, lane, &need, &shut, &stopped);
+            if (stopped) {
                 break;
             }
-            workgroupBarrier(); // every lane read wg_word before claim_next reuses it
-            var need = WORKGROUP_SIZE_X;
-            let c = claim_next(&lr, lane, &need);
             if (c.owned) {
                 run_slot(c, &counts);
             }
@@ -811,6 +860,9 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
                 stopped = true; // every partition is drained
                 break;
             }
+            // Every lane read wg_hand, and a SHUTDOWN run this round is in
+            // wg_shutdown, before lane 0 claims again.
+            workgroupBarrier();
         }
     } else {
         lr = lane_ring(slots);

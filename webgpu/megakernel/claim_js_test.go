@@ -64,3 +64,22 @@ func TestClaimIsExclusive(t *testing.T) {
 	}
 	assert.EqualValues(t, slots, faults)
 }
+
+// TestClaimIsExclusiveWorkgroupClaims is TestClaimIsExclusive with the
+// drain claiming by workgroup, where the finish is an atomicMax: the
+// second ticket's FAULT still wins whatever the lanes' order.
+func TestClaimIsExclusiveWorkgroupClaims(t *testing.T) {
+	on := true
+	testWorkgroupClaims = &on
+	t.Cleanup(func() { testWorkgroupClaims = nil })
+	TestClaimIsExclusive(t)
+}
+
+// TestShutdownWorkgroupClaims is TestShutdown with the drain claiming by
+// workgroup, whose SHUTDOWN check reads the word ahead (claim_next).
+func TestShutdownWorkgroupClaims(t *testing.T) {
+	on := true
+	testWorkgroupClaims = &on
+	t.Cleanup(func() { testWorkgroupClaims = nil })
+	TestShutdown(t)
+}

@@ -199,11 +199,31 @@ func (l layout) summaryOffset() uint64   { return timestampBytes + l.control + l
 func (l layout) statusMapOffset() uint64 { return l.summaryOffset() + l.summary }
 func (l layout) ringOffset() uint64      { return l.statusMapOffset() + l.statusMap }
 
+// stagedUploadMin and stagedUploadMax bound the ring uploads that go
+// through a mapped staging buffer (upload_js.go): a ring upload of at
+// least stagedUploadMin bytes (below it writeBuffer's own staging is
+// cheap), for rings of at most stagedUploadMax bytes (262,144 slots: the
+// staging is another ring's worth of memory, so larger rings keep
+// writeBuffer).
+const (
+	stagedUploadMin = 1 << 20
+	stagedUploadMax = 16 << 20
+)
+
+// upload is the size of the ring's upload staging: the ring's when it is
+// between stagedUploadMin and stagedUploadMax bytes, else 0 (none).
+func (l layout) upload() uint64 {
+	if l.ring < stagedUploadMin || l.ring > stagedUploadMax {
+		return 0
+	}
+	return l.ring
+}
+
 // device is the device memory a runner holds: the five bindings, two
-// staging buffers (double-buffered readback) and the timestamp resolve
-// buffer.
+// staging buffers (double-buffered readback), the ring's upload staging
+// and the timestamp resolve buffer.
 func (l layout) device() uint64 {
-	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + timestampBytes +
+	return l.control + l.ring + l.log + paramsBytes + l.data + 2*l.staging() + l.upload() + timestampBytes +
 		l.summary + l.statusMap + l.sparams + l.user
 }
 

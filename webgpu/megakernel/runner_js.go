@@ -81,6 +81,7 @@ type Runner struct {
 	slotsStale bool
 
 	sum summary // RingSummary's resources
+	up  upStage // the ring's mapped upload staging (upload_js.go)
 
 	// userBufs are the user buffers of opts.Kernel (kernel_js.go);
 	// prepared a drain module PrepareKernel compiled for the next Reset.
@@ -419,7 +420,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	tPrepared := time.Now()
 
 	// Upload.
-	if err := r.upload(); err != nil {
+	if err := r.upload(ctx); err != nil {
 		return err
 	}
 	tUploaded := time.Now()
@@ -801,24 +802,34 @@ func (r *Runner) pipelineKey(width uint32, jit bool) string {
 
 // upload writes what the device lacks: whole buffers that are fresh, else
 // the host queue's dirty ranges (coalesced), the params uniform, and the
-// data binding when fresh.
-func (r *Runner) upload() error {
+// data binding when fresh. A large upload of dirty ring ranges goes
+// through the mapped staging (stageRing) instead of writeBuffer; a fresh
+// ring (the first Step, Rebind) keeps writeBuffer, so a page's startup
+// creates no staging it may never use again.
+func (r *Runner) upload(ctx context.Context) error {
 	wq := r.dev.Queue()
 	srcs := [3][]byte{host.ControlBuffer: r.q.Control(), host.RingBuffer: r.q.Ring(), host.LogBuffer: r.q.Log()}
 	bind := [3]int{host.ControlBuffer: bufControl, host.RingBuffer: bufRing, host.LogBuffer: bufLog}
 	for b, src := range srcs {
 		dst := r.bufs[bind[b]]
 		if r.fresh[bind[b]] {
-			if err := wq.WriteBuffer(dst, 0, src); err != nil {
-				return r.fail("upload "+host.Buffer(b).String(), err)
+			r.writes = append(r.writes[:0], host.ByteRange{Start: 0, End: len(src)})
+		} else {
+			gap := 0
+			if r.current[b] {
+				gap = mergeGap
 			}
-			continue
+			r.writes = coalesce(r.writes, r.q.Dirty(host.Buffer(b)), gap)
 		}
-		gap := 0
-		if r.current[b] {
-			gap = mergeGap
+		if b == int(host.RingBuffer) && !r.fresh[bufRing] {
+			staged, err := r.stageRing(ctx, src, r.writes)
+			if err != nil {
+				return err
+			}
+			if staged {
+				continue
+			}
 		}
-		r.writes = coalesce(r.writes, r.q.Dirty(host.Buffer(b)), gap)
 		for _, w := range r.writes {
 			if err := wq.WriteBuffer(dst, uint64(w.Start), src[w.Start:w.End]); err != nil {
 				return r.fail("upload "+host.Buffer(b).String(), err)
@@ -860,6 +871,7 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	if r.querySet != nil {
 		desc.TimestampWrites = &webgpu.ComputePassTimestampWrites{QuerySet: r.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
 	}
+	r.encodeStaged(enc)
 	pass := enc.BeginComputePass(desc)
 	pass.SetPipeline(drain)
 	pass.SetBindGroup(abi.BindGroup, r.bindGroup)
@@ -891,7 +903,7 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	if err := r.dev.Queue().Submit(cmd); err != nil {
 		return r.fail("submit", err)
 	}
-	return nil
+	return r.remapStaged()
 }
 
 // Drain makes submissions until nothing more can progress (SHUTDOWN is
@@ -1048,6 +1060,7 @@ func (r *Runner) release() {
 		}
 		r.staging[i] = nil
 	}
+	r.up.release()
 	if r.querySet != nil {
 		r.querySet.Destroy()
 	}

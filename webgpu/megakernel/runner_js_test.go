@@ -701,3 +701,33 @@ func TestWarm(t *testing.T) {
 	assert.False(t, ep.Telemetry.CompiledPipelineCacheHit, "pipelines compiled anew after Rebind")
 	assert.EqualValues(t, []uint32{1, 1, 1, 1}, r.Observable())
 }
+
+// TestStagedRingUpload: a ring upload of stagedUploadMin bytes or more goes
+// through the mapped staging (upload_js.go) and drains as writeBuffer's
+// would, twice (the staging maps again between submissions), with the
+// bytes counted as uploaded.
+func TestStagedRingUpload(t *testing.T) {
+	const slots = 2 * stagedUploadMin / abi.SlotBytes
+	parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
+	r := openT(t, shared(t), Options{Slots: slots, Tenants: 1, Observable: 1, Budget: 64, Partitions: parts})
+	require.NotZero(t, r.lay.upload())
+	_, err := r.Step(ctxT(t)) // the fresh ring goes by writeBuffer
+	require.NoError(t, err)
+	require.Nil(t, r.up.buf)
+	for round := range 2 {
+		items := make([]host.Item, slots)
+		for i := range items {
+			items[i] = addItem(0, 1, abi.PriorityNormal, 0)
+		}
+		_, err := r.Publish(items)
+		require.NoError(t, err)
+		ep, err := r.Step(ctxT(t))
+		require.NoError(t, err)
+		require.NotNil(t, r.up.buf, "round %d: the ring went through the staging", round)
+		assert.GreaterOrEqual(t, ep.Telemetry.BytesUploaded, uint64(stagedUploadMin), "round %d", round)
+		_, err = r.Drain(ctxT(t), 8)
+		require.NoError(t, err)
+		assert.EqualValues(t, (round+1)*slots, r.Observable()[0], "round %d: every item ran once", round)
+		assert.EqualValues(t, slots, r.Telemetry().Occupancy.Done, "round %d", round)
+	}
+}

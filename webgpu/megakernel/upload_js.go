@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+package megakernel
+
+import (
+	"context"
+
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/host"
+)
+
+// upStage is the ring's upload staging: a MAP_WRITE | COPY_SRC buffer the
+// size of the ring (layout.upload), created by the first upload that uses
+// it. An upload of dirty ring ranges of at least stagedUploadMin bytes
+// (not a fresh buffer's whole ring) is copied from Go
+// memory into it while it is mapped (one js.CopyBytesToJS per range, at the
+// range's own offset), and the submission's command buffer copies those
+// ranges into the ring before the drain. The map for the next upload
+// starts right after the submission, so it has resolved by then.
+//
+// Why: Dawn's writeBuffer of a 4 MiB ring measured 1.7 ms on the H200 (its
+// staging for a write that large is allocated per call), most of a 65,536
+// item drain's 2.9 ms; the reused, already mapped buffer costs the copy
+// alone (bench/results-ring.md). The zero value holds nothing.
+type upStage struct {
+	buf    *webgpu.Buffer
+	copies []host.ByteRange // written this step; encodeStaged copies them
+}
+
+// stageRing uploads the ring ranges writes of src through the staging and
+// reports whether it did; it does not (writeBuffer does) when the ring has
+// no staging (layout.upload) or the ranges total under stagedUploadMin.
+func (r *Runner) stageRing(ctx context.Context, src []byte, writes []host.ByteRange) (bool, error) {
+	size := r.lay.upload()
+	n := 0
+	for _, w := range writes {
+		n += w.Len()
+	}
+	if size == 0 || n < stagedUploadMin {
+		return false, nil
+	}
+	u := &r.up
+	if u.buf != nil && u.buf.Size() != size {
+		u.release()
+	}
+	if u.buf == nil {
+		b, err := r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope ring upload", Size: size,
+			Usage: webgpu.BufferUsageMapWrite | webgpu.BufferUsageCopySrc})
+		if err != nil {
+			return false, r.fail("upload ring", err)
+		}
+		u.buf = b
+	}
+	if err := u.buf.MapWrite(ctx); err != nil {
+		return false, r.fail("upload ring", err)
+	}
+	for _, w := range writes {
+		if err := u.buf.WriteMapped(uint64(w.Start), src[w.Start:w.End]); err != nil {
+			u.buf.Unmap()
+			return false, r.fail("upload ring", err)
+		}
+	}
+	u.buf.Unmap()
+	u.copies = append(u.copies[:0], writes...)
+	return true, nil
+}
+
+// encodeStaged records the copies of this step's staged ring ranges into
+// the ring, ahead of the drain.
+func (r *Runner) encodeStaged(enc *webgpu.CommandEncoder) {
+	for _, c := range r.up.copies {
+		enc.CopyBufferToBuffer(r.up.buf, uint64(c.Start), r.bufs[bufRing], uint64(c.Start), uint64(c.Len()))
+	}
+}
+
+// remapStaged, after a submission that copied from the staging, starts its
+// map for the next upload.
+func (r *Runner) remapStaged() error {
+	u := &r.up
+	if len(u.copies) == 0 {
+		return nil
+	}
+	u.copies = u.copies[:0]
+	if err := u.buf.BeginMapWrite(); err != nil {
+		return r.fail("upload ring", err)
+	}
+	return nil
+}
+
+func (u *upStage) release() {
+	if u.buf != nil {
+		u.buf.Destroy()
+	}
+	u.buf, u.copies = nil, u.copies[:0]
+}
