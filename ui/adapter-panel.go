@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gowebapi/webapi"
 	"github.com/gowebapi/webapi/dom"
 	js "github.com/vugu/vugu/js"
 )
@@ -38,9 +37,8 @@ func (f *featureChips) Mount(host js.Value, features []string) {
 	}
 	empty := ""
 	h.SetTextContent(&empty)
-	doc := webapi.GetDocument()
 	for _, name := range features {
-		chip := doc.CreateElement("span", nil)
+		chip := newElement(&h.Node, "span")
 		chip.SetClassName("chip")
 		chip.SetTextContent(&name)
 		h.AppendChild(&chip.Node)

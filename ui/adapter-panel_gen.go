@@ -20,52 +20,36 @@ func (c *AdapterPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "The WebGPU adapter and device the megakernel runs on"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "The WebGPU adapter and device the megakernel runs on")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Adapter & device "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Adapter & device ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
 		if c.Warning() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "adapter-cpu-warning"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "banner banner-warn", "data-testid", "adapter-cpu-warning")
 			vgn.SetInnerHTML(c.Warning())
 		}
 		{
 			vgcompKey := vugu.MakeCompKey(0xF9100C7A287E8823^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(KeyValues)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 			vgcomp.Items = c.Items()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "limits"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "details", "class", "limits")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "device limits (name = value); sizes in bytes"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "summary", "title", "device limits (name = value); sizes in bytes")
 			vgn.SetInnerHTML(c.LimitsSummary())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table limits-table"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "table", "class", "grid-table limits-table")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "tbody")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -74,25 +58,21 @@ func (c *AdapterPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						l := l
 						_ = l
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "tr")
 						vgn.AddAttrInterface("title", l.Title)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgEl(vgparent, "td")
 							vgn.SetInnerHTML(l.Label)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgEl(vgparent, "td", "class", "num")
 							vgn.SetInnerHTML(l.Value)
 						}
 					}
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "features"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "features enabled on the device"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "features", "title", "features enabled on the device")
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.chips.Mount(value, c.Features()) })
 	}
 	return vgout

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/gowebapi/webapi"
 	gjs "github.com/gowebapi/webapi/core/js"
 	"github.com/gowebapi/webapi/css/resizeobserver"
 	"github.com/gowebapi/webapi/dom"
@@ -46,7 +45,7 @@ func (c *Canvas) Mount(host js.Value) js.Value {
 		}
 		return c.Element()
 	}
-	el := canvas.HTMLCanvasElementFromJS(webapi.GetDocument().CreateElement("canvas", nil).JSValue())
+	el := canvas.HTMLCanvasElementFromJS(newElement(&h.Node, "canvas").JSValue())
 	h.AppendChild(&el.Node)
 	c.bind(el)
 	return c.Element()
@@ -60,6 +59,14 @@ func (c *Canvas) bind(el *canvas.HTMLCanvasElement) {
 	}
 	c.w, c.h = 0, 0
 	c.size.watch(&el.Element)
+}
+
+// newElement creates a tag element in the document of node. The DOM
+// setup goes through gowebapi's typed packages but not its root package:
+// that one (Window, Document) imports most of gowebapi's packages, whose
+// init code and types the wasm would carry for two calls.
+func newElement(node *dom.Node, tag string) *dom.Element {
+	return dom.ElementFromJS(node.OwnerDocument().Call("createElement", tag))
 }
 
 // Attached reports whether a canvas element is bound.
@@ -153,7 +160,7 @@ func (s *SizeWatch) watch(el *dom.Element) {
 	}
 	s.Stop()
 	s.el = el
-	if !webapi.GetWindow().JSValue().Get("ResizeObserver").Truthy() {
+	if !gjs.Global().Get("ResizeObserver").Truthy() {
 		// No observer (not a browser): read once.
 		s.w, s.h = el.ClientWidth(), el.ClientHeight()
 		return

@@ -21,120 +21,77 @@ func (c *CaptureBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "capture-record"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "record live frames into the bounded flight recorder"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "button", "data-testid", "capture-record", "title", "record live frames into the bounded flight recorder")
 		vgn.AddAttrInterface("class", c.RecordClass())
 		vgn.SetInnerHTML(c.RecordLabel())
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { c.ToggleRecord() },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-held"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-held"}}}
-		vgparent.AppendChild(vgn)
+		vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleRecord() })
+		vgn = vgEl(vgparent, "span", "class", "capture-held", "data-testid", "capture-held")
 		vgn.AddAttrInterface("title", c.HeldTitle())
 		vgn.SetInnerHTML(c.HeldText())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-group"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "span", "class", "capture-group")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-capture"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download the recorded (or replayed) frames as a capture file (docs/CAPTURE.md)"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "button", "class", "btn", "data-testid", "export-capture", "title", "download the recorded (or replayed) frames as a capture file (docs/CAPTURE.md)")
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.Export("capture") },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Export("capture") })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Export capture"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Export capture")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-trace"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download a Chrome trace / Perfetto JSON timeline (ui.perfetto.dev opens it)"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "button", "class", "btn", "data-testid", "export-trace", "title", "download a Chrome trace / Perfetto JSON timeline (ui.perfetto.dev opens it)")
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.Export("trace") },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Export("trace") })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Trace"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Trace")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "export-metrics"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "download an OpenMetrics text snapshot of the counters"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "button", "class", "btn", "data-testid", "export-metrics", "title", "download an OpenMetrics text snapshot of the counters")
 			vgn.AddAttrInterface("disabled", c.ExportDisabled())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.Export("metrics") },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Export("metrics") })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Metrics"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Metrics")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn capture-import"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "import a capture file, or a vyre control.bin + ring.bin pair (select both); you can also drop files on the page"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "label", "class", "btn capture-import", "title", "import a capture file, or a vyre control.bin + ring.bin pair (select both); you can also drop files on the page")
 			vgn.SetInnerHTML(vugu.HTML("Import…\x3Cinput type=\"file\" class=\"capture-file\" data-testid=\"capture-file\" multiple=\"\"/\x3E"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "capture-scrubber"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-scrubber"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "scrub: show a recorded frame through the panels"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "input", "type", "range", "class", "capture-scrubber", "data-testid", "capture-scrubber", "min", "0", "step", "1", "title", "scrub: show a recorded frame through the panels")
 		vgn.AddAttrInterface("disabled", c.ScrubDisabled())
 		vgn.AddAttrInterface("max", c.ScrubMax())
 		vgn.AddAttrInterface("value", c.ScrubValue())
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "input",
-			Func:      func(event vugu.DOMEvent) { c.Scrub(event) },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-position"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-position"}}}
-		vgparent.AppendChild(vgn)
+		vgOn(vgn, "input", func(event vugu.DOMEvent) { c.Scrub(event) })
+		vgn = vgEl(vgparent, "span", "class", "capture-position", "data-testid", "capture-position")
 		vgn.SetInnerHTML(c.PositionText())
 		if c.RingNote() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-ring-note"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-ring-note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "span", "class", "capture-ring-note", "data-testid", "capture-ring-note")
 			vgn.SetInnerHTML(c.RingNote())
 		}
 		if c.Replaying() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge badge-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "replaying"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the panels show a recorded frame; the live loop is paused"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "span", "class", "badge badge-warn", "data-testid", "replaying", "title", "the panels show a recorded frame; the live loop is paused")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "replaying"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "replaying")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "back-to-live"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "leave the replay and show live frames again"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "button", "class", "btn", "data-testid", "back-to-live", "title", "leave the replay and show live frames again")
 		vgn.AddAttrInterface("disabled", !c.Replaying())
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { c.Live() },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
+		vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Live() })
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Back to live"}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Back to live")
 		}
 		if c.Error() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-error"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "capture-error", "data-testid", "capture-error", "role", "alert")
 			vgn.SetInnerHTML(c.Error())
 		}
 		if c.ShowNotice() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "capture-notice"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "capture-notice"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "capture-notice", "data-testid", "capture-notice")
 			vgn.SetInnerHTML(c.Notice())
 		}
 	}

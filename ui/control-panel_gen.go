@@ -20,45 +20,30 @@ func (c *ControlPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Words 0–159 of the control buffer (PROTOCOL §2), read back after the last dispatch"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Words 0–159 of the control buffer (PROTOCOL §2), read back after the last dispatch")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Control buffer "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Control buffer ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.ABI())
 		}
 		{
 			vgcompKey := vugu.MakeCompKey(0x57CA11F960A91BDB^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(KeyValues)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 			vgcomp.Items = c.Items()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-h3"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Claim counters per priority partition: HEAD (GPU claims) vs TAIL (host publishes); pending = TAIL − HEAD"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "Claim counters per priority partition: HEAD (GPU claims) vs TAIL (host publishes); pending = TAIL − HEAD")
 		vgn.SetInnerHTML(vugu.HTML("Priority partitions"))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "table", "class", "grid-table")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "thead")
 			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\x3Cth title=\"priority level, 0 CRITICAL … 4 IDLE\"\x3Eprio\x3C/th\x3E\n\t\t\t\x3Cth title=\"PRIORITY_OFFSETS: the partition\x26#39;s slot range [start, end)\"\x3Eslots\x3C/th\x3E\n\t\t\t\x3Cth title=\"HEAD[p]: items claimed from this partition (ticket counter)\"\x3Ehead\x3C/th\x3E\n\t\t\t\x3Cth title=\"TAIL[p]: items published into this partition\"\x3Etail\x3C/th\x3E\n\t\t\t\x3Cth title=\"TAIL − HEAD: published but not yet claimed\"\x3Epending\x3C/th\x3E\n\t\t\t\x3Cth title=\"PRIORITY_CLAIMS[p]: slots claimed at this level in this generation\"\x3Eclaims\x3C/th\x3E\n\t\t\x3C/tr\x3E"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -67,44 +52,34 @@ func (c *ControlPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					r := r
 					_ = r
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					vgn.AddAttrInterface("class", r.Class)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td")
 						vgn.SetInnerHTML(r.Name)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Range)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Head)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Tail)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Pending)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Claims)
 					}
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-h3"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "OPCODE_METRICS[op]: executions per opcode (opcodes below 32 only), highest first"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "OPCODE_METRICS[op]: executions per opcode (opcodes below 32 only), highest first")
 		vgn.SetInnerHTML(vugu.HTML("Opcode executions"))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "table", "class", "grid-table")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -113,45 +88,36 @@ func (c *ControlPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					m := m
 					_ = m
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					vgn.AddAttrInterface("title", m.Title)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td")
 						vgn.SetInnerHTML(m.Name)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(m.Count)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "bar-cell"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "bar-cell")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "meter", Attr: []vugu.VGAttribute{{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "10000"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "bar"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgEl(vgparent, "meter", "min", "0", "max", "10000", "class", "bar")
 							vgn.AddAttrInterface("value", m.Share)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num dim")
 						vgn.SetInnerHTML(m.Percent)
 					}
 				}
 				if len(c.Metrics()) == 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "dim")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "no opcode executed yet"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "no opcode executed yet")
 						}
 					}
 				}

@@ -20,91 +20,55 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "header", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rs-header"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "header", "class", "rs-header")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "brand"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "ringscope: live telemetry of a WebGPU megakernel draining a ring of 64-byte work slots"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "brand", "title", "ringscope: live telemetry of a WebGPU megakernel draining a ring of 64-byte work slots")
 			vgn.SetInnerHTML(vugu.HTML("ring\x3Cb\x3Escope\x3C/b\x3E"))
 			{
 				vgcompKey := vugu.MakeCompKey(0xE1F801949A55DB0D^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
-				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*StatusBadge)
-				if vgcomp == nil {
-					// create new one if needed
-					vgcomp = new(StatusBadge)
-					vgin.BuildEnv.WireComponent(vgcomp)
-				}
-				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp := vgComponent[StatusBadge](vgin, vgcompKey)
 				vgcomp.Status = c.StatusText()
-				vgout.Components = append(vgout.Components, vgcomp)
-				vgn = &vugu.VGNode{Component: vgcomp}
-				vgparent.AppendChild(vgn)
+				vgn = vgMount(vgout, vgparent, vgcomp)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "controls"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "controls")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "run: publish, dispatch and read back continuously"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "button", "data-testid", "run", "title", "run: publish, dispatch and read back continuously")
 				vgn.AddAttrInterface("class", c.RunClass())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.Run() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Run() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Run")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "pause"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "pause after the current frame"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "button", "data-testid", "pause", "title", "pause after the current frame")
 				vgn.AddAttrInterface("class", c.PauseClass())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.Pause() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Pause() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Pause"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Pause")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "step"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "step one epoch of the live loop (one frame: publish the next batch, one submission, read back, decode), then pause; the EPOCH counter (BATCH_FENCEs executed) may advance by several"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.Step() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgEl(vgparent, "button", "data-testid", "step", "class", "btn", "title", "step one epoch of the live loop (one frame: publish the next batch, one submission, read back, decode), then pause; the EPOCH counter (BATCH_FENCEs executed) may advance by several")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Step() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Step epoch"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Step epoch")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "reset"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-danger"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "reset: re-initialise the ring (new GENERATION) and clear the history"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.Reset() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgEl(vgparent, "button", "data-testid", "reset", "class", "btn btn-danger", "title", "reset: re-initialise the ring (new GENERATION) and clear the history")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Reset() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Reset"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Reset")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "header-stats"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "header-stats")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -113,31 +77,25 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					s := s
 					_ = s
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hstat"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "hstat")
 					vgn.AddAttrInterface("title", s.Title)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hstat-label"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "span", "class", "hstat-label")
 						vgn.SetInnerHTML(s.Label)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "span")
 						vgn.AddAttrInterface("class", s.Class)
 						vgn.SetInnerHTML(s.Value)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hstat"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "device losses the page recovered from: a new adapter and device, pipelines rebuilt, the host's copy of the ring re-uploaded"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "hstat", "title", "device losses the page recovered from: a new adapter and device, pipelines rebuilt, the host's copy of the ring re-uploaded")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hstat-label"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "hstat-label")
 					vgn.SetInnerHTML(vugu.HTML("recoveries"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "recoveries"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "data-testid", "recoveries")
 					vgn.AddAttrInterface("class", c.RecoveriesClass())
 					vgn.SetInnerHTML(c.RecoveriesText())
 				}
@@ -146,244 +104,133 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		{
 			vgcompKey := vugu.MakeCompKey(0x9D4E8FD68C85F7AE^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*CaptureBar)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(CaptureBar)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[CaptureBar](vgin, vgcompKey)
 			vgcomp.Model = c.CaptureModel()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
 		if c.Stale {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "stale-banner"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "banner banner-warn", "data-testid", "stale-banner", "role", "alert")
 			vgn.SetInnerHTML(c.StaleText())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "main", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rs-grid"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "main", "class", "rs-grid")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "col-side"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "col-side")
 			{
 				vgparent := vgn
 				_ = vgparent
 				{
 					vgcompKey := vugu.MakeCompKey(0xC05A2DA3F61118B6^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*SettingsForm)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(SettingsForm)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[SettingsForm](vgin, vgcompKey)
 					vgcomp.Applied = c.Settings
 					vgcomp.Error = c.ApplyError
 					vgcomp.OnApply = c.applySettings
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0xDB716B6474CCAD5C^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*CountersPanel)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(CountersPanel)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[CountersPanel](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0x7011DD3D338EFD39^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*AdapterPanel)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(AdapterPanel)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[AdapterPanel](vgin, vgcompKey)
 					vgcomp.Info = c.Adapter
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "col-main"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "col-main")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "row-2"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "row-2")
 				{
 					vgparent := vgn
 					_ = vgparent
 					{
 						vgcompKey := vugu.MakeCompKey(0x231A44012345FB03^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*OccupancyPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(OccupancyPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[OccupancyPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
 						vgcomp.History = c.History()
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
 						vgcompKey := vugu.MakeCompKey(0xBD7F7CA4211D28BF^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*WatchdogPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(WatchdogPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[WatchdogPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
 						vgcomp.History = c.History()
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0x2F5A14C0FA1AC6EA^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*SlotMap)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(SlotMap)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[SlotMap](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
 					vgcomp.OnInspectSlot = c.OnInspectSlot
 					vgcomp.OnRequestRing = c.OnRequestRing
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0xE7D842C4AF9131F5^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*DispatchPanel)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(DispatchPanel)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[DispatchPanel](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
 					vgcomp.History = c.History()
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "row-2"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "row-2")
 				{
 					vgparent := vgn
 					_ = vgparent
 					{
 						vgcompKey := vugu.MakeCompKey(0x5B65842CE57C3D10^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*ControlPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(ControlPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[ControlPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
 						vgcompKey := vugu.MakeCompKey(0x163DAB174795CB5D^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*LaunchPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(LaunchPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[LaunchPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "row-2"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "row-2")
 				{
 					vgparent := vgn
 					_ = vgparent
 					{
 						vgcompKey := vugu.MakeCompKey(0xE80277D7E711127B^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*WindowsPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(WindowsPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[WindowsPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
 						vgcompKey := vugu.MakeCompKey(0x48E78BCD4F13471^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*LogPanel)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(LogPanel)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[LogPanel](vgin, vgcompKey)
 						vgcomp.Formats = c.Formats
 						vgcomp.Frame = c.frame
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0x7120BC423807C3C2^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*SketchPanel)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(SketchPanel)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[SketchPanel](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}
 		}

@@ -20,61 +20,46 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "MegakernelTelemetry of each dispatch (reference §8.1) and the host-side cost of each frame"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "MegakernelTelemetry of each dispatch (reference §8.1) and the host-side cost of each frame")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Dispatches "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Dispatches ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plots"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "plots")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-wrap"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "plot-wrap")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-head"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "submit → readback available, per frame, ms"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-head", "title", "submit → readback available, per frame, ms")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-line line-a"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "legend-line line-a")
 					vgn.SetInnerHTML(vugu.HTML(""))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "round trip "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "round trip ")
+					vgn = vgEl(vgparent, "span", "class", "num")
 					vgn.SetInnerHTML(c.RoundTripNow())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-max"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "plot-max")
 					vgn.SetInnerHTML(c.RoundTripMax())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "round trip per frame (ms); newest at the right"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot", "title", "round trip per frame (ms); newest at the right")
 				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.rtPlot.Mount(value) })
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-wrap"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "plot-wrap")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-head"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "log-scale buckets of round-trip times (5 per decade); markers: green p50, amber p90, red p99 of the last 2,048 frames"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-head", "title", "log-scale buckets of round-trip times (5 per decade); markers: green p50, amber p90, red p99 of the last 2,048 frames")
 				vgn.SetInnerHTML(vugu.HTML("\x3Cspan class=\"legend-line line-a\"\x3E\x3C/span\x3Eround-trip distribution\x3Cspan class=\"plot-max\"\x3Elog scale\x3C/span\x3E"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "round-trip histogram, log-scale x"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot", "title", "round-trip histogram, log-scale x")
 				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.histPlot.Mount(value) })
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-axis"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-axis")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -83,136 +68,94 @@ func (c *DispatchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						t := t
 						_ = t
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "span")
 						vgn.SetInnerHTML(t)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-quant"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "nearest-rank quantiles of the last 2,048 round trips: half of the frames were faster than p50, 90 % faster than p90, 99 % faster than p99"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-quant", "title", "nearest-rank quantiles of the last 2,048 round trips: half of the frames were faster than p50, 90 % faster than p90, 99 % faster than p99")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q50"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "q50")
 					vgn.SetInnerHTML(c.Q(0))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q90"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "q90")
 					vgn.SetInnerHTML(c.Q(1))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "q99"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "q99")
 					vgn.SetInnerHTML(c.Q(2))
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-wrap"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "plot-wrap")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-head"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "bytes uploaded + read back per dispatch"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-head", "title", "bytes uploaded + read back per dispatch")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-line line-a"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "legend-line line-a")
 					vgn.SetInnerHTML(vugu.HTML(""))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "bytes moved "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "bytes moved ")
+					vgn = vgEl(vgparent, "span", "class", "num")
 					vgn.SetInnerHTML(c.BytesNow())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-max"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "plot-max")
 					vgn.SetInnerHTML(c.BytesMax())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "bytes moved per dispatch"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot", "title", "bytes moved per dispatch")
 				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.bytesPlot.Mount(value) })
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-wrap"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "plot-wrap")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-head"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "occupancy proxy = items claimed ÷ lanes launched; frontier density = active slots ÷ total slots; both capped at 100 %"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot-head", "title", "occupancy proxy = items claimed ÷ lanes launched; frontier density = active slots ÷ total slots; both capped at 100 %")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-line line-a"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "legend-line line-a")
 					vgn.SetInnerHTML(vugu.HTML(""))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "occupancy "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-line line-b"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "occupancy ")
+					vgn = vgEl(vgparent, "span", "class", "legend-line line-b")
 					vgn.SetInnerHTML(vugu.HTML(""))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "frontier "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "frontier ")
+					vgn = vgEl(vgparent, "span", "class", "num")
 					vgn.SetInnerHTML(c.OccNow())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot-max"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "plot-max")
 					vgn.SetInnerHTML(vugu.HTML("100 %"))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "occupancy proxy (blue) and frontier density (orange), % per dispatch"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "plot", "title", "occupancy proxy (blue) and frontier density (orange), % per dispatch")
 				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.bpsPlot.Mount(value) })
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cols-2"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "cols-2")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-h3"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the last dispatch's MegakernelTelemetry"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "the last dispatch's MegakernelTelemetry")
 				vgn.SetInnerHTML(vugu.HTML("Last dispatch"))
 				{
 					vgcompKey := vugu.MakeCompKey(0x57E6FA636B0E914B^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(KeyValues)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 					vgcomp.Items = c.DispatchItems()
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-h3"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "host time per stage of the last frame, and the run's totals (MegakernelReport)"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "host time per stage of the last frame, and the run's totals (MegakernelReport)")
 				vgn.SetInnerHTML(vugu.HTML("Frame cost \x26amp; run"))
 				{
 					vgcompKey := vugu.MakeCompKey(0x37FFC6FE6F536663^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-					if vgcomp == nil {
-						// create new one if needed
-						vgcomp = new(KeyValues)
-						vgin.BuildEnv.WireComponent(vgcomp)
-					}
-					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+					vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 					vgcomp.Items = c.TimingItems()
-					vgout.Components = append(vgout.Components, vgcomp)
-					vgn = &vugu.VGNode{Component: vgcomp}
-					vgparent.AppendChild(vgn)
+					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}
 		}

@@ -25,25 +25,21 @@ func (c *KeyValues) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgiterkey
 			kv := kv
 			_ = kv
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kv-row"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "kv-row")
 			vgn.AddAttrInterface("title", kv.Title)
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dt", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "dt")
 				vgn.SetInnerHTML(kv.Label)
 				if kv.TestID != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dd", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "dd")
 					vgn.AddAttrInterface("class", kv.Class)
 					vgn.AddAttrInterface("data-testid", kv.TestID)
 					vgn.SetInnerHTML(kv.Value)
 				}
 				if kv.TestID == "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dd", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "dd")
 					vgn.AddAttrInterface("class", kv.Class)
 					vgn.SetInnerHTML(kv.Value)
 				}

@@ -20,24 +20,19 @@ func (c *LaunchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "The launch policy's plan for the next dispatch (reference §7.4 with the ABI v1 geometry)"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "The launch policy's plan for the next dispatch (reference §7.4 with the ABI v1 geometry)")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Launch plan "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Launch plan ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
 		if c.Error() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-bad"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "banner banner-bad")
 			vgn.SetInnerHTML(c.Error())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tags"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "tags")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -46,8 +41,7 @@ func (c *LaunchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				t := t
 				_ = t
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span")
 				vgn.AddAttrInterface("class", t.Class)
 				vgn.AddAttrInterface("title", t.Title)
 				vgn.SetInnerHTML(t.Value)
@@ -56,38 +50,25 @@ func (c *LaunchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		{
 			vgcompKey := vugu.MakeCompKey(0x1776CD59F9A9A08A^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(KeyValues)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 			vgcomp.Items = c.Items()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "budget"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "budget")
 		vgn.AddAttrInterface("title", c.BudgetTitle())
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "budget-label"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "budget-label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span")
 				vgn.SetInnerHTML(vugu.HTML("peak device memory"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "num")
 				vgn.SetInnerHTML(c.BudgetText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "meter", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "bar bar-wide"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "10000"}, vugu.VGAttribute{Namespace: "", Key: "low", Val: "7000"}, vugu.VGAttribute{Namespace: "", Key: "high", Val: "8500"}, vugu.VGAttribute{Namespace: "", Key: "optimum", Val: "0"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "meter", "class", "bar bar-wide", "min", "0", "max", "10000", "low", "7000", "high", "8500", "optimum", "0")
 			vgn.AddAttrInterface("value", c.BudgetBps())
 		}
 	}

@@ -20,24 +20,19 @@ func (c *LogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "The log buffer (PROTOCOL §5): PRINTF records and one record per fault, newest first"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "The log buffer (PROTOCOL §5): PRINTF records and one record per fault, newest first")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Log "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Log ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
 		if c.Dropped() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-warn"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "log-dropped"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "banner banner-warn", "data-testid", "log-dropped")
 			vgn.SetInnerHTML(c.Dropped())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tags"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "tags")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -46,22 +41,18 @@ func (c *LogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				t := t
 				_ = t
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip chip-bad"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "chip chip-bad")
 				vgn.AddAttrInterface("title", t.Title)
 				vgn.SetInnerHTML(t.Value)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table log-table"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "table", "class", "grid-table log-table")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "thead")
 			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth title=\"record number in the log buffer\"\x3E#\x3C/th\x3E\x3Cth title=\"ring slot that wrote the record\"\x3Eslot\x3C/th\x3E\x3Cth title=\"PRINTF or the fault\x26#39;s code\"\x3Ekind\x3C/th\x3E\x3Cth title=\"the formatted PRINTF message, or the fault\x26#39;s opcode, epoch and reason\"\x3Emessage\x3C/th\x3E\x3C/tr\x3E"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -70,40 +61,32 @@ func (c *LogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					r := r
 					_ = r
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					vgn.AddAttrInterface("class", r.Class)
 					vgn.AddAttrInterface("title", r.Title)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num dim")
 						vgn.SetInnerHTML(r.Num)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(r.Slot)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td")
 						vgn.SetInnerHTML(r.Kind)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log-msg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "log-msg")
 						vgn.SetInnerHTML(r.Message)
 					}
 				}
 				if len(c.Rows()) == 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "colspan", Val: "4"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "colspan", "4", "class", "dim")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "no records"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "no records")
 						}
 					}
 				}

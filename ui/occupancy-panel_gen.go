@@ -20,22 +20,17 @@ func (c *OccupancyPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Ring slots by STATUS word, per frame (stacked; newest at the right, one column per frame)"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Ring slots by STATUS word, per frame (stacked; newest at the right, one column per frame)")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Occupancy "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Occupancy ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot plot-tall"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "slots per status over the last frames (stacked area; EMPTY is the dark band on top)"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "plot plot-tall", "title", "slots per status over the last frames (stacked area; EMPTY is the dark band on top)")
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.plot.Mount(value) })
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "occ-legend"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "occ-legend")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -44,57 +39,40 @@ func (c *OccupancyPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				r := r
 				_ = r
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "occ-item"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "occ-item")
 				vgn.AddAttrInterface("title", r.Title)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span")
 					vgn.AddAttrInterface("class", r.Swatch)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "occ-name"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "occ-name")
 					vgn.SetInnerHTML(r.Name)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "num")
 					vgn.AddAttrInterface("data-testid", r.TestID)
 					vgn.SetInnerHTML(r.Count)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "num dim")
 					vgn.SetInnerHTML(r.Percent)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "occ-item occ-total"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "TotalSlots: every slot of the ring; queue depth = slots neither EMPTY nor DONE (FAULT and unknown included)"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "occ-item occ-total", "title", "TotalSlots: every slot of the ring; queue depth = slots neither EMPTY nor DONE (FAULT and unknown included)")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "occ-name"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "occ-name")
 				vgn.SetInnerHTML(vugu.HTML("total"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "occupancy-total"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "num", "data-testid", "occupancy-total")
 				vgn.SetInnerHTML(c.Total())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "num dim")
 				vgn.SetInnerHTML(c.Depth())
 			}
 		}
 		{
 			vgcompKey := vugu.MakeCompKey(0x6C9D45F359B68B8F^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(KeyValues)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 			vgcomp.Items = c.ActiveBreakdown()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
 	}
 	return vgout

@@ -20,32 +20,22 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Workload and launch parameters; Apply re-initialises the ring (a new GENERATION)"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Workload and launch parameters; Apply re-initialises the ring (a new GENERATION)")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Settings "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Settings ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "a workload preset: loads its parameters into the form"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "label", "class", "field", "title", "a workload preset: loads its parameters into the form")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field-label"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "span", "class", "field-label")
 			vgn.SetInnerHTML(vugu.HTML("preset"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "preset"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { c.SelectPreset(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgEl(vgparent, "select", "data-testid", "preset")
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { c.SelectPreset(event) })
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -54,8 +44,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					p := p
 					_ = p
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "option")
 					vgn.AddAttrInterface("selected", p.Selected)
 					vgn.AddAttrInterface("title", p.Description)
 					vgn.AddAttrInterface("value", p.Name)
@@ -63,11 +52,9 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "preset-desc"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "preset-desc")
 		vgn.SetInnerHTML(c.PresetDescription())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "fields"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "fields")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -76,48 +63,34 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				f := f
 				_ = f
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "label")
 				vgn.AddAttrInterface("class", f.Class)
 				vgn.AddAttrInterface("title", f.Title)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field-label"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "field-label")
 					vgn.SetInnerHTML(f.Label)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "input")
 					vgn.AddAttrInterface("data-testid", f.TestID)
 					vgn.AddAttrInterface("max", f.Max)
 					vgn.AddAttrInterface("min", f.Min)
 					vgn.AddAttrInterface("name", f.Name)
 					vgn.AddAttrInterface("type", f.Type)
 					vgn.AddAttrInterface("value", f.Value)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func:      func(event vugu.DOMEvent) { c.Set(f.Name, event) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "change", func(event vugu.DOMEvent) { c.Set(f.Name, event) })
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "label", "class", "field")
 		vgn.AddAttrInterface("title", c.ReadbackTitle())
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field-label"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "span", "class", "field-label")
 			vgn.SetInnerHTML(vugu.HTML("readback"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "setting-readback"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { c.SelectReadback(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgEl(vgparent, "select", "data-testid", "setting-readback")
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { c.SelectReadback(event) })
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -126,8 +99,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					o := o
 					_ = o
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "option")
 					vgn.AddAttrInterface("selected", o.Selected)
 					vgn.AddAttrInterface("title", o.Title)
 					vgn.AddAttrInterface("value", o.Name)
@@ -136,8 +108,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 		}
 		if len(c.Errors()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "form-errors"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "settings-errors"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "ul", "class", "form-errors", "data-testid", "settings-errors")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -146,48 +117,33 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					e := e
 					_ = e
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "li")
 					vgn.SetInnerHTML(e.Message)
 				}
 			}
 		}
 		if c.Error != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "form-errors"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "apply-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "form-errors", "data-testid", "apply-error", "role", "alert")
 			vgn.SetInnerHTML(c.Error)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "form-actions"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "form-actions")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn btn-primary"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "apply-settings"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "apply these settings: re-initialise the ring and restart the run"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "button", "class", "btn btn-primary", "data-testid", "apply-settings", "title", "apply these settings: re-initialise the ring and restart the run")
 			vgn.AddAttrInterface("disabled", !c.Valid())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.Apply() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Apply() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Apply"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Apply")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "discard edits, back to the applied settings"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.Revert() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgEl(vgparent, "button", "class", "btn", "title", "discard edits, back to the applied settings")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Revert() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Revert"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Revert")
 			}
 		}
 	}

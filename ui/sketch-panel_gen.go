@@ -20,23 +20,18 @@ func (c *SketchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Count-Min sketches of the ring (reference §5.7): approximate counts per key that never under-count"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Count-Min sketches of the ring (reference §5.7): approximate counts per key that never under-count")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Sketches "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Sketches ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sketch-bound"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "sketch-bound")
 		vgn.AddAttrInterface("title", c.BoundTitle())
 		vgn.SetInnerHTML(c.Bound())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sketch-grid"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "sketch-grid")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -45,22 +40,18 @@ func (c *SketchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				s := s
 				_ = s
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sketch-block"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "sketch-block")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sketch-name"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "div", "class", "sketch-name")
 					vgn.AddAttrInterface("title", s.Title)
 					vgn.SetInnerHTML(s.Name)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "table", "class", "grid-table")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "tbody")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -69,36 +60,29 @@ func (c *SketchPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								h := h
 								_ = h
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgEl(vgparent, "tr")
 								vgn.AddAttrInterface("title", h.Title)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgEl(vgparent, "td")
 									vgn.SetInnerHTML(h.Key)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgEl(vgparent, "td", "class", "num")
 									vgn.SetInnerHTML(h.Estimate)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgEl(vgparent, "td", "class", "num dim")
 									vgn.SetInnerHTML(h.Share)
 								}
 							}
 							if len(s.Hitters) == 0 {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgEl(vgparent, "tr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dim"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgEl(vgparent, "td", "class", "dim")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "empty"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "empty")
 									}
 								}
 							}

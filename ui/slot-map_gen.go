@@ -20,19 +20,15 @@ func (c *SlotMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Every ring slot as one cell, row-major from slot 0 at the top left, coloured by its STATUS word"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Every ring slot as one cell, row-major from slot 0 at the top left, coloured by its STATUS word")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Slot map "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Slot map ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slotmap-legend"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "slotmap-legend")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -41,95 +37,62 @@ func (c *SlotMap) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				s := s
 				_ = s
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-item"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "span", "class", "legend-item")
 				vgn.AddAttrInterface("title", s.Title)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span")
 					vgn.AddAttrInterface("class", s.Swatch)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span")
 					vgn.SetInnerHTML(s.Name)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend-hint"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "span", "class", "legend-hint")
 			vgn.SetInnerHTML(vugu.HTML("hover a cell for its slot · click to inspect"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slotmap-host"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "slotmap-host")
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.mount(value) })
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { c.Click(event) },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
+		vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Click(event) })
 		if c.HasSelection() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slot-inspector"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "slot-inspector"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "slot-inspector", "data-testid", "slot-inspector")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "inspector-head"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgEl(vgparent, "div", "class", "inspector-head")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "inspector-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "span", "class", "inspector-title")
 					vgn.SetInnerHTML(c.InspectorTitle())
 					if c.Summarised() && !c.Live() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn btn-small"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "slot-refresh"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "read the full ring back with the next frame and show this slot as it is now"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { c.RefreshSlot() },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgEl(vgparent, "button", "class", "btn btn-small", "data-testid", "slot-refresh", "title", "read the full ring back with the next frame and show this slot as it is now")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.RefreshSlot() })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "refresh"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "refresh")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "btn btn-small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "close the inspector"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { c.CloseInspector() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgEl(vgparent, "button", "class", "btn btn-small", "title", "close the inspector")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CloseInspector() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "close"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "close")
 					}
 				}
 				if c.InspectorNote() != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "inspector-note"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "slot-inspector-note"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "div", "class", "inspector-note", "data-testid", "slot-inspector-note")
 					vgn.SetInnerHTML(c.InspectorNote())
 				}
 				if !c.Loading() {
 					{
 						vgcompKey := vugu.MakeCompKey(0x327F21F332A5C6A2^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-						if vgcomp == nil {
-							// create new one if needed
-							vgcomp = new(KeyValues)
-							vgin.BuildEnv.WireComponent(vgcomp)
-						}
-						vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+						vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 						vgcomp.Items = c.InspectorItems()
-						vgout.Components = append(vgout.Components, vgcomp)
-						vgn = &vugu.VGNode{Component: vgcomp}
-						vgparent.AppendChild(vgn)
+						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
 			}

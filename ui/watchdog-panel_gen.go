@@ -20,39 +20,26 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Progress between frames (PROTOCOL §6): a stall is work queued, DONE_COUNT not advancing and no faults, for N intervals in a row"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Progress between frames (PROTOCOL §6): a stall is work queued, DONE_COUNT not advancing and no faults, for N intervals in a row")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Watchdog "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Watchdog ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
 		if c.Stalled() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner banner-bad"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "stall-alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "div", "class", "banner banner-bad", "data-testid", "stall-alert")
 			vgn.SetInnerHTML(c.Alert())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "plot plot-strip"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "div", "class", "plot plot-strip", "title", "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting")
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.plot.Mount(value) })
 		{
 			vgcompKey := vugu.MakeCompKey(0x1BAFC6C1F15FBCD5^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*KeyValues)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(KeyValues)
-				vgin.BuildEnv.WireComponent(vgcomp)
-			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp := vgComponent[KeyValues](vgin, vgcompKey)
 			vgcomp.Items = c.Items()
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+			vgn = vgMount(vgout, vgparent, vgcomp)
 		}
 	}
 	return vgout

@@ -20,27 +20,21 @@ func (c *WindowsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Ticketed route windows: slots of a window opcode sharing ARG0 (the ticket); ARG1 0 = required, 1 = lookahead"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Ticketed route windows: slots of a window opcode sharing ARG0 (the ticket); ARG1 0 = required, 1 = lookahead")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Windows "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Windows ")
+			vgn = vgEl(vgparent, "span", "class", "panel-sub")
 			vgn.SetInnerHTML(c.Sub())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid-table"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgEl(vgparent, "table", "class", "grid-table")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "thead")
 			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\x3Cth title=\"ARG0: the window\x26#39;s ticket\"\x3Eticket\x3C/th\x3E\n\t\t\t\x3Cth title=\"the window opcode\"\x3Eopcode\x3C/th\x3E\n\t\t\t\x3Cth title=\"tenant of the window\x26#39;s first slot\"\x3Eten\x3C/th\x3E\n\t\t\t\x3Cth title=\"required (ARG1 = 0) + lookahead (ARG1 = 1) slots\"\x3Eslots\x3C/th\x3E\n\t\t\t\x3Cth title=\"share of the window\x26#39;s slots that ended DONE or FAULT\"\x3Eprogress\x3C/th\x3E\n\t\t\t\x3Cth title=\"PUBLISHED / CLAIMED / WAIT_IO+YIELD+REQUEUE / DONE / FAULT slots\"\x3Epub · clm · wait · done · flt\x3C/th\x3E\n\t\t\x3C/tr\x3E"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -49,47 +43,37 @@ func (c *WindowsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					w := w
 					_ = w
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					vgn.AddAttrInterface("class", w.Class)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(w.Ticket)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td")
 						vgn.SetInnerHTML(w.Opcode)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(w.Tenant)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num")
 						vgn.SetInnerHTML(w.Slots)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "bar-cell"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "bar-cell")
 						vgn.AddAttrInterface("title", w.ProgressTitle)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "10000"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "bar"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgEl(vgparent, "progress", "max", "10000", "class", "bar")
 							vgn.AddAttrInterface("value", w.Progress)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "class", "num dim")
 						vgn.SetInnerHTML(w.Counts)
 					}
 				}
 				if len(c.Rows()) == 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgEl(vgparent, "tr")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "colspan", Val: "6"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgEl(vgparent, "td", "colspan", "6", "class", "dim")
 						vgn.SetInnerHTML(c.Empty())
 					}
 				}

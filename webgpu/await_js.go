@@ -22,18 +22,22 @@ var (
 	envVals jsGlobals
 )
 
+// env is inlined at its callers, so the lookup is a named function: a
+// closure there would be compiled once per caller.
 func env() *jsGlobals {
-	envOnce.Do(func() {
-		g := js.Global()
-		envVals.gpu = js.Undefined()
-		if nav := g.Get("navigator"); truthy(nav) {
-			envVals.gpu = nav.Get("gpu")
-		}
-		envVals.uint8Array = g.Get("Uint8Array")
-		envVals.array = g.Get("Array")
-		envVals.str = g.Get("String")
-	})
+	envOnce.Do(lookUpEnv)
 	return &envVals
+}
+
+func lookUpEnv() {
+	g := js.Global()
+	envVals.gpu = js.Undefined()
+	if nav := g.Get("navigator"); truthy(nav) {
+		envVals.gpu = nav.Get("gpu")
+	}
+	envVals.uint8Array = g.Get("Uint8Array")
+	envVals.array = g.Get("Array")
+	envVals.str = g.Get("String")
 }
 
 func truthy(v js.Value) bool { return !v.IsUndefined() && !v.IsNull() && v.Truthy() }

@@ -11,7 +11,7 @@ import (
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-//go:embed user_prelude.wgsl
+//go:embed min/user_prelude.wgsl
 var userPrelude string
 
 // The lines of megakernel.wgsl that a user kernel's parts replace.

@@ -5,6 +5,9 @@
 // abi_gen.wgsl is generated from package wgsl/abi by go generate ./wgsl and
 // is prepended to every kernel, so the kernels name ABI words
 // (CTRL_DONE_COUNT, SLOT_WORDS, BINDING_RING) and never restate numbers.
+// The binary embeds min/, copies of the .wgsl files without their comments
+// that go generate ./wgsl writes too (package wgsl/internal/wgslmin); the
+// files here are the source to read and edit.
 //
 // A runner creates one shader module per source and one compute pipeline per
 // Program: Drain for the bounded drain, JIT for the same drain specialised

@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/internal/abigen"
+	"github.com/ringscope/ringscope/wgsl/internal/wgslmin"
 )
 
 func TestABIGenIsFresh(t *testing.T) {
@@ -20,7 +22,39 @@ func TestABIGenIsFresh(t *testing.T) {
 	if string(got) != string(want) {
 		t.Fatalf("abi_gen.wgsl is stale (package wgsl/abi changed): run go generate ./wgsl")
 	}
-	assert.Equal(t, string(want), ABISource(), "the embedded abi_gen.wgsl differs from the file")
+	assert.Equal(t, stripped(t, "abi_gen.wgsl", string(want)), ABISource(), "the embedded abi_gen.wgsl differs from the file")
+}
+
+// TestMinIsFresh checks min/, the stripped copies sources.go embeds,
+// against the .wgsl files that gen.go lists.
+func TestMinIsFresh(t *testing.T) {
+	gen, err := os.ReadFile("gen.go")
+	require.NoError(t, err)
+	var names []string
+	for line := range strings.Lines(string(gen)) {
+		if args, ok := strings.CutPrefix(strings.TrimSpace(line), "//go:generate go run ./internal/cmd/wgslmin -o min "); ok {
+			names = strings.Fields(args)
+		}
+	}
+	require.NotEmpty(t, names, "gen.go runs wgslmin")
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		require.NoError(t, err)
+		got, err := os.ReadFile("min/" + name)
+		require.NoError(t, err, "min/%s is missing: run go generate ./wgsl", name)
+		assert.Truef(t, string(got) == stripped(t, name, string(src)), "min/%s is stale: run go generate ./wgsl", name)
+	}
+	embedded, err := filepath.Glob("*.wgsl")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, embedded, names, "gen.go strips every kernel file")
+}
+
+// stripped is the copy of the WGSL file name (source src) in min/.
+func stripped(t *testing.T, name, src string) string {
+	t.Helper()
+	s, err := wgslmin.File(name, src)
+	require.NoError(t, err)
+	return s
 }
 
 func TestABIGenHeaderMarksGenerated(t *testing.T) {

@@ -10,16 +10,19 @@ import (
 	"github.com/ringscope/ringscope/internal/heapsort"
 )
 
+// The kernels as the GPU gets them: min/ holds the .wgsl files of this
+// directory with their comments stripped (go generate writes them; package
+// wgsl/internal/wgslmin says why).
 var (
-	//go:embed abi_gen.wgsl
+	//go:embed min/abi_gen.wgsl
 	abiGen string
-	//go:embed megakernel.wgsl
+	//go:embed min/megakernel.wgsl
 	megakernel string
-	//go:embed finalize.wgsl
+	//go:embed min/finalize.wgsl
 	finalize string
-	//go:embed reduce.wgsl
+	//go:embed min/reduce.wgsl
 	reduce string
-	//go:embed window_tenants.wgsl
+	//go:embed min/window_tenants.wgsl
 	windowTenants string
 )
 
