@@ -447,6 +447,7 @@ fn execute(op: u32, slot: u32) -> Outcome {
         case OP_SHUTDOWN: {
             if (ENABLE_OP_SHUTDOWN) {
                 atomicStore(&control[CTRL_SHUTDOWN], 1u);
+                atomicStore(&wg_shutdown, 1u);
                 return ends(STATUS_DONE);
             }
         }
@@ -504,8 +505,11 @@ fn lane_ring(slots: u32) -> LaneRing {
 
 
 
+
+
 var<workgroup> wg_ring: LaneRing;
-var<workgroup> wg_word: u32;
+var<workgroup> wg_hand: vec2<u32>;
+var<workgroup> wg_shutdown: atomic<u32>;
 
 fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
     if (lane == 0u) {
@@ -523,18 +527,50 @@ fn workgroup_ring(slots: u32, lane: u32) -> LaneRing {
 
 
 
-fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -> Claim {
+
+
+
+
+
+
+
+
+
+
+
+
+fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
+              shut: ptr<function, u32>, stop: ptr<function, bool>) -> Claim {
     var rank = lane;
     var claim = Claim(false, 0u, 0u);
+    var first_try = true;
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         let bit = 1u << p;
         if (*need == 0u || ((*r).live & bit) == 0u) {
             continue;
         }
-        if (lane == 0u) {
-            wg_word = atomicAdd(&control[CTRL_HEAD + p], *need);
+        if (!first_try) {
+            workgroupBarrier();
         }
-        let first = workgroupUniformLoad(&wg_word);
+        if (lane == 0u) {
+            var h = vec2<u32>(0u, 0u);
+            if (first_try && (*shut != 0u || atomicLoad(&wg_shutdown) != 0u)) {
+                h.x = 1u;
+            } else {
+                h.y = atomicAdd(&control[CTRL_HEAD + p], *need);
+                if (first_try) {
+                    *shut = atomicLoad(&control[CTRL_SHUTDOWN]);
+                }
+            }
+            wg_hand = h;
+        }
+        let h = workgroupUniformLoad(&wg_hand);
+        if (h.x != 0u) {
+            *stop = true;
+            return claim;
+        }
+        first_try = false;
+        let first = h.y;
         let tail = (*r).tail[p];
         var got = 0u;
         if (first < tail) {
@@ -551,7 +587,6 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>) -
             (*r).live &= ~bit;
         }
         *need -= got;
-        workgroupBarrier();
     }
     return claim;
 }
@@ -607,7 +642,22 @@ fn claim_slot(status: u32) -> bool {
 
 
 
+
+
+
+
+
+
+
+const_assert STATUS_CLAIMED < STATUS_DONE && STATUS_CLAIMED < STATUS_WAIT_IO && STATUS_CLAIMED < STATUS_YIELD;
+const_assert STATUS_CLAIMED < STATUS_REQUEUE && STATUS_FAULT > STATUS_DONE && STATUS_FAULT > STATUS_WAIT_IO;
+const_assert STATUS_FAULT > STATUS_YIELD && STATUS_FAULT > STATUS_REQUEUE;
+
 fn finish_slot(status: u32, end: u32) {
+    if (end > STATUS_CLAIMED && end <= STATUS_FAULT) {
+        atomicMax(&ring[status], end);
+        return;
+    }
     for (var i = 0u; i < CAS_RETRIES; i++) {
         let r = atomicCompareExchangeWeak(&ring[status], STATUS_CLAIMED, end);
         if (r.exchanged || r.old_value != STATUS_CLAIMED) {
@@ -793,17 +843,16 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
 
 
         lr = workgroup_ring(slots, lane);
+        var shut = 0u;
+        if (lane == 0u) {
+            shut = atomicLoad(&control[CTRL_SHUTDOWN]);
+        }
         for (var it = 0u; it < budget; it++) {
-            if (lane == 0u) {
-                wg_word = atomicLoad(&control[CTRL_SHUTDOWN]);
-            }
-            if (workgroupUniformLoad(&wg_word) != 0u) {
-                stopped = true;
+            var need = WORKGROUP_SIZE_X;
+            let c = claim_next(&lr, lane, &need, &shut, &stopped);
+            if (stopped) {
                 break;
             }
-            workgroupBarrier();
-            var need = WORKGROUP_SIZE_X;
-            let c = claim_next(&lr, lane, &need);
             if (c.owned) {
                 run_slot(c, &counts);
             }
@@ -811,6 +860,9 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
                 stopped = true;
                 break;
             }
+
+
+            workgroupBarrier();
         }
     } else {
         lr = lane_ring(slots);
