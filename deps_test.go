@@ -294,3 +294,21 @@ func TestRuleTable(t *testing.T) {
 		assert.Equalf(t, c.ok, msg == "", "%s → %s (test %v): %q", c.from, c.imp, c.test, msg)
 	}
 }
+
+// TestTestHooksOnlyInTheE2EBuild: ringscope.__test (fault injection: lose
+// the device, crash the program) is in the e2e build only (make
+// e2e-static, -tags ringscope_testhooks), never in the page a person
+// opens (make build).
+func TestTestHooksOnlyInTheE2EBuild(t *testing.T) {
+	files := func(tags ...string) []string {
+		c := wasmContext()
+		c.BuildTags = tags
+		p, err := c.ImportDir("wasm", 0)
+		require.NoError(t, err)
+		return p.GoFiles
+	}
+	require.NotContains(t, files(), "testhooks_js.go")
+	require.Contains(t, files(), "hooks_off_js.go")
+	require.Contains(t, files("ringscope_testhooks"), "testhooks_js.go")
+	require.NotContains(t, files("ringscope_testhooks"), "hooks_off_js.go")
+}

@@ -134,7 +134,7 @@ run() {
 	timeout 60 node bench/probe-adapter.mjs | tee "$out/probe.txt"
 	grep -q '"fallback":false' "$out/probe.txt" ||
 		{ echo "gpu-chromium: Chromium gave no GPU adapter with: $GPU_FLAGS" >&2; exit 1; }
-	(cd e2e && RINGSCOPE_BENCH_OUT=$(cd .. && realpath "$out") RINGSCOPE_BENCH_LOADS=${LOADS:-5} \
+	(cd e2e && RINGSCOPE_STATIC=static RINGSCOPE_BENCH_OUT=$(cd .. && realpath "$out") RINGSCOPE_BENCH_LOADS=${LOADS:-5} \
 		node node_modules/@playwright/test/cli.js test --grep @bench --project=webgpu --workers=1 --reporter=list \
 		--output="$root/pw") 2>&1 | tee "$out/playwright.log"
 	# The device tool brings back 8 files at most: the JSON in one archive.

@@ -289,7 +289,7 @@ async function main() {
 
   // 3. The page: @bench specs on the Go server.
   const loads = quick ? 2 : 5;
-  const cmdPage = `cd e2e && RINGSCOPE_E2E_PORT=${PAGE_PORT} RINGSCOPE_BENCH_OUT=../bench/.out RINGSCOPE_BENCH_LOADS=${loads} npx playwright test --grep @bench --project=webgpu --workers=1 --reporter=list --output=../bench/.out/playwright`;
+  const cmdPage = `cd e2e && RINGSCOPE_STATIC=static RINGSCOPE_E2E_PORT=${PAGE_PORT} RINGSCOPE_BENCH_OUT=../bench/.out RINGSCOPE_BENCH_LOADS=${loads} npx playwright test --grep @bench --project=webgpu --workers=1 --reporter=list --output=../bench/.out/playwright`;
   let pageErr = null;
   try {
     fs.writeFileSync(path.join(out, 'playwright.log'), sh(cmdPage));

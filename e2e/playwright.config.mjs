@@ -10,6 +10,11 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.RINGSCOPE_E2E_PORT || 18473);
 const baseURL = `http://127.0.0.1:${port}`;
+// The page the tests load: make e2e-static's copy of static/ whose
+// main.wasm has the test hooks (ringscope.__test). The @bench specs
+// measure the page a person opens: RINGSCOPE_STATIC=static (bench/run.mjs,
+// bench/gpu-chromium.sh).
+const staticDir = process.env.RINGSCOPE_STATIC || '.cache/e2e-static';
 
 // Flags every run needs on this closed, GPU-less machine: --no-sandbox (root),
 // and no background networking, so Chromium does not stall on the network.
@@ -59,8 +64,8 @@ export default defineConfig({
   ],
   webServer: {
     // RINGSCOPE_SERVER names a prebuilt server binary, for a machine without
-    // Go (bench/gpu-chromium.sh); it serves ../static all the same.
-    command: `${process.env.RINGSCOPE_SERVER || 'go run .'} -addr 127.0.0.1:${port}`,
+    // Go (bench/gpu-chromium.sh); it serves staticDir all the same.
+    command: `${process.env.RINGSCOPE_SERVER || 'go run .'} -addr 127.0.0.1:${port} -dir ${staticDir}`,
     cwd: '..',
     url: `${baseURL}/`,
     reuseExistingServer: !process.env.CI,

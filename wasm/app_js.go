@@ -14,6 +14,8 @@ import (
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/captureapi"
+	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -64,31 +66,21 @@ type app struct {
 	sess *session.Session
 	// warm runs before the first frame's Step (warmFirst).
 	warm func()
-	// workload is what publishWorkload last published (examples_js.go).
-	workload workloadRun
-	// studio is the flight recorder, replay and exports; subs the
-	// subscribers (capture_js.go).
-	studio *capture.Studio
-	subs   subscribers
+	// studio is the flight recorder, replay and exports; capture its JS
+	// adapter, with the subscribers (wasm/captureapi).
+	studio  *capture.Studio
+	capture *captureapi.Adapter
 	// software says the adapter is a CPU or fallback one (auto readback
 	// picks full there).
 	software bool
 
-	// Device loss (recover_js.go): recoveries so far, the last loss, and
-	// whether the shown frame (seq staleSeq) predates a loss.
-	recoveries int
-	lastLoss   *Loss
-	staleSet   bool
-	staleSeq   uint64
-	lossCause  lossCause
+	// losses is the record of device losses (recover_js.go, wasm/devloss).
+	losses devloss.Record
 
 	// recMu serialises recoveries; liveDev is the current device for the
-	// test hook, which must not wait for mu; hold is the test hook's
-	// recovery hold (guarded by holdMu).
+	// test hooks, which must not wait for mu.
 	recMu   sync.Mutex
 	liveDev atomic.Pointer[webgpu.Device]
-	holdMu  sync.Mutex
-	hold    chan struct{}
 
 	ready *browser.Readiness
 	// cleanup removes the page's listeners and releases its js.Funcs
@@ -148,7 +140,7 @@ func (a *app) start(cfgErr error) {
 	// Whatever happens, the dashboard renders: liveFrame opens the gate
 	// on the first frame, this on every other way on.
 	defer a.view.openGate()
-	adapter, dev, err := a.acquireDevice(a.ctx)
+	adapter, dev, err := devloss.Acquire(a.ctx)
 	browser.Mark("ringscope:device")
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
 		a.ui(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })

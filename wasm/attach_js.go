@@ -10,8 +10,10 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -33,9 +35,9 @@ import (
 // keeps its last good frame on screen marked stale, and shows the reason;
 // attachInfo says it, and detach clears it.
 func installAttachAPI(a *app, obj js.Value) {
-	method(obj, "attach", a.apiAttach)
-	method(obj, "detach", func([]js.Value) (any, error) { return a.apiDetach() })
-	method(obj, "attachInfo", func([]js.Value) (any, error) {
+	jsmethod.Method(obj, "attach", a.apiAttach)
+	jsmethod.Method(obj, "detach", func([]js.Value) (any, error) { return a.apiDetach() })
+	jsmethod.Method(obj, "attachInfo", func([]js.Value) (any, error) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return attachInfo(attached), nil
@@ -117,7 +119,7 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 	defer a.mu.Unlock()
 	switch {
 	case a.runner == nil:
-		return nil, errNotReady
+		return nil, api.ErrNotReady
 	case attached != nil:
 		return nil, fmt.Errorf("attach: already attached to the host's %s; detach() first", attached.desc)
 	case a.sess.Generator() == nil && a.running:

@@ -6,11 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+	"time"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/wasm/openopts"
+	"github.com/ringscope/ringscope/wasm/push"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -24,13 +30,15 @@ import (
 func installAPI(a *app) {
 	obj := jsObject.New()
 	obj.Set("ready", a.ready.Promise())
-	method(obj, "open", a.apiOpen)
-	method(obj, "publish", a.apiPublish)
-	method(obj, "setTenantMask", a.apiSetTenantMask)
-	method(obj, "drain", a.apiDrain)
-	method(obj, "snapshot", func(args []js.Value) (any, error) { return a.apiSnapshot(args) })
+	jsmethod.Method(obj, "open", a.apiOpen)
+	jsmethod.Method(obj, "publish", a.apiPublish)
+	jsmethod.Method(obj, "setTenantMask", a.apiSetTenantMask)
+	jsmethod.Method(obj, "drain", a.apiDrain)
+	jsmethod.Method(obj, "snapshot", func(args []js.Value) (any, error) { return a.apiSnapshot(args) })
 	for _, install := range apiConcerns {
-		install(a, obj)
+		if install != nil { // testHooks outside the e2e build
+			install(a, obj)
+		}
 	}
 	jsGlobal.Set("ringscope", obj)
 }
@@ -39,18 +47,14 @@ func installAPI(a *app) {
 // beside its code: the whole API is this list and installAPI's own
 // methods (docs/EMBEDDING.md).
 var apiConcerns = []func(a *app, obj js.Value){
-	installLiveAPI,     // start, stop, step, setShutdown (live_js.go)
-	installCaptureAPI,  // decode, exports, import, replay, subscribe (capture_js.go)
-	installAttachAPI,   // attach, detach, attachInfo (attach_js.go)
-	installEmbedAPI,    // mount (embed_js.go)
-	installExamplesAPI, // examples, example, publishWorkload, checkExample (examples_js.go)
-	installKernelAPI,   // readBuffer (kernel_js.go)
-	installPushAPI,     // pushMetrics, ?push= (push_js.go)
-	installTestHooks,   // __test: fault injection for the e2e tests (recover_js.go)
+	installLiveAPI,    // start, stop, step, setShutdown (live_js.go)
+	installCaptureAPI, // decode, exports, import, replay, subscribe (capture_js.go)
+	installAttachAPI,  // attach, detach, attachInfo (attach_js.go)
+	installEmbedAPI,   // panels, mount (wasm/mount)
+	installKernelAPI,  // readBuffer, examples, example, publishWorkload, checkExample (wasm/kernelapi)
+	installPushAPI,    // pushMetrics, ?push= (wasm/push)
+	testHooks,         // __test, the e2e build only: fault injection (testhooks_js.go)
 }
-
-// errNotReady is the rejection of a call made before ringscope.ready.
-var errNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
 
 // withRunner runs f with the runner, the live loop paused. The result is
 // encoded (api.Encode) before the lock is released: it may alias the
@@ -68,7 +72,7 @@ func (a *app) withRunnerLive(pause bool, f func() (any, error)) (any, error) {
 	wasRunning := false
 	_, err := a.runLocked(maxRetriesAfterLoss, func() error {
 		if a.runner == nil {
-			return errNotReady
+			return api.ErrNotReady
 		}
 		if attachedNow() != nil {
 			return errAttached // attach_js.go
@@ -112,20 +116,15 @@ type OpenResult struct {
 // fields take the page's defaults; invalid ones reject before any GPU work,
 // the previous ring untouched.
 func (a *app) apiOpen(args []js.Value) (any, error) {
-	opts, err := openOptions(jsarg.Arg(args, 0), a.cfg.Settings.RingSlots)
+	opts, err := openopts.Read(jsarg.Arg(args, 0),
+		openopts.Defaults{Slots: a.cfg.Settings.RingSlots, LogCapacity: logCapacity, MemoryBudgetBytes: memoryBudget})
 	if err != nil {
-		return nil, err
-	}
-	if opts.Kernel, err = kernelOption(jsarg.Arg(args, 0)); err != nil {
-		return nil, err
-	}
-	if opts.Data, err = dataOption(jsarg.Arg(args, 0)); err != nil {
 		return nil, err
 	}
 	// Refused options leave everything as it was, the live loop included.
 	a.mu.Lock()
 	s := a.settingsNow
-	s.Readback = opts.readback
+	s.Readback = opts.Readback
 	mode, why := ui.ResolveReadback(s, a.software)
 	summary := mode == ui.ReadbackSummary
 	if summary {
@@ -150,7 +149,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 		a.setKernelNames(&opts.Kernel)
 		// No generator: the embedder publishes; the live loop only drains.
 		a.openSession(session.Ring{Summary: summary, Why: "the embedding API's open: " + why,
-			WatchdogIntervals: opts.watchdogIntervals})
+			WatchdogIntervals: opts.WatchdogIntervals})
 		q := a.runner.Control()
 		res := OpenResult{Generation: abi.Word(q, abi.CtrlGeneration), Slots: opts.Slots,
 			WatchdogIntervals: a.sess.WatchdogIntervals()}
@@ -166,7 +165,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 			s.Tenants = len(opts.Masks)
 		}
 		s.WindowOpcodes = ui.OpcodeList(opts.WindowOpcodes)
-		s.Readback = opts.readback
+		s.Readback = opts.Readback
 		a.settingsNow = s
 		a.ui(func(d *ui.Dashboard) { d.Settings = s })
 		a.uiReset()
@@ -187,7 +186,7 @@ func (a *app) apiPublish(args []js.Value) (any, error) {
 	}
 	max := a.ringSlots()
 	if max == 0 {
-		return nil, errNotReady
+		return nil, api.ErrNotReady
 	}
 	items, err := jsarg.Items(jsarg.Arg(args, 0), max)
 	if err != nil {
@@ -281,7 +280,7 @@ type Snapshot struct {
 	// LastLoss records the latest.
 	Stale      bool
 	Recoveries int
-	LastLoss   *Loss
+	LastLoss   *devloss.Loss
 	// Readback is the mode the ring runs in ("summary" or "full");
 	// RingReads the frames of this ring that read the whole ring back
 	// (every one in full mode); LastBytesReadBack the last frame's bytes
@@ -303,7 +302,7 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.runner == nil {
-		return nil, errNotReady
+		return nil, api.ErrNotReady
 	}
 	src := a.sess.Source() // the runner, or an attachment (attach_js.go)
 	tel := src.Telemetry()
@@ -317,7 +316,7 @@ func (a *app) apiSnapshot(args []js.Value) (any, error) {
 	rb := a.sess.Readback()
 	snap := Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
 		Log: api.LogOf(src.Log(), workload.Formats), Report: a.sess.Report(), Published: src.Published(), Pending: src.Pending(),
-		Running: a.running, Stale: a.staleSet && a.sess.Seq() == a.staleSeq, Recoveries: a.recoveries, LastLoss: a.lastLoss,
+		Running: a.running, Stale: a.losses.Stale(a.sess.Seq()), Recoveries: a.losses.Recoveries, LastLoss: a.losses.Last,
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := a.sess.LastFrame(); f != nil {
 		snap.Watchdog = f.Watchdog
@@ -334,4 +333,13 @@ func explainOOM(o megakernel.Options, err error) error {
 	}
 	return fmt.Errorf("a ring of %d slots needs %d bytes of device memory, more than the memory budget of %d bytes "+
 		"(memoryBudgetBytes): use fewer slots or a larger budget: %w", o.Slots, oom.Requested, oom.Available, err)
+}
+
+// installPushAPI adds pushMetrics (wasm/push), which pushes the studio's
+// Prometheus export.
+func installPushAPI(a *app, obj js.Value) {
+	push.Install(obj, func() ([]byte, error) {
+		b, _, err := a.studio.Export(capture.ExportPrometheus, time.Now())
+		return b, err
+	}, pageQuery())
 }

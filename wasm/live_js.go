@@ -9,7 +9,9 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
 
 // The live loop from the API: an embedder opens a ring, publishes, and lets
@@ -25,10 +27,10 @@ import (
 // After open the live loop publishes nothing itself; it drains what the
 // embedder published. setShutdown and setTenantMask keep it running.
 func installLiveAPI(a *app, obj js.Value) {
-	method(obj, "start", func([]js.Value) (any, error) { return a.apiStart() })
-	method(obj, "stop", func([]js.Value) (any, error) { return a.apiStop() })
-	method(obj, "step", func([]js.Value) (any, error) { return a.apiStep() })
-	method(obj, "setShutdown", a.apiSetShutdown)
+	jsmethod.Method(obj, "start", func([]js.Value) (any, error) { return a.apiStart() })
+	jsmethod.Method(obj, "stop", func([]js.Value) (any, error) { return a.apiStop() })
+	jsmethod.Method(obj, "step", func([]js.Value) (any, error) { return a.apiStep() })
+	jsmethod.Method(obj, "setShutdown", a.apiSetShutdown)
 }
 
 // LiveState is what start and stop resolve to.
@@ -41,7 +43,7 @@ func (a *app) apiStart() (any, error) {
 	ready := a.runner != nil
 	a.mu.Unlock()
 	if !ready {
-		return nil, errNotReady
+		return nil, api.ErrNotReady
 	}
 	a.commands <- cmdRun // the loop may be blocked waiting for a command
 	return LiveState{Running: true}, nil
@@ -51,7 +53,7 @@ func (a *app) apiStop() (any, error) {
 	a.mu.Lock() // taken once the frame in flight, if any, is done
 	if a.runner == nil {
 		a.mu.Unlock()
-		return nil, errNotReady
+		return nil, api.ErrNotReady
 	}
 	a.running = false
 	a.mu.Unlock()
@@ -78,7 +80,7 @@ func (a *app) apiStep() (any, error) {
 	wasRunning := false
 	recovered, err := a.runLocked(maxRetriesAfterLoss, func() error {
 		if a.runner == nil {
-			return errNotReady
+			return api.ErrNotReady
 		}
 		wasRunning = wasRunning || a.running
 		a.running = false

@@ -3,7 +3,16 @@
 package main
 
 import (
+	"syscall/js"
+
 	"github.com/ringscope/ringscope/wasm/api"
+)
+
+// JS globals, looked up once.
+var (
+	jsGlobal = js.Global()
+	jsObject = jsGlobal.Get("Object")
+	jsError  = jsGlobal.Get("Error")
 )
 
 func main() {
@@ -27,3 +36,9 @@ func trimQuery(search string) string {
 	}
 	return search
 }
+
+// ringscopeVersion is the build's version, which captures record: the
+// Makefile sets it to git describe's answer (revision, "-dirty" for
+// uncommitted changes) with -X. Reading it from debug.ReadBuildInfo instead
+// would link the build-info parser (8 KB of main.wasm gzipped).
+var ringscopeVersion = "unknown"

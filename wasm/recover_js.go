@@ -3,14 +3,11 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"syscall/js"
 	"time"
 
 	"github.com/ringscope/ringscope/ui"
-	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
@@ -38,59 +35,7 @@ const (
 	// maxRetriesAfterLoss bounds how often an API call is retried after
 	// recoveries.
 	maxRetriesAfterLoss = 2
-	// loseTimeout bounds how long the test hook waits for submissions.
-	loseTimeout = 30 * time.Second
-	// lostConfirmWait bounds the wait for device.lost after a JS error.
-	lostConfirmWait = 500 * time.Millisecond
 )
-
-// Loss is the record of one device loss and its recovery (snapshot's
-// lastLoss).
-type Loss struct {
-	// Reason and Message are GPUDeviceLostInfo's.
-	Reason, Message string
-	// Cause is the error of the operation that met the loss ("" when the
-	// Lost channel noticed it first, with no operation in flight).
-	Cause string
-	// Frame is the sequence number of the last good frame; DoneCount and
-	// Published the host's record at the loss (the last readback's
-	// DONE_COUNT, items published).
-	Frame     uint64
-	DoneCount uint32
-	Published uint64
-	// UserOpcodes names the user opcodes the lost submission could run:
-	// a runaway user function loses the device (docs/OPCODES.md).
-	UserOpcodes []string
-	// RecoveredMillis is the time from noticing the loss to a rebound
-	// runner; Recovered says whether it recovered.
-	RecoveredMillis float64
-	Recovered       bool
-}
-
-// acquireDevice requests an adapter and a device from it, asking for all the
-// storage binding the adapter allows (the ring is one binding). An adapter
-// gives one device, so every call requests a new adapter.
-func (a *app) acquireDevice(ctx context.Context) (*webgpu.Adapter, *webgpu.Device, error) {
-	adapter, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{})
-	if err != nil {
-		return nil, nil, err
-	}
-	al := adapter.Limits()
-	desc := webgpu.DeviceDescriptor{
-		Label:          "ringscope",
-		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: al.MaxStorageBufferBindingSize, MaxBufferSize: al.MaxBufferSize},
-	}
-	if adapter.HasFeature(webgpu.FeatureTimestampQuery) {
-		// The runner then times each drain pass on the device (the
-		// dispatch panel's GPU time).
-		desc.RequiredFeatures = []string{webgpu.FeatureTimestampQuery}
-	}
-	dev, err := adapter.RequestDevice(ctx, desc)
-	if err != nil {
-		return adapter, nil, err
-	}
-	return adapter, dev, nil
-}
 
 // setDevice makes dev the page's device and watches it for a loss nobody
 // asked for. Called with mu held.
@@ -126,10 +71,10 @@ func (a *app) runLocked(retries int, f func() error) (recovered bool, err error)
 			err = f()
 			if err != nil && a.runner != nil {
 				dev = a.runner.Device()
-				a.lossCause = lossCause{dev, err}
+				a.losses.Met(dev, err)
 			}
 		}()
-		if dev == nil || !lostUnder(dev, err) {
+		if dev == nil || !devloss.LostUnder(dev, err) {
 			return recovered, err
 		}
 		lost := dev
@@ -141,34 +86,6 @@ func (a *app) runLocked(retries int, f func() error) (recovered bool, err error)
 			return recovered, err
 		}
 	}
-}
-
-// lostUnder reports whether err is the loss of dev. A WebGPU promise can
-// reject on a lost device (mapAsync: "AbortError: Buffer was unmapped
-// before mapping was resolved") before device.lost resolves, so the error
-// does not match webgpu.ErrDeviceLost yet: a JS error from the device waits
-// a moment for the loss to be confirmed.
-func lostUnder(dev *webgpu.Device, err error) bool {
-	if errors.Is(err, webgpu.ErrDeviceLost) {
-		return true
-	}
-	var jsErr *webgpu.JSError
-	if !errors.As(err, &jsErr) {
-		return false
-	}
-	select {
-	case <-dev.Lost():
-		return true
-	case <-time.After(lostConfirmWait):
-		return false
-	}
-}
-
-// lossCause is the last error an operation met, with the device it ran on:
-// a recovery started by the Lost channel records it as the loss's cause.
-type lossCause struct {
-	dev *webgpu.Device
-	err error
 }
 
 // recoverDevice replaces lost, if it is still the page's device: it marks
@@ -185,16 +102,9 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 		return nil
 	}
 	reason, msg := lost.LostReason()
-	loss := Loss{Reason: reason, Message: msg, Frame: a.sess.Seq(),
+	loss := a.losses.Begin(devloss.Loss{Reason: reason, Message: msg, Frame: a.sess.Seq(),
 		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published(),
-		UserOpcodes: a.runner.InFlightUserOpcodes()}
-	if cause == nil && a.lossCause.dev == lost {
-		cause = a.lossCause.err // an operation met it before the Lost channel
-	}
-	if cause != nil {
-		loss.Cause = cause.Error()
-	}
-	a.staleSet, a.staleSeq = true, a.sess.Seq()
+		UserOpcodes: a.runner.InFlightUserOpcodes()}, lost, cause, a.sess.Seq())
 	a.mu.Unlock()
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)
@@ -204,13 +114,11 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 	note += "); requesting a new device"
 	a.ui(func(d *ui.Dashboard) { d.Stale, d.StaleReason = true, note })
 
-	if hold := a.recoveryHold(); hold != nil {
-		<-hold // test hook: the stale state stays observable
-	}
+	a.losses.WaitHold() // the test hook holdRecovery
 	var dev *webgpu.Device
 	var err error
 	for i := range recoverAttempts {
-		if _, dev, err = a.acquireDevice(a.ctx); err == nil {
+		if _, dev, err = devloss.Acquire(a.ctx); err == nil {
 			break
 		}
 		time.Sleep(time.Duration(50<<i) * time.Millisecond)
@@ -222,100 +130,21 @@ func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
 		}
 	}
 	if err != nil {
-		a.lastLoss = &loss
+		a.losses.Last = &loss
 		a.mu.Unlock()
 		err = fmt.Errorf("device lost (%s) and not recovered: %w", reason, err)
 		a.fail(err)
 		return err
 	}
 	a.setDevice(dev)
-	a.recoveries++
-	n := a.recoveries
+	a.losses.Recoveries++
+	n := a.losses.Recoveries
 	loss.Recovered, loss.RecoveredMillis = true, float64(time.Since(t0).Microseconds())/1000
-	a.lastLoss = &loss
+	a.losses.Last = &loss
 	a.mu.Unlock()
 	a.ui(func(d *ui.Dashboard) {
 		d.Recoveries = n
 		d.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
 	})
 	return nil
-}
-
-// recoveryHold returns the channel a recovery waits on before requesting a
-// new device (the test hook holdRecovery), or nil.
-func (a *app) recoveryHold() chan struct{} {
-	a.holdMu.Lock()
-	defer a.holdMu.Unlock()
-	return a.hold
-}
-
-// installTestHooks adds ringscope.__test: fault injection for tests only,
-// not part of the embedding API (its shape may change at any time).
-//
-//	loseDevice({afterSubmits})  destroys the device now, or once it has made
-//	                            afterSubmits more submissions (so the loss
-//	                            falls between a submit and its readback);
-//	                            resolves to {reason, submits}
-//	holdRecovery(on)            while on, a recovery stops after marking
-//	                            the frame stale, before asking for a device
-//	deviceStats()               the current device's counters (buffers,
-//	                            bytes written and read, submits, …)
-//	crash(message)              ends the Go program with a panic outside
-//	                            any API call (static/guard.js's case);
-//	                            never settles
-func installTestHooks(a *app, obj js.Value) {
-	t := jsObject.New()
-	method(t, "loseDevice", a.testLoseDevice)
-	method(t, "holdRecovery", func(args []js.Value) (any, error) {
-		on := jsarg.Truthy(jsarg.Arg(args, 0))
-		a.holdMu.Lock()
-		defer a.holdMu.Unlock()
-		switch {
-		case on && a.hold == nil:
-			a.hold = make(chan struct{})
-		case !on && a.hold != nil:
-			close(a.hold)
-			a.hold = nil
-		}
-		return on, nil
-	})
-	method(t, "deviceStats", func([]js.Value) (any, error) {
-		dev := a.liveDev.Load()
-		if dev == nil {
-			return nil, errNotReady
-		}
-		return dev.Stats(), nil
-	})
-	method(t, "crash", testCrash)
-	obj.Set("__test", t)
-}
-
-// LoseResult is what __test.loseDevice resolves to.
-type LoseResult struct {
-	Reason  string
-	Submits uint64 // the lost device's submissions
-}
-
-// testLoseDevice destroys the page's device without taking mu, so it can
-// land in the middle of a Step that awaits its readback.
-func (a *app) testLoseDevice(args []js.Value) (any, error) {
-	after, err := jsarg.OptUint32(jsarg.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
-	if err != nil {
-		return nil, err
-	}
-	dev := a.liveDev.Load()
-	if dev == nil {
-		return nil, errNotReady
-	}
-	want := dev.Stats().Submits + uint64(after)
-	deadline := time.Now().Add(loseTimeout)
-	for dev.Stats().Submits < want {
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("__test.loseDevice: %d submissions did not happen within %v", after, loseTimeout)
-		}
-		time.Sleep(time.Millisecond) // wakes while a Step awaits mapAsync
-	}
-	dev.Destroy()
-	reason, _ := dev.LostReason()
-	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}, nil
 }

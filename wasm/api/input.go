@@ -1,12 +1,16 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
+
+// ErrNotReady is the rejection of a call made before ringscope.ready.
+var ErrNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
 
 // Uint32 checks that a JavaScript number is an unsigned 32-bit integer.
 // what names it in the error ("open: slots").

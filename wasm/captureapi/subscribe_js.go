@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package captureapi
 
 import (
 	"sync"
@@ -46,7 +46,7 @@ func (s *subscribers) tell(f *frame.Frame) {
 					// jsarg.PanicError, not fmt.Sprint: js.Error's Error reads the
 					// thrown value's .message with Get, which a thrown Proxy
 					// makes throw again, outside any try/catch.
-					jsGlobal.Get("console").Call("error", "ringscope: subscriber threw:", jsarg.PanicError(r).Error())
+					js.Global().Get("console").Call("error", "ringscope: subscriber threw:", jsarg.PanicError(r).Error())
 				}
 			}()
 			cb.Invoke(obj)

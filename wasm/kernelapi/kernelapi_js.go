@@ -1,8 +1,9 @@
 //go:build js && wasm
 
-package main
+package kernelapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,25 +12,52 @@ import (
 
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/examples"
 	"github.com/ringscope/ringscope/wgsl/kerneldef"
 )
 
-// The Kernel panel's part of the JS API (docs/OPCODES.md §4): the worked
-// examples as definitions, publishing a workload form, and checking a run
-// of an example on the host. The panel (static/src/kernel-panel) is a
-// client of this API like any embedder.
-func installExamplesAPI(a *app, obj js.Value) {
-	method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
-	method(obj, "example", apiExample)
-	method(obj, "publishWorkload", a.apiPublishWorkload)
-	method(obj, "checkExample", a.apiCheckExample)
+// Ring is the page's runner as the kernel API uses it.
+type Ring interface {
+	// Do runs f with the runner under the page's lock (the live loop
+	// paused when pause), and encodes its result (api.Encode) before the
+	// lock is released; it refuses with api.ErrNotReady before the page
+	// has a runner.
+	Do(pause bool, f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error)
+	// Slots is the ring's size, 0 before the page has a runner.
+	Slots() int
+	// Implements says whether the running kernel runs op.
+	Implements(op uint32) bool
+}
+
+// kernelAPI is the user kernel's part of the JS API (docs/OPCODES.md):
+// readBuffer, and the Kernel panel's worked examples (§4): examples as
+// definitions, publishing a workload form, checking a run of an example on
+// the host. The panel (static/src/kernel-panel) is a client of this API
+// like any embedder.
+type kernelAPI struct {
+	ring Ring
+	// last is what publishWorkload last published (guarded by the lock
+	// Ring.Do holds).
+	last workloadRun
+}
+
+// Install adds readBuffer, examples, example, publishWorkload and
+// checkExample to obj.
+func Install(obj js.Value, ring Ring) {
+	k := &kernelAPI{ring: ring}
+	jsmethod.RawMethod(obj, "readBuffer", k.apiReadBuffer)
+	jsmethod.Method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
+	jsmethod.Method(obj, "example", apiExample)
+	jsmethod.Method(obj, "publishWorkload", k.apiPublishWorkload)
+	jsmethod.Method(obj, "checkExample", k.apiCheckExample)
 }
 
 // workloadRun is the last workload publishWorkload published, and the
 // ring GENERATION it went into: what checkExample compares a run with.
-// Guarded by app.mu.
 type workloadRun struct {
 	w          kerneldef.Workload
 	generation uint32
@@ -72,13 +100,13 @@ func apiExample(args []js.Value) (any, error) {
 // priorities?, args?}) makes the workload's items in Go
 // (kerneldef.Workload) and publishes them as publish does. args are
 // expressions of the item index i and the count n ("64*i"), or numbers.
-func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
+func (k *kernelAPI) apiPublishWorkload(args []js.Value) (any, error) {
 	w, err := workloadArg(jsarg.Arg(args, 0))
 	if err != nil {
 		return nil, err
 	}
-	if max := a.ringSlots(); max == 0 {
-		return nil, errNotReady
+	if max := k.ring.Slots(); max == 0 {
+		return nil, api.ErrNotReady
 	} else if int(w.Count) > max {
 		return nil, fmt.Errorf("publishWorkload: workload.count: %d items, more than the ring's %d slots", w.Count, max)
 	}
@@ -86,15 +114,15 @@ func (a *app) apiPublishWorkload(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publishWorkload: %w", err)
 	}
-	if err := api.CheckKnownOpcodes(items[:1], a.implements); err != nil {
+	if err := api.CheckKnownOpcodes(items[:1], k.ring.Implements); err != nil {
 		return nil, fmt.Errorf("publishWorkload: workload.opcode: %w", err)
 	}
-	return a.withRunner(func() (any, error) {
-		n, err := a.runner.Publish(items)
+	return k.ring.Do(true, func(_ context.Context, r *megakernel.Runner) (any, error) {
+		n, err := r.Publish(items)
 		if err != nil {
 			return nil, fmt.Errorf("publishWorkload: %w", err)
 		}
-		a.workload = workloadRun{w: w, generation: abi.Word(a.runner.Control(), abi.CtrlGeneration), ok: true}
+		k.last = workloadRun{w: w, generation: abi.Word(r.Control(), abi.CtrlGeneration), ok: true}
 		return n, nil
 	})
 }
@@ -173,7 +201,7 @@ var errNoWorkload = errors.New("checkExample: no workload was published since th
 // apiCheckExample: checkExample(name) compares the ring that runs (its
 // kernel's initial buffers, its data, the last published workload) with
 // the example's host computation: {ok, summary, wrong}.
-func (a *app) apiCheckExample(args []js.Value) (any, error) {
+func (k *kernelAPI) apiCheckExample(args []js.Value) (any, error) {
 	name, err := jsarg.String(jsarg.Arg(args, 0), "checkExample: name", 64)
 	if err != nil {
 		return nil, err
@@ -182,14 +210,14 @@ func (a *app) apiCheckExample(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkExample: %w", err)
 	}
-	return a.withRunnerLive(false, func() (any, error) {
-		run := a.workload
-		if !run.ok || run.generation != abi.Word(a.runner.Control(), abi.CtrlGeneration) {
+	return k.ring.Do(false, func(ctx context.Context, r *megakernel.Runner) (any, error) {
+		run := k.last
+		if !run.ok || run.generation != abi.Word(r.Control(), abi.CtrlGeneration) {
 			return nil, errNoWorkload
 		}
-		o := a.runner.Options()
+		o := r.Options()
 		d := kerneldef.FromKernel(o.Kernel, o.Data, run.w)
-		c := &a.runner.Telemetry().Control
+		c := &r.Telemetry().Control
 		var runs uint32
 		for _, m := range c.Metrics {
 			if m.Opcode == run.w.Opcode {
@@ -197,8 +225,29 @@ func (a *app) apiCheckExample(args []js.Value) (any, error) {
 			}
 		}
 		return ex.Check(d, examples.Readback{
-			Buffer: func(name string) ([]byte, error) { return a.runner.ReadBuffer(a.ctx, name) },
+			Buffer: func(name string) ([]byte, error) { return r.ReadBuffer(ctx, name) },
 			Done:   c.DoneCount, Runs: runs, Faults: c.Faults,
 		}), nil
 	})
+}
+
+// apiReadBuffer: readBuffer(name) resolves to a Uint8Array of the user
+// buffer as the last submission left it. It does not pause the live loop.
+func (k *kernelAPI) apiReadBuffer(args []js.Value) (js.Value, error) {
+	name, err := jsarg.String(jsarg.Arg(args, 0), "readBuffer: name", wgsl.MaxNameBytes)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	var out []byte
+	_, err = k.ring.Do(false, func(ctx context.Context, r *megakernel.Runner) (any, error) {
+		b, err := r.ReadBuffer(ctx, name)
+		out = b
+		return nil, err
+	})
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("readBuffer: %w", err)
+	}
+	u8 := js.Global().Get("Uint8Array").New(len(out))
+	js.CopyBytesToJS(u8, out)
+	return u8, nil
 }

@@ -1,14 +1,17 @@
 //go:build js && wasm
 
-package main
+package jsmethod
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl"
 )
 
 // JS globals, looked up once.
@@ -16,11 +19,10 @@ var (
 	jsGlobal  = js.Global()
 	jsPromise = jsGlobal.Get("Promise")
 	jsError   = jsGlobal.Get("Error")
-	jsObject  = jsGlobal.Get("Object")
 	jsJSON    = jsGlobal.Get("JSON")
 )
 
-// promise returns a JS Promise settled by work, which runs on its own
+// Promise returns a JS Promise settled by work, which runs on its own
 // goroutine: a JS callback must never block (syscall/js.FuncOf), and the
 // work awaits GPU promises. The result is converted with api.Plain, so
 // field names are lowerCamelCase (an api.RawJSON, already written in that
@@ -32,7 +34,7 @@ var (
 // recovered here, logged with its stack, and rejects with a message that
 // names the method and its arguments' types. Locks work holds are released
 // by their defers as the panic unwinds (runLocked's included).
-func promise(name string, args []js.Value, work func() (any, error)) js.Value {
+func Promise(name string, args []js.Value, work func() (any, error)) js.Value {
 	var executor js.Func
 	executor = js.FuncOf(func(_ js.Value, pargs []js.Value) any {
 		resolve, reject := pargs[0], pargs[1]
@@ -48,7 +50,7 @@ func promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			}()
 			v, err := work()
 			if err != nil {
-				reject.Invoke(errorValue(err))
+				reject.Invoke(ErrorValue(err))
 				return
 			}
 			switch v := v.(type) {
@@ -65,22 +67,40 @@ func promise(name string, args []js.Value, work func() (any, error)) js.Value {
 	return jsPromise.New(executor)
 }
 
-// method installs a JS method on obj whose calls become promises. The
+// Method installs a JS method on obj whose calls become promises. The
 // js.Func lives as long as the page: the API object is never torn down.
-func method(obj js.Value, name string, work func(args []js.Value) (any, error)) {
+func Method(obj js.Value, name string, work func(args []js.Value) (any, error)) {
 	obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-		return promise(name, args, func() (any, error) { return work(args) })
+		return Promise(name, args, func() (any, error) { return work(args) })
 	}))
 }
 
-// rawMethod is method for results that are already JS values (a
+// RawMethod is Method for results that are already JS values (a
 // Uint8Array), which api.Plain would flatten.
-func rawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, error)) {
-	method(obj, name, func(args []js.Value) (any, error) {
+func RawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, error)) {
+	Method(obj, name, func(args []js.Value) (any, error) {
 		v, err := work(args)
 		if err != nil {
 			return nil, err
 		}
 		return v, nil
 	})
+}
+
+// ErrorValue is the Error a call rejects with: err's message, and for a
+// kernel refusal what a tool needs to point at it without parsing the
+// message: field (a wgsl.DeclError's, as open's options spell it) and
+// diagnostics ([{field, opcode, line, column, type, message}] of a
+// megakernel.CompileError, at the user's own lines).
+func ErrorValue(err error) js.Value {
+	e := jsError.New(err.Error())
+	var de *wgsl.DeclError
+	if errors.As(err, &de) {
+		e.Set("field", de.Field)
+	}
+	var ce *megakernel.CompileError
+	if errors.As(err, &ce) {
+		e.Set("diagnostics", js.ValueOf(api.Plain(ce.Diagnostics)))
+	}
+	return e
 }

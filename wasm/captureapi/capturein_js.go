@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package captureapi
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ const maxDecodeBytes = 64 << 20
 
 // apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
 // buffers without any GPU.
-func (a *app) apiDecode(args []js.Value) (any, error) {
+func (a *Adapter) apiDecode(args []js.Value) (any, error) {
 	cs, err := jsarg.BytesSpan(jsarg.Arg(args, 0), "decode: control", maxDecodeBytes)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (a *app) apiDecode(args []js.Value) (any, error) {
 
 // apiImport: importCapture(bytes | {control, ring, name}) validates the
 // capture file (or the vyre dump pair) and replays its first frame.
-func (a *app) apiImport(args []js.Value) (any, error) {
+func (a *Adapter) apiImport(args []js.Value) (any, error) {
 	name := "import"
 	c, err := a.importArg(jsarg.Arg(args, 0), &name)
 	if err == nil {
@@ -92,7 +92,7 @@ func (a *app) apiImport(args []js.Value) (any, error) {
 
 // importArg reads importCapture's argument into a capture; *name becomes
 // the import's name ({name} or "vyre dump").
-func (a *app) importArg(v js.Value, name *string) (*capture.Capture, error) {
+func (a *Adapter) importArg(v js.Value, name *string) (*capture.Capture, error) {
 	const what = "importCapture"
 	if jsarg.TypeName(v) == "object" && !jsarg.IsBytes(v) {
 		n, err := jsarg.Get(v, what+": name", "name")

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package push
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/internal/pushlabel"
-	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
 
 // Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
@@ -31,11 +31,23 @@ import (
 // pushInterval is how often ?push= pushes: about one scrape interval.
 const pushInterval = 2 * time.Second
 
-func installPushAPI(a *app, obj js.Value) {
-	method(obj, "pushMetrics", a.apiPushMetrics)
-	q := pageQuery()
-	if target := first(q["push"]); target != "" {
-		go a.pushLoop(target, first(q["job"]), first(q["instance"]))
+// jsGlobal is the JS global object, looked up once.
+var jsGlobal = js.Global()
+
+// Metrics is what a push sends: the Prometheus text of the page's
+// metrics now (the studio's exportMetrics).
+type Metrics func() ([]byte, error)
+
+// pusher is the push concern: what it pushes.
+type pusher struct{ metrics Metrics }
+
+// Install adds pushMetrics to obj and, when the page's URL parameters
+// (query) name ?push=, starts pushing every pushInterval.
+func Install(obj js.Value, metrics Metrics, query map[string][]string) {
+	p := &pusher{metrics: metrics}
+	jsmethod.Method(obj, "pushMetrics", p.apiPushMetrics)
+	if target := first(query["push"]); target != "" {
+		go p.loop(target, first(query["job"]), first(query["instance"]))
 	}
 }
 
@@ -54,7 +66,7 @@ type PushResult struct {
 }
 
 // apiPushMetrics: pushMetrics(url, {job, instance}).
-func (a *app) apiPushMetrics(args []js.Value) (any, error) {
+func (p *pusher) apiPushMetrics(args []js.Value) (any, error) {
 	const what = "pushMetrics"
 	u, err := jsarg.String(jsarg.Arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", jsarg.MaxText)
 	if err != nil {
@@ -72,7 +84,7 @@ func (a *app) apiPushMetrics(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.push(u, job, instance)
+	return p.push(u, job, instance)
 }
 
 // optLabel reads a grouping label: a string pushlabel.Valid accepts, def when
@@ -90,7 +102,7 @@ func optLabel(o js.Value, what, name, def string) (string, error) {
 }
 
 // push PUTs the Prometheus text of the current capture to base's group.
-func (a *app) push(base, job, instance string) (PushResult, error) {
+func (p *pusher) push(base, job, instance string) (PushResult, error) {
 	var res PushResult
 	loc := jsGlobal.Get("location").Get("href")
 	var u js.Value
@@ -110,18 +122,18 @@ func (a *app) push(base, job, instance string) (PushResult, error) {
 	}
 	u.Set("pathname", path)
 	res.URL = u.Get("href").String()
-	body, _, err := a.studio.Export(capture.ExportPrometheus, time.Now())
+	body, err := p.metrics()
 	if err != nil {
 		return res, fmt.Errorf("pushMetrics: %w", err)
 	}
 	res.Bytes = len(body)
 	init := map[string]any{"method": "PUT", "body": string(body), "credentials": "same-origin", "cache": "no-store",
 		"headers": map[string]any{"Content-Type": "text/plain; version=0.0.4; charset=utf-8", "X-Ringscope-Push": "1"}}
-	var p js.Value
-	if err := jsarg.Catch(func() { p = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
+	var pending js.Value
+	if err := jsarg.Catch(func() { pending = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
 		return res, fmt.Errorf("pushMetrics: %s: %w", res.URL, err)
 	}
-	resp, err := awaitJS(p)
+	resp, err := awaitJS(pending)
 	if err != nil {
 		return res, fmt.Errorf("pushMetrics: %s: %w (the page may connect to its own origin only: push through the server's relay, /pushgateway)", res.URL, err)
 	}
@@ -137,9 +149,9 @@ func (a *app) push(base, job, instance string) (PushResult, error) {
 	return res, nil
 }
 
-// pushLoop pushes every pushInterval for the page's ?push= parameter,
+// loop pushes every pushInterval for the page's ?push= parameter,
 // reporting failures on the console (once per distinct message).
-func (a *app) pushLoop(target, job, instance string) {
+func (p *pusher) loop(target, job, instance string) {
 	if job == "" {
 		job = "ringscope"
 	}
@@ -150,7 +162,7 @@ func (a *app) pushLoop(target, job, instance string) {
 	last := ""
 	for {
 		msg := ""
-		if _, err := a.push(target, job, instance); err != nil {
+		if _, err := p.push(target, job, instance); err != nil {
 			msg = err.Error()
 		}
 		if msg != last && msg != "" {

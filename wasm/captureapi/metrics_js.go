@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package captureapi
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ var metricsFormats = map[string]string{"openmetrics": capture.ExportMetrics, "pr
 
 // apiExportMetrics: exportMetrics({format: "openmetrics" | "prometheus"})
 // resolves to the metrics text.
-func (a *app) apiExportMetrics(args []js.Value) (any, error) {
+func (a *Adapter) apiExportMetrics(args []js.Value) (any, error) {
 	kind, err := metricsKind(jsarg.Arg(args, 0), "exportMetrics")
 	if err != nil {
 		return nil, err

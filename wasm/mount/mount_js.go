@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package mount
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 	"github.com/gowebapi/webapi/dom"
 	"github.com/gowebapi/webapi/dom/domcore"
 
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
 
 // Embedding: ringscope.mount(element, {panels}) moves the page's dashboard
@@ -34,9 +34,18 @@ var Panels = []string{"header", "capture", "settings", "counters", "adapter", "o
 // mountTimeout bounds the wait for the dashboard's first render.
 const mountTimeout = 10 * time.Second
 
-func installEmbedAPI(a *app, obj js.Value) {
+// Dashboard is the page's dashboard as mount moves it.
+type Dashboard interface {
+	// Root is the element it renders into once it rendered, or undefined.
+	Root() js.Value
+	// Redraw re-renders it (its canvases size themselves from their boxes).
+	Redraw()
+}
+
+// Install adds panels and mount(element, {panels}) to obj.
+func Install(obj js.Value, d Dashboard) {
 	obj.Set("panels", js.ValueOf(toAny(Panels)))
-	rawMethod(obj, "mount", func(args []js.Value) (js.Value, error) { return a.apiMount(args) })
+	jsmethod.RawMethod(obj, "mount", func(args []js.Value) (js.Value, error) { return apiMount(d, args) })
 }
 
 func toAny(s []string) []any {
@@ -85,7 +94,7 @@ func panelText(e js.Value) string {
 
 // apiMount: mount(element, {panels}) resolves to the element once the
 // dashboard has rendered in it.
-func (a *app) apiMount(args []js.Value) (js.Value, error) {
+func apiMount(d Dashboard, args []js.Value) (js.Value, error) {
 	el := jsarg.Arg(args, 0)
 	if !jsarg.IsElement(el) {
 		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + jsarg.Describe(el))
@@ -94,7 +103,7 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
-	root, err := a.dashboardRoot()
+	root, err := dashboardRoot(d)
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -131,20 +140,20 @@ func (a *app) apiMount(args []js.Value) (js.Value, error) {
 		host.Append(dom.UnionFromJS(root))
 	}
 	// The panels draw on canvases sized from their boxes: tell them.
-	a.ui(func(*ui.Dashboard) {})
+	d.Redraw()
 	return el, nil
 }
 
 // dashboardRoot finds the element the wasm renders the dashboard into:
 // the renderer's root once it rendered, #app before.
-func (a *app) dashboardRoot() (js.Value, error) {
+func dashboardRoot(d Dashboard) (js.Value, error) {
 	deadline := time.Now().Add(mountTimeout)
 	for {
-		if el := a.view.root(); el.Truthy() {
+		if el := d.Root(); el.Truthy() {
 			return el, nil
 		}
 		if time.Now().After(deadline) {
-			if el := jsGlobal.Get("document").Call("querySelector", "#app"); el.Truthy() {
+			if el := js.Global().Get("document").Call("querySelector", "#app"); el.Truthy() {
 				return el, nil
 			}
 			return js.Undefined(), errors.New("mount: the dashboard did not render (is there an element with id=\"app\"? ringscope.mjs adds one)")

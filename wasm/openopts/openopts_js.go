@@ -1,0 +1,305 @@
+//go:build js && wasm
+
+package openopts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/workload"
+)
+
+// Options is open's options: the runner's and the page's own.
+type Options struct {
+	megakernel.Options
+	// WatchdogIntervals is the watchdog's N (stalled intervals in a row
+	// before the stall alert).
+	WatchdogIntervals int
+	// Readback is one of ui.ReadbackModes.
+	Readback string
+}
+
+// Defaults are what an absent option takes: the page's ring size and
+// tuning.
+type Defaults struct {
+	Slots, LogCapacity int
+	MemoryBudgetBytes  uint64
+}
+
+// Read reads open's options argument o: the ring's, the kernel's
+// (opcodes, buffers) and its data. An invalid field is an error naming it.
+func Read(o js.Value, d Defaults) (Options, error) {
+	oo, err := ringOptions(o, d)
+	if err != nil {
+		return oo, err
+	}
+	if oo.Kernel, err = kernelOption(o); err != nil {
+		return oo, err
+	}
+	oo.Data, err = dataOption(o)
+	return oo, err
+}
+
+func ringOptions(o js.Value, d Defaults) (Options, error) {
+	const what = "open"
+	var oo Options
+	opts := &oo.Options
+	if err := jsarg.Options(o, what); err != nil {
+		return oo, err
+	}
+	fields := []struct {
+		name string
+		dst  *uint32
+		def  uint32
+	}{
+		{"slots", &opts.Slots, uint32(d.Slots)},
+		{"tenants", &opts.Tenants, 1},
+		{"observable", &opts.Observable, workload.ObservableWords},
+		{"logCapacity", &opts.LogCapacity, uint32(d.LogCapacity)},
+		{"budget", &opts.Budget, 64},
+		{"workgroupSize", &opts.WorkgroupSize, 64},
+		{"workerGroups", &opts.WorkerGroups, 0},
+	}
+	for _, f := range fields {
+		v, err := jsarg.OptUint32(o, what, f.name, f.def)
+		if err != nil {
+			return oo, err
+		}
+		*f.dst = v
+	}
+	mem, err := jsarg.OptUint64(o, what, "memoryBudgetBytes", d.MemoryBudgetBytes)
+	if err != nil {
+		return oo, err
+	}
+	opts.MemoryBudgetBytes = mem
+	n, err := jsarg.OptUint32(o, what, "watchdogIntervals", decode.DefaultStallIntervals)
+	switch {
+	case err != nil:
+		return oo, err
+	case n == 0 || n > maxWatchdogIntervals:
+		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
+	}
+	oo.WatchdogIntervals = int(n)
+	if oo.Readback, err = optReadback(o); err != nil {
+		return oo, err
+	}
+	masks, err := jsarg.OptUint32Array(o, what, "masks", jsarg.MaxOptionArray)
+	if err != nil {
+		return oo, err
+	}
+	if masks != nil {
+		opts.Tenants = 0
+		opts.Masks = make([]uint32, len(masks))
+		for i, m := range masks {
+			if m != 0 {
+				opts.Masks[i] = host.MaskOn
+			}
+		}
+	}
+	if opts.WindowOpcodes, err = jsarg.OptUint32Array(o, what, "windowOpcodes", jsarg.MaxOptionArray); err != nil {
+		return oo, err
+	}
+	return oo, nil
+}
+
+// optReadback reads open's readback: one of ui.ReadbackModes, "full" when
+// absent (drain() and snapshot() give every slot, as before the option).
+func optReadback(o js.Value) (string, error) {
+	v, err := jsarg.OptProp(o, "open", "readback")
+	switch {
+	case err != nil:
+		return "", err
+	case v.IsUndefined() || v.IsNull():
+		return ui.ReadbackFull, nil
+	case jsarg.TypeName(v) != "string":
+		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), jsarg.TypeName(v))
+	}
+	mode, err := jsarg.String(v, "open: readback", jsarg.MaxName)
+	if err == nil && !slices.Contains(ui.ReadbackModes, mode) {
+		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(ui.ReadbackModes, ", "))
+	}
+	return mode, err
+}
+
+// maxWatchdogIntervals bounds open's watchdogIntervals.
+const maxWatchdogIntervals = 1000
+
+// Bounds of what open reads of a kernel before any of it is copied.
+const (
+	maxKernelOpcodes = int(abi.UserOpcodeLast - abi.UserOpcodeFirst + 1)
+	maxKernelBuffers = 64
+	// maxUserBufferBytes bounds one buffer's initial bytes as read from JS;
+	// the device's own limit (maxStorageBufferBindingSize) is checked after.
+	maxUserBufferBytes = 256 << 20
+)
+
+// kernelOption reads open's opcodes and buffers:
+//
+//	opcodes: [{opcode, name, wgsl}]
+//	buffers: [{name, access: "read" | "read_write", element?, size?, bytes?, words?}]
+//	data: Uint8Array | ArrayBuffer | [u32]   (dataOption)
+//
+// size defaults to the initial bytes' length; bytes is a Uint8Array or
+// ArrayBuffer, words an array of u32 (one of the two).
+func kernelOption(o js.Value) (wgsl.Kernel, error) {
+	var k wgsl.Kernel
+	ops, err := jsarg.OptProp(o, "open", "opcodes")
+	if err != nil {
+		return k, err
+	}
+	if !ops.IsUndefined() && !ops.IsNull() {
+		n, err := jsarg.Array(ops, "open: opcodes", maxKernelOpcodes)
+		if err != nil {
+			return k, err
+		}
+		for i := range n {
+			op, err := readOpcode(ops, i)
+			if err != nil {
+				return k, err
+			}
+			k.Opcodes = append(k.Opcodes, op)
+		}
+	}
+	bufs, err := jsarg.OptProp(o, "open", "buffers")
+	if err != nil {
+		return k, err
+	}
+	if !bufs.IsUndefined() && !bufs.IsNull() {
+		n, err := jsarg.Array(bufs, "open: buffers", maxKernelBuffers)
+		if err != nil {
+			return k, err
+		}
+		for i := range n {
+			b, err := readBuffer(bufs, i)
+			if err != nil {
+				return k, err
+			}
+			k.Buffers = append(k.Buffers, b)
+		}
+	}
+	return k, nil
+}
+
+func element(arr js.Value, what string, i int) (js.Value, string, error) {
+	field := fmt.Sprintf("%s[%d]", what, i)
+	v, err := jsarg.Get(arr, "open: "+field, i)
+	if err != nil {
+		return v, field, err
+	}
+	if jsarg.TypeName(v) != "object" {
+		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, jsarg.TypeName(v))
+	}
+	return v, field, nil
+}
+
+func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
+	var op wgsl.Opcode
+	e, field, err := element(ops, "opcodes", i)
+	if err != nil {
+		return op, err
+	}
+	if op.Value, err = jsarg.OptUint32(e, "open: "+field, "opcode", 0); err != nil {
+		return op, err
+	}
+	if v, _ := jsarg.Get(e, "", "opcode"); v.IsUndefined() {
+		return op, fmt.Errorf("open: %s.opcode is missing: a number %#x…%#x", field, abi.UserOpcodeFirst, abi.UserOpcodeLast)
+	}
+	if op.Name, err = stringProp(e, field, "name", wgsl.MaxNameBytes+1); err != nil {
+		return op, err
+	}
+	op.WGSL, err = stringProp(e, field, "wgsl", wgsl.MaxOpcodeSourceBytes+1)
+	return op, err
+}
+
+func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
+	var b wgsl.Buffer
+	e, field, err := element(bufs, "buffers", i)
+	if err != nil {
+		return b, err
+	}
+	if b.Name, err = stringProp(e, field, "name", wgsl.MaxNameBytes+1); err != nil {
+		return b, err
+	}
+	access, err := optStringProp(e, field, "access", "read")
+	switch {
+	case err != nil:
+		return b, err
+	case access == "read_write":
+		b.Access = wgsl.ReadWrite
+	case access != "read":
+		return b, fmt.Errorf("open: %s.access %q: want \"read\" or \"read_write\"", field, access)
+	}
+	if b.Element, err = optStringProp(e, field, "element", "u32"); err != nil {
+		return b, err
+	}
+	if b.Init, err = initBytes(e, field); err != nil {
+		return b, err
+	}
+	size, err := jsarg.OptUint64(e, "open: "+field, "size", uint64(len(b.Init)))
+	b.Size = size
+	return b, err
+}
+
+// initBytes reads a buffer's initial contents: bytes (a Uint8Array or
+// ArrayBuffer) or words (an array of u32), one of the two, or neither.
+func initBytes(e js.Value, field string) ([]byte, error) {
+	bytes, err := jsarg.Get(e, "open: "+field+".bytes", "bytes")
+	if err != nil {
+		return nil, err
+	}
+	var init []byte
+	if !bytes.IsUndefined() && !bytes.IsNull() {
+		if init, err = jsarg.Bytes(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
+			return nil, err
+		}
+	}
+	words, err := jsarg.OptUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
+	if err != nil || words == nil {
+		return init, err
+	}
+	if init != nil {
+		return nil, fmt.Errorf("open: %s: give bytes or words, not both", field)
+	}
+	return abi.Bytes(words), nil
+}
+
+// dataOption reads open's data, the contents of the data binding (4) that
+// user opcodes read: a Uint8Array or ArrayBuffer, or an array of u32.
+func dataOption(o js.Value) ([]byte, error) {
+	v, err := jsarg.OptProp(o, "open", "data")
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return nil, err
+	}
+	if jsarg.IsArray(v) {
+		words, err := jsarg.OptUint32Array(o, "open", "data", maxUserBufferBytes/abi.WordBytes)
+		return abi.Bytes(words), err
+	}
+	return jsarg.Bytes(v, "open: data", maxUserBufferBytes)
+}
+
+// stringProp reads a required string property of at most max bytes.
+func stringProp(o js.Value, field, name string, max int) (string, error) {
+	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
+	if err != nil {
+		return "", err
+	}
+	return jsarg.String(v, "open: "+field+"."+name, max)
+}
+
+// optStringProp is stringProp with a default for an absent property.
+func optStringProp(o js.Value, field, name, def string) (string, error) {
+	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return def, err
+	}
+	return jsarg.String(v, "open: "+field+"."+name, 64)
+}

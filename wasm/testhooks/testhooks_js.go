@@ -1,0 +1,105 @@
+//go:build js && wasm && ringscope_testhooks
+
+package testhooks
+
+import (
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/webgpu"
+)
+
+// Page is what the hooks reach of the page.
+type Page interface {
+	// Device is the page's current device, nil before it has one; it must
+	// not wait for the page's lock (a hook lands in the middle of a Step).
+	Device() *webgpu.Device
+	// HoldRecovery, while on, stops a recovery after it marked the frame
+	// stale, before it asks for a device.
+	HoldRecovery(on bool)
+}
+
+// loseTimeout bounds how long loseDevice waits for submissions.
+const loseTimeout = 30 * time.Second
+
+// installTestHooks adds ringscope.__test: fault injection for tests only,
+// not part of the embedding API (its shape may change at any time).
+//
+//	loseDevice({afterSubmits})  destroys the device now, or once it has made
+//	                            afterSubmits more submissions (so the loss
+//	                            falls between a submit and its readback);
+//	                            resolves to {reason, submits}
+//	holdRecovery(on)            while on, a recovery stops after marking
+//	                            the frame stale, before asking for a device
+//	deviceStats()               the current device's counters (buffers,
+//	                            bytes written and read, submits, …)
+//	crash(message)              ends the Go program with a panic outside
+//	                            any API call (static/guard.js's case);
+//	                            never settles
+func Install(obj js.Value, p Page) {
+	t := js.Global().Get("Object").New()
+	jsmethod.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
+	jsmethod.Method(t, "holdRecovery", func(args []js.Value) (any, error) {
+		on := jsarg.Truthy(jsarg.Arg(args, 0))
+		p.HoldRecovery(on)
+		return on, nil
+	})
+	jsmethod.Method(t, "deviceStats", func([]js.Value) (any, error) {
+		dev := p.Device()
+		if dev == nil {
+			return nil, api.ErrNotReady
+		}
+		return dev.Stats(), nil
+	})
+	jsmethod.Method(t, "crash", crash)
+	obj.Set("__test", t)
+}
+
+// LoseResult is what __test.loseDevice resolves to.
+type LoseResult struct {
+	Reason  string
+	Submits uint64 // the lost device's submissions
+}
+
+// loseDevice destroys the page's device without taking its lock, so it
+// can land in the middle of a Step that awaits its readback.
+func loseDevice(p Page, args []js.Value) (any, error) {
+	after, err := jsarg.OptUint32(jsarg.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
+	if err != nil {
+		return nil, err
+	}
+	dev := p.Device()
+	if dev == nil {
+		return nil, api.ErrNotReady
+	}
+	want := dev.Stats().Submits + uint64(after)
+	deadline := time.Now().Add(loseTimeout)
+	for dev.Stats().Submits < want {
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("__test.loseDevice: %d submissions did not happen within %v", after, loseTimeout)
+		}
+		time.Sleep(time.Millisecond) // wakes while a Step awaits mapAsync
+	}
+	dev.Destroy()
+	reason, _ := dev.LostReason()
+	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}, nil
+}
+
+// crash is ringscope.__test.crash(message): a panic on a goroutine of
+// its own, which nothing recovers, so the Go program exits as it would on
+// a bug outside the API (the live loop, the renderer). The e2e tests use
+// it to check what the page says then (static/guard.js). It never returns.
+func crash(args []js.Value) (any, error) {
+	msg := "injected"
+	if s, err := jsarg.String(jsarg.Arg(args, 0), "", jsarg.MaxName); err == nil {
+		msg = s
+	}
+	done := make(chan struct{})
+	go func() { panic("ringscope.__test.crash: " + msg) }()
+	<-done
+	return nil, nil
+}
