@@ -32,7 +32,7 @@ type Dashboard struct {
 	ApplyError string
 
 	// Readback is the mode the ring runs in (ReadbackSummary or
-	// ReadbackFull, as ResolveReadback picked it), ReadbackWhy the reason;
+	// ReadbackFull, as megakernel.ChooseReadback picked it), ReadbackWhy the reason;
 	// "" until the page knows.
 	Readback, ReadbackWhy string
 

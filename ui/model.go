@@ -79,14 +79,15 @@ type Settings struct {
 	SketchDepth int
 	SketchWidth int
 	// Readback is how frames are read back: ReadbackAuto (also ""),
-	// ReadbackSummary or ReadbackFull (ResolveReadback).
+	// ReadbackSummary or ReadbackFull; the runner's policy picks the mode
+	// auto runs in (megakernel.ChooseReadback).
 	Readback string
 }
 
 // Readback modes of Settings.Readback.
 const (
 	// ReadbackAuto picks full on a CPU or fallback adapter and summary on
-	// a GPU (ResolveReadback says why).
+	// a GPU (megakernel.ChooseReadback says why).
 	ReadbackAuto = "auto"
 	// ReadbackSummary reads control, log, the GPU summary and the 4-bit
 	// status map each frame, and the ring only on demand.
@@ -112,26 +113,6 @@ const ReadbackTitle = "readback: auto picks full on a CPU or fallback adapter (S
 	"summary on a real GPU; summary reads control + log + GPU summary + 4-bit status map each frame " +
 	"(≥ 32× fewer bytes at 65,536 slots) and the full ring only on demand (slot inspector, recording, " +
 	"back-pressure, parked work); full reads every slot (64 B) each frame"
-
-// ResolveReadback is the mode a ring of s runs in on an adapter that is
-// software (CPU or fallback) or not: summary or full, with the reason.
-// Auto picks full where the summary cannot hold the sketch shape.
-func ResolveReadback(s Settings, software bool) (mode, why string) {
-	fits := s.SketchDepth <= SummaryMaxSketchDepth && s.SketchWidth <= SummaryMaxSketchWidth
-	switch s.Readback {
-	case ReadbackSummary:
-		return ReadbackSummary, "readback=summary"
-	case ReadbackFull:
-		return ReadbackFull, "readback=full"
-	}
-	switch {
-	case software:
-		return ReadbackFull, "auto: CPU/fallback adapter, full is faster there"
-	case !fits:
-		return ReadbackFull, "auto: the sketch shape exceeds the GPU summary's " + strconv.Itoa(SummaryMaxSketchDepth) + " × " + Thousands(SummaryMaxSketchWidth)
-	}
-	return ReadbackSummary, "auto: GPU adapter, summary reads back fewer bytes"
-}
 
 // Preset is a named workload with its settings.
 type Preset struct {

@@ -228,25 +228,6 @@ func TestTopIndices(t *testing.T) {
 func TestReadbackSettings(t *testing.T) {
 	s := DefaultSettings()
 	assert.Equal(t, ReadbackAuto, s.Readback)
-	for _, c := range []struct {
-		mode     string
-		software bool
-		depth    int
-		want     string
-		why      string
-	}{
-		{ReadbackAuto, true, 4, ReadbackFull, "CPU/fallback"},
-		{"", false, 4, ReadbackSummary, "GPU adapter"},
-		{ReadbackAuto, false, 16, ReadbackFull, "exceeds the GPU summary"},
-		{ReadbackSummary, true, 4, ReadbackSummary, "readback=summary"},
-		{ReadbackFull, false, 4, ReadbackFull, "readback=full"},
-	} {
-		s.Readback, s.SketchDepth = c.mode, c.depth
-		mode, why := ResolveReadback(s, c.software)
-		assert.Equal(t, c.want, mode, "%+v", c)
-		assert.Contains(t, why, c.why, "%+v", c)
-	}
-
 	s = DefaultSettings()
 	s.Readback = "fast"
 	require.Len(t, s.Validate(), 1)

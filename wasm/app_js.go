@@ -220,8 +220,7 @@ func (a *app) openWorkload(s ui.Settings, seed uint64) error {
 		WorkerGroups: uint32(s.WorkerCap), WindowOpcodes: s.WindowOpcodeList(),
 		MemoryBudgetBytes: memoryBudget, Data: gen.Data(),
 	}
-	mode, why := ui.ResolveReadback(s, a.software)
-	summary := mode == ui.ReadbackSummary
+	summary, why := readbackFor(s, a.software)
 	if summary {
 		summaryReadback(&opts, s) // the form checked the sketch fits the summary
 	}

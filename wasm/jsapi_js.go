@@ -125,8 +125,7 @@ func (a *app) apiOpen(args []js.Value) (any, error) {
 	a.mu.Lock()
 	s := a.settingsNow
 	s.Readback = opts.Readback
-	mode, why := ui.ResolveReadback(s, a.software)
-	summary := mode == ui.ReadbackSummary
+	summary, why := readbackFor(s, a.software)
 	if summary {
 		summaryReadback(&opts.Options, s) // Validate checks the sketch fits the summary
 	}

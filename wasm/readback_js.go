@@ -24,7 +24,7 @@ import (
 // an older frame. Auto picks full on a CPU or fallback adapter, where the reduce pass reads the whole ring on the CPU
 // and summary frames were measured slower (SwiftShader, 65,536 slots:
 // 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
-// (ui.ResolveReadback).
+// (megakernel.ChooseReadback).
 //
 // Rings the embedding API opens (open) run full readback unless its
 // readback option asks for summary or auto: drain() and snapshot() of a
@@ -44,4 +44,14 @@ func (a *app) showReadback() {
 func summaryReadback(o *megakernel.Options, s ui.Settings) {
 	o.RingReadback = megakernel.RingSummary
 	o.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+}
+
+// readbackFor is whether a ring of settings s runs summary readback on
+// this adapter (software: CPU or fallback), with why: the runner's policy,
+// megakernel.ChooseReadback. s.Readback is one of ui.ReadbackModes (the
+// URL, the form and open checked it).
+func readbackFor(s ui.Settings, software bool) (summary bool, why string) {
+	want, _ := megakernel.ParseReadback(s.Readback)
+	mode, why := megakernel.ChooseReadback(want, software, s.SketchDepth, s.SketchWidth)
+	return mode == megakernel.AttachSummary, why
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 func TestParseQueryReadback(t *testing.T) {
@@ -65,4 +66,14 @@ func TestRingPolicy(t *testing.T) {
 	p.Reset()
 	read, _ = p.Next()
 	assert.False(t, read, "a new ring forgets")
+}
+
+// TestReadbackModesAreTheRunners: the form's and the URL's modes are the
+// ones the runner's policy reads (megakernel.ParseReadback).
+func TestReadbackModesAreTheRunners(t *testing.T) {
+	for _, m := range ui.ReadbackModes {
+		got, ok := megakernel.ParseReadback(m)
+		require.True(t, ok, m)
+		assert.Equal(t, m, got.String())
+	}
 }

@@ -129,16 +129,10 @@ func checkAttach(control, ring hostBuffer, log *hostBuffer, slots uint32, window
 }
 
 // resolveAttachReadback picks the mode an attachment runs in, with why:
-// auto follows the adapter, and summary needs a ring with STORAGE usage
-// whose watched bytes the device can bind.
-func resolveAttachReadback(want AttachReadback, software bool, ring hostBuffer, ringBytes uint64, limits webgpu.Limits) (AttachReadback, string) {
-	mode, why := want, "asked for"
-	if want == AttachAuto {
-		if software {
-			return AttachFull, "auto: a CPU or fallback adapter, where the reduce pass costs more than the copy it saves"
-		}
-		mode, why = AttachSummary, "auto: a GPU adapter"
-	}
+// ChooseReadback's, and summary needs a ring with STORAGE usage whose
+// watched bytes the device can bind.
+func resolveAttachReadback(want AttachReadback, software bool, shape SummaryShape, ring hostBuffer, ringBytes uint64, limits webgpu.Limits) (AttachReadback, string) {
+	mode, why := ChooseReadback(want, software, int(shape.Depth), int(shape.Width))
 	if mode != AttachSummary {
 		return mode, why
 	}

@@ -136,7 +136,7 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
 	a := &Attachment{dev: dev, opts: o, geo: geo}
 	ringBytes := uint64(geo.slots) * abi.SlotBytes
-	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, hb("ring", o.Ring), ringBytes, dev.Limits())
+	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, o.Summary, hb("ring", o.Ring), ringBytes, dev.Limits())
 	a.sopts = Options{Slots: geo.slots, Observable: geo.observable, WindowOpcodes: o.WindowOpcodes, Summary: o.Summary}
 	if a.mode == AttachSummary {
 		a.sopts.RingReadback = RingSummary

@@ -1,6 +1,7 @@
 package megakernel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,12 +42,17 @@ func TestResolveAttachReadback(t *testing.T) {
 	}{
 		{"auto on a CPU", AttachAuto, true, storage, 64, AttachFull, "auto: a CPU or fallback adapter"},
 		{"auto on a GPU", AttachAuto, false, storage, 64, AttachSummary, "auto: a GPU adapter"},
+		{"auto on a GPU, sketch too large", AttachAuto, false, storage, 64, AttachFull, "exceeds the GPU summary's 8 × 4096"},
 		{"auto on a GPU, no STORAGE", AttachAuto, false, plain, 64, AttachFull, `needs STORAGE usage on the ring buffer "p" (usage 0x4 = COPY_SRC)`},
 		{"summary, ring too large to bind", AttachSummary, false, storage, 2 << 20, AttachFull, "more than the device's maxStorageBufferBindingSize 1048576"},
-		{"full asked for", AttachFull, false, storage, 64, AttachFull, "asked for"},
+		{"full asked for", AttachFull, false, storage, 64, AttachFull, "readback=full"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, note := resolveAttachReadback(tc.want, tc.software, tc.ring, tc.bytes, lim)
+			shape := SummaryShape{Depth: 4, Width: 1024}
+			if strings.Contains(tc.name, "sketch too large") {
+				shape.Depth = 16
+			}
+			got, note := resolveAttachReadback(tc.want, tc.software, shape, tc.ring, tc.bytes, lim)
 			assert.Equal(t, tc.got, got)
 			assert.Contains(t, note, tc.note)
 		})
@@ -56,4 +62,31 @@ func TestResolveAttachReadback(t *testing.T) {
 func TestUsageNames(t *testing.T) {
 	assert.Equal(t, "none", usageNames(0))
 	assert.Equal(t, "MAP_READ|COPY_DST", usageNames(webgpu.BufferUsageMapRead|webgpu.BufferUsageCopyDst))
+}
+
+func TestChooseReadback(t *testing.T) {
+	for _, c := range []struct {
+		mode     string
+		software bool
+		depth    int
+		want     AttachReadback
+		why      string
+	}{
+		{"auto", true, 4, AttachFull, "a CPU or fallback adapter"},
+		{"", false, 4, AttachSummary, "a GPU adapter"},
+		{"auto", false, 16, AttachFull, "exceeds the GPU summary"},
+		{"summary", true, 4, AttachSummary, "readback=summary"},
+		{"full", false, 4, AttachFull, "readback=full"},
+	} {
+		want, ok := ParseReadback(c.mode)
+		require.True(t, ok, c.mode)
+		got, why := ChooseReadback(want, c.software, c.depth, 1024)
+		assert.Equal(t, c.want, got, "%+v", c)
+		assert.Contains(t, why, c.why, "%+v", c)
+	}
+	_, ok := ParseReadback("Summary")
+	assert.False(t, ok, "modes are lower case, as the page spells them")
+	assert.True(t, SummaryFits(8, 4096))
+	assert.False(t, SummaryFits(8, 4097))
+	assert.False(t, SummaryFits(9, 4096))
 }
