@@ -21,32 +21,17 @@ type capturePage struct{ a *app }
 
 func (p capturePage) Update(f func(d *ui.Dashboard))      { p.a.ui(f) }
 func (p capturePage) UpdateQuiet(f func(d *ui.Dashboard)) { p.a.view.updateQuiet(f) }
-func (p capturePage) ResumeLive()                         { p.a.commands <- cmdRun }
-
-// PauseLive stops the live loop (remembering whether it ran) so that a
-// replayed frame stays on screen.
-func (p capturePage) PauseLive() bool {
-	a := p.a
-	a.mu.Lock()
-	was := a.running
-	a.running = false
-	a.mu.Unlock()
-	if was {
-		a.ui(func(d *ui.Dashboard) { d.Running = false })
-	}
-	return was
-}
+func (p capturePage) PauseLive() bool                     { return p.a.ring.PauseLive() }
+func (p capturePage) ResumeLive()                         { p.a.ring.Resume() }
 
 // recorderObserver is the flight recorder and the subscribers as the
 // session's Observer.
 type recorderObserver struct{ a *app }
 
-// Observe records the frame the session just assembled, with the sketch
-// shape of the ring that made it. It runs with mu held.
+// Observe records the frame the session just assembled. It runs with the
+// controller's lock held, while f.Raw's views are valid.
 func (o recorderObserver) Observe(f *frame.Frame) {
-	a := o.a
-	a.studio.SetSketchShape(a.settingsNow.SketchDepth, a.settingsNow.SketchWidth)
-	if a.capture != nil { // installAPI sets it before the first frame
-		a.capture.Observe(f)
+	if c := o.a.capture; c != nil { // installAPI sets it before the first frame
+		c.Observe(f)
 	}
 }

@@ -12,14 +12,14 @@ import (
 var (
 	jsGlobal = js.Global()
 	jsObject = jsGlobal.Get("Object")
-	jsError  = jsGlobal.Get("Error")
 )
 
 func main() {
-	cfg, cfgErr := api.ParseQuery(pageQuery())
-	a := newApp(cfg)
+	query := pageQuery()
+	cfg, cfgErr := api.ParseQuery(query)
+	a := newApp(cfg, query)
 	installAPI(a)
-	go a.start(cfgErr)
+	go a.ring.Start(cfgErr)
 	a.view.run() // never returns: the page lives as long as the module
 }
 

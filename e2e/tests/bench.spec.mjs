@@ -159,7 +159,7 @@ test('startup: navigation to the first telemetry frame, cold loads', { tag: '@be
     loads.push(
       await page.evaluate(() => {
         const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/main.wasm'));
-        // The page's own User Timing marks (wasm/app_js.go): Go main
+        // The page's own User Timing marks (wasm/controller): Go main
         // started, device acquired, runner open, first frame decoded.
         const mark = (name) => performance.getEntriesByName(`ringscope:${name}`)[0]?.startTime ?? null;
         return {

@@ -198,7 +198,7 @@ test('the slot map shows each slot status after each frame, under full and summa
     const seen = new Set();
     // NOPs end DONE, RAISEs FAULT. Under summary readback the page's copy
     // of the ring is the frame's plus what the host did since (it reclaims
-    // faulted slots, wasm/readback_js.go), so there only NOPs: their DONE
+    // faulted slots, wasm/controller/readback_js.go), so there only NOPs: their DONE
     // slots stay as the frame showed them.
     const raises = (i) => readback === 'full' && i % 9 === 0;
     for (let round = 0; round < 4; round++) {

@@ -4,7 +4,7 @@
 // before any GPU work while the page keeps working. Real Chromium on
 // SwiftShader, the real Go server, the built static/main.wasm (make build).
 //
-// Fault injection uses ringscope.__test (wasm/recover_js.go: test-only).
+// Fault injection uses ringscope.__test (wasm/testhooks: the e2e build only, make e2e-static).
 import { test, expect, headerStat, readNum, gotoReady, waitFrames } from './fixtures.mjs';
 
 const OP = { NOP: 0, ATOMIC_ADD: 2, SPIN: 0x101, SHUTDOWN: 0xffffffff };

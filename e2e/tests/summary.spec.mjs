@@ -1,6 +1,6 @@
 // Summary readback (?readback=summary): the page reads control, log, the
 // GPU summary and the 4-bit status map each frame, and the full ring only
-// on demand (wasm/readback_js.go). These tests check that the panels agree
+// on demand (wasm/controller/readback_js.go). These tests check that the panels agree
 // with each other in that mode, that the slot inspector shows a slot from
 // the page's copy of the ring with no ring read, and that a summary page
 // reads back fewer bytes per frame than a full one (bytes, never time).

@@ -15,5 +15,5 @@
 // *FormatError naming the byte offset, the frame and the field; it never
 // panics on bad bytes (FuzzDecodeCapture). The package imports only the
 // standard library, decode, decode/frame and wgsl/abi, so it is tested natively; the page
-// adapts Studio to JavaScript in wasm/capture_js.go.
+// adapts Studio to JavaScript in wasm/captureapi.
 package capture

@@ -12,7 +12,7 @@ import (
 )
 
 // subscribe(callback) → unsubscribe(): callback(frameSummary) per live
-// frame, told by the recorder's observer (capture_js.go) after the frame
+// frame, told by the recorder's observer (Adapter.Observe) after the frame
 // is recorded.
 
 // subscribers are subscribe's callbacks, each told every live frame.

@@ -8,34 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
 // LostConfirmWait bounds the wait for device.lost after a JS error.
 const LostConfirmWait = 500 * time.Millisecond
-
-// Loss is the record of one device loss and its recovery (snapshot's
-// lastLoss).
-type Loss struct {
-	// Reason and Message are GPUDeviceLostInfo's.
-	Reason, Message string
-	// Cause is the error of the operation that met the loss ("" when the
-	// Lost channel noticed it first, with no operation in flight).
-	Cause string
-	// Frame is the sequence number of the last good frame; DoneCount and
-	// Published the host's record at the loss (the last readback's
-	// DONE_COUNT, items published).
-	Frame     uint64
-	DoneCount uint32
-	Published uint64
-	// UserOpcodes names the user opcodes the lost submission could run:
-	// a runaway user function loses the device (docs/OPCODES.md).
-	UserOpcodes []string
-	// RecoveredMillis is the time from noticing the loss to a rebound
-	// runner; Recovered says whether it recovered.
-	RecoveredMillis float64
-	Recovered       bool
-}
 
 // Acquire requests an adapter and a device from it, asking for all the
 // storage binding the adapter allows (the ring is one binding). An adapter
@@ -90,7 +68,7 @@ func LostUnder(dev *webgpu.Device, err error) bool {
 // wait for the page.
 type Record struct {
 	Recoveries int
-	Last       *Loss
+	Last       *api.Loss
 	staleSet   bool
 	staleSeq   uint64
 	cause      struct {
@@ -109,7 +87,7 @@ func (r *Record) Met(dev *webgpu.Device, err error) { r.cause.dev, r.cause.err =
 // Begin starts the record of lost's loss: l with the cause (cause, or the
 // error an operation met on lost before the Lost channel noticed), and the
 // frame seq on screen marked stale.
-func (r *Record) Begin(l Loss, lost *webgpu.Device, cause error, seq uint64) Loss {
+func (r *Record) Begin(l api.Loss, lost *webgpu.Device, cause error, seq uint64) api.Loss {
 	if cause == nil && r.cause.dev == lost {
 		cause = r.cause.err
 	}

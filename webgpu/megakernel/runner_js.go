@@ -83,7 +83,7 @@ type Runner struct {
 	sum summary // RingSummary's resources
 	up  upStage // the ring's mapped upload staging (upload_js.go)
 
-	// userBufs are the user buffers of opts.Kernel (kernel_js.go);
+	// userBufs are the user buffers of opts.Kernel (wasm/openopts reads them);
 	// prepared a drain module PrepareKernel compiled for the next Reset.
 	userBufs []*webgpu.Buffer
 	prepared preparedKernel

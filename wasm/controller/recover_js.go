@@ -1,12 +1,14 @@
 //go:build js && wasm
 
-package main
+package controller
 
 import (
 	"fmt"
+	"syscall/js"
 	"time"
 
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/webgpu"
 )
@@ -39,18 +41,18 @@ const (
 
 // setDevice makes dev the page's device and watches it for a loss nobody
 // asked for. Called with mu held.
-func (a *app) setDevice(dev *webgpu.Device) {
-	a.dev = dev
-	a.liveDev.Store(dev)
-	go a.watchDevice(dev)
+func (c *Controller) setDevice(dev *webgpu.Device) {
+	c.dev = dev
+	c.liveDev.Store(dev)
+	go c.watchDevice(dev)
 }
 
 // watchDevice recovers when dev is lost while no operation noticed it (the
 // page idle, paused, or the loss from outside: a driver reset, a JS call).
-func (a *app) watchDevice(dev *webgpu.Device) {
+func (c *Controller) watchDevice(dev *webgpu.Device) {
 	<-dev.Lost()
-	if err := a.recoverDevice(dev, nil); err != nil {
-		jsGlobal.Get("console").Call("error", "ringscope: recovery:", err.Error())
+	if err := c.recoverDevice(dev, nil); err != nil {
+		js.Global().Get("console").Call("error", "ringscope: recovery:", err.Error())
 	}
 }
 
@@ -60,25 +62,25 @@ func (a *app) watchDevice(dev *webgpu.Device) {
 // must be safe to repeat after a failure (the runner's operations are: a
 // failed Step changes nothing in the host copy). recovered reports a
 // recovery; err is f's last error, or the recovery's.
-func (a *app) runLocked(retries int, f func() error) (recovered bool, err error) {
+func (c *Controller) runLocked(retries int, f func() error) (recovered bool, err error) {
 	for attempt := 0; ; attempt++ {
 		var dev *webgpu.Device
 		// f runs under a deferred unlock: a panic in it (recovered by the
 		// API's promise) must not leave mu held and the page wedged.
 		func() {
-			a.mu.Lock()
-			defer a.mu.Unlock()
+			c.mu.Lock()
+			defer c.mu.Unlock()
 			err = f()
-			if err != nil && a.runner != nil {
-				dev = a.runner.Device()
-				a.losses.Met(dev, err)
+			if err != nil && c.runner != nil {
+				dev = c.runner.Device()
+				c.losses.Met(dev, err)
 			}
 		}()
 		if dev == nil || !devloss.LostUnder(dev, err) {
 			return recovered, err
 		}
 		lost := dev
-		if rerr := a.recoverDevice(lost, err); rerr != nil {
+		if rerr := c.recoverDevice(lost, err); rerr != nil {
 			return recovered, rerr
 		}
 		recovered = true
@@ -93,58 +95,66 @@ func (a *app) runLocked(retries int, f func() error) (recovered bool, err error)
 // runner and counts the recovery. cause is the error that met the loss, or
 // nil. Recoveries are serialised; a device already replaced is not
 // recovered twice.
-func (a *app) recoverDevice(lost *webgpu.Device, cause error) error {
-	a.recMu.Lock()
-	defer a.recMu.Unlock()
-	a.mu.Lock()
-	if a.dev != lost || a.runner == nil || lost.Err() == nil {
-		a.mu.Unlock()
+func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
+	c.recMu.Lock()
+	defer c.recMu.Unlock()
+	c.mu.Lock()
+	if c.dev != lost || c.runner == nil || lost.Err() == nil {
+		c.mu.Unlock()
 		return nil
 	}
 	reason, msg := lost.LostReason()
-	loss := a.losses.Begin(devloss.Loss{Reason: reason, Message: msg, Frame: a.sess.Seq(),
-		DoneCount: a.runner.Telemetry().Control.DoneCount, Published: a.runner.Published(),
-		UserOpcodes: a.runner.InFlightUserOpcodes()}, lost, cause, a.sess.Seq())
-	a.mu.Unlock()
+	loss := c.losses.Begin(api.Loss{Reason: reason, Message: msg, Frame: c.sess.Seq(),
+		DoneCount: c.runner.Telemetry().Control.DoneCount, Published: c.runner.Published(),
+		UserOpcodes: c.runner.InFlightUserOpcodes()}, lost, cause, c.sess.Seq())
+	c.mu.Unlock()
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)
 	if msg != "" {
 		note += ": " + msg
 	}
 	note += "); requesting a new device"
-	a.ui(func(d *ui.Dashboard) { d.Stale, d.StaleReason = true, note })
+	c.display.Update(func(d *ui.Dashboard) { d.Stale, d.StaleReason = true, note })
 
-	a.losses.WaitHold() // the test hook holdRecovery
+	c.losses.WaitHold() // the test hook holdRecovery
 	var dev *webgpu.Device
 	var err error
 	for i := range recoverAttempts {
-		if _, dev, err = devloss.Acquire(a.ctx); err == nil {
+		if _, dev, err = devloss.Acquire(c.ctx); err == nil {
 			break
 		}
 		time.Sleep(time.Duration(50<<i) * time.Millisecond)
 	}
-	a.mu.Lock()
+	c.mu.Lock()
 	if err == nil {
-		if err = a.runner.Rebind(a.ctx, dev); err != nil {
+		if err = c.runner.Rebind(c.ctx, dev); err != nil {
 			dev.Destroy()
 		}
 	}
 	if err != nil {
-		a.losses.Last = &loss
-		a.mu.Unlock()
+		c.losses.Last = &loss
+		c.mu.Unlock()
 		err = fmt.Errorf("device lost (%s) and not recovered: %w", reason, err)
-		a.fail(err)
+		c.fail(err)
 		return err
 	}
-	a.setDevice(dev)
-	a.losses.Recoveries++
-	n := a.losses.Recoveries
+	c.setDevice(dev)
+	c.losses.Recoveries++
+	n := c.losses.Recoveries
 	loss.Recovered, loss.RecoveredMillis = true, float64(time.Since(t0).Microseconds())/1000
-	a.losses.Last = &loss
-	a.mu.Unlock()
-	a.ui(func(d *ui.Dashboard) {
+	c.losses.Last = &loss
+	c.mu.Unlock()
+	c.display.Update(func(d *ui.Dashboard) {
 		d.Recoveries = n
 		d.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
 	})
 	return nil
 }
+
+// Device is the page's current device (nil before it has one), read
+// without mu: the test hooks land in the middle of a Step.
+func (c *Controller) Device() *webgpu.Device { return c.liveDev.Load() }
+
+// HoldRecovery, while on, stops a recovery after it marked the frame stale,
+// before it asks for a device (the test hook holdRecovery).
+func (c *Controller) HoldRecovery(on bool) { c.losses.Hold(on) }

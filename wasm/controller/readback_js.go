@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package controller
 
 import (
 	"github.com/ringscope/ringscope/ui"
@@ -34,9 +34,9 @@ import (
 // read the ring, and with none to make the runner decodes the host copy).
 
 // showReadback shows the ring's readback mode and why in the header.
-func (a *app) showReadback() {
-	rb := a.sess.Readback()
-	a.ui(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = rb.Mode, rb.Why })
+func (c *Controller) showReadback() {
+	rb := c.sess.Readback()
+	c.display.Update(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = rb.Mode, rb.Why })
 }
 
 // summaryReadback sets o to run summary readback, the GPU sketching in the

@@ -1,0 +1,99 @@
+package api
+
+import (
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// What the ring's methods resolve to (docs/EMBEDDING.md), as Plain
+// converts them: field names in lowerCamelCase.
+
+// OpenResult is what open resolves to.
+type OpenResult struct {
+	Generation uint32
+	Slots      uint32
+	Partitions [abi.PriorityLevels + 1]uint32
+	// WatchdogIntervals is the watchdog's N: stalled intervals in a row
+	// before the stall alert.
+	WatchdogIntervals int
+}
+
+// DrainResult is what drain resolves to.
+type DrainResult struct {
+	Report     decode.MegakernelReport
+	Telemetry  *decode.RingTelemetry
+	Counters   *decode.RuntimeCounters
+	Observable []uint32
+	// Log is the frame's log, each record named and resolved as the
+	// page's log panel shows it (LogOf).
+	Log *Log
+}
+
+// Snapshot is what snapshot resolves to: the last decoded state.
+type Snapshot struct {
+	Telemetry  *decode.RingTelemetry
+	Counters   *decode.RuntimeCounters
+	Observable []uint32
+	Log        *Log // as drain's
+	Report     *decode.MegakernelReport
+	Published  uint64
+	Pending    uint32
+	// Running is the live loop's state; Watchdog its last verdict (nil
+	// before the first frame).
+	Running  bool
+	Watchdog *decode.WatchdogState
+	// Stale: the shown telemetry is the last good snapshot from before a
+	// device loss, no frame since. Recoveries counts recovered losses;
+	// LastLoss records the latest.
+	Stale      bool
+	Recoveries int
+	LastLoss   *Loss
+	// Readback is the mode the ring runs in ("summary" or "full");
+	// RingReads the frames of this ring that read the whole ring back
+	// (every one in full mode); LastBytesReadBack the last frame's bytes
+	// read back (its dispatch's BytesReadBack).
+	Readback          string
+	RingReads         uint64
+	LastBytesReadBack uint64
+}
+
+// LiveState is what start and stop resolve to.
+type LiveState struct {
+	Running bool
+}
+
+// LiveStep is what step resolves to: the frame's numbers an embedder (or a
+// test) most often wants, without the whole snapshot.
+type LiveStep struct {
+	Seq       uint64
+	DoneCount uint32
+	Published uint64
+	Pending   uint32
+	Watchdog  decode.WatchdogState
+	// Recovered is set when the device was lost during the step and the
+	// page recovered (the step ran again on the new device).
+	Recovered bool
+}
+
+// Loss is the record of one device loss and its recovery (snapshot's
+// lastLoss).
+type Loss struct {
+	// Reason and Message are GPUDeviceLostInfo's.
+	Reason, Message string
+	// Cause is the error of the operation that met the loss ("" when the
+	// Lost channel noticed it first, with no operation in flight).
+	Cause string
+	// Frame is the sequence number of the last good frame; DoneCount and
+	// Published the host's record at the loss (the last readback's
+	// DONE_COUNT, items published).
+	Frame     uint64
+	DoneCount uint32
+	Published uint64
+	// UserOpcodes names the user opcodes the lost submission could run:
+	// a runaway user function loses the device (docs/OPCODES.md).
+	UserOpcodes []string
+	// RecoveredMillis is the time from noticing the loss to a rebound
+	// runner; Recovered says whether it recovered.
+	RecoveredMillis float64
+	Recovered       bool
+}

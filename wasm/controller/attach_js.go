@@ -1,0 +1,223 @@
+//go:build js && wasm
+
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"syscall/js"
+
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+)
+
+// Attach: the live telemetry of a ring the host page's own kernel drives
+// (ringscope.attach, detach, attachInfo; docs/EMBEDDING.md). While
+// attached, the runner's methods reject (errAttached): detach first. An
+// attachment the host ends (a destroyed buffer, a lost device) stops the
+// live loop, keeps its last good frame on screen marked stale, and shows
+// the reason; attachInfo says it, and detach clears it.
+
+// attachState is the page's attachment (Controller.attached, nil: none,
+// guarded by mu); the session keeps what it replaced.
+type attachState struct {
+	att  *megakernel.Attachment
+	desc string // "ring \"label\" (4,096 slots)"
+}
+
+// errAttached is the rejection of the runner's methods while attached.
+var errAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, setTenantMask, drain and setShutdown act on ringscope's own runner; call detach() first")
+
+// AttachInfo is what attach, detach and attachInfo resolve to.
+type AttachInfo struct {
+	// State is "attached", "ended" (the host ended it; Reason says why),
+	// "detached" (detach's answer) or "none".
+	State  string
+	Reason string `json:",omitempty"`
+	// Readback is "full" or "summary"; ReadbackNote why (a summary asked
+	// for on a ring without STORAGE usage falls back to full, and says so).
+	Readback, ReadbackNote string
+	Slots, Observable      uint32
+	LogCapacity            uint32
+	HasLog                 bool
+	// Frames read so far.
+	Frames uint64
+}
+
+func attachInfo(st *attachState) AttachInfo {
+	if st == nil {
+		return AttachInfo{State: "none"}
+	}
+	at := st.att
+	info := AttachInfo{State: "attached", Readback: at.Readback().String(), ReadbackNote: at.ReadbackNote(),
+		Slots: at.Slots(), Observable: at.Observable(), LogCapacity: at.LogCapacity(), HasLog: at.HasLog(),
+		Frames: at.Frames()}
+	if e := at.Ended(); e != nil {
+		info.State, info.Reason = "ended", e.Reason
+	}
+	return info
+}
+
+// AttachRequest is attach's options as the page's JS adapter read them:
+// the host's GPUDevice and GPUBuffers (Log undefined: none), and the
+// watched slots (0: all), window opcodes and readback mode.
+type AttachRequest struct {
+	Device, Control, Ring, Log js.Value
+	Slots                      uint32
+	WindowOpcodes              []uint32
+	Readback                   megakernel.AttachReadback
+}
+
+// Attach watches the host's buffers (ringscope.attach): the live loop,
+// every panel, the watchdog, the recorder and the exports follow them
+// instead of the runner, which stays paused.
+func (c *Controller) Attach(req AttachRequest) (any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.runner == nil:
+		return nil, api.ErrNotReady
+	case c.attached != nil:
+		return nil, fmt.Errorf("attach: already attached to the host's %s; detach() first", c.attached.desc)
+	case c.sess.Generator() == nil && c.running:
+		// The embedder's own ring (open) is live: attaching would silently
+		// stop the work it is watching.
+		ctl := &c.runner.Telemetry().Control
+		return nil, fmt.Errorf("attach: ringscope's own runner is driving the ring you opened with open() (%d slots, generation %d) and its live loop is running: stop() it first",
+			c.runner.Options().Slots, ctl.Generation)
+	}
+	dev, err := c.wrapHostDevice(req.Device)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	opts := megakernel.AttachOptions{Slots: req.Slots, WindowOpcodes: req.WindowOpcodes, Readback: req.Readback}
+	for _, b := range []struct {
+		name     string
+		v        js.Value
+		dst      **webgpu.Buffer
+		optional bool
+	}{{"control", req.Control, &opts.Control, false}, {"ring", req.Ring, &opts.Ring, false}, {"log", req.Log, &opts.Log, true}} {
+		if b.optional && (b.v.IsUndefined() || b.v.IsNull()) {
+			continue
+		}
+		if b.v.IsUndefined() || b.v.IsNull() {
+			return nil, fmt.Errorf("attach: %s is required: the host's GPUBuffer in the ABI layout", b.name)
+		}
+		if *b.dst, err = webgpu.WrapBuffer(dev, b.v, b.name); err != nil {
+			return nil, fmt.Errorf("attach: %w", err)
+		}
+	}
+	why := ""
+	if info, ok := dev.AdapterInfo(); ok {
+		opts.Software = info.IsCPU()
+	} else {
+		// A device that does not say its adapter: the page's own adapter,
+		// from the same browser, is the best guess.
+		opts.Software, why = c.software, " (the host's device does not say its adapter; ringscope's own was taken)"
+	}
+	if s := c.settingsNow; megakernel.SummaryFits(s.SketchDepth, s.SketchWidth) {
+		opts.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
+	}
+	at, err := megakernel.Attach(c.ctx, dev, opts)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
+	c.attached = st
+	c.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
+	c.showReadback()
+	c.running = true
+	c.display.Update(func(d *ui.Dashboard) {
+		d.ClearHistory()
+		d.Running, d.Stale, d.StaleReason = true, false, ""
+	})
+	c.Send(CmdRun) // wake the loop if it waits for a command
+	return attachInfo(st), nil
+}
+
+// AttachInfo is the attachment's state (ringscope.attachInfo).
+func (c *Controller) AttachInfo() (any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return attachInfo(c.attached), nil
+}
+
+// wrapHostDevice wraps the host's GPUDevice, reusing an earlier wrapper of
+// the same device while it lives (and its one device.lost watcher).
+// Called with mu held.
+func (c *Controller) wrapHostDevice(v js.Value) (*webgpu.Device, error) {
+	for _, d := range c.hostDevices {
+		if d.SameDevice(v) && d.Err() == nil {
+			return d, nil
+		}
+	}
+	c.hostDevices = slices.DeleteFunc(c.hostDevices, func(d *webgpu.Device) bool { return d.Err() != nil })
+	d, err := webgpu.WrapDevice(v)
+	if err != nil {
+		return nil, err
+	}
+	c.hostDevices = append(c.hostDevices, d)
+	return d, nil
+}
+
+// Detach (ringscope.detach) stops the attachment and restores the runner's
+// readback mode, watchdog and report; the live loop stays paused and the
+// last attached frame on screen, marked stale.
+func (c *Controller) Detach() (any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.attached
+	if st == nil {
+		return nil, errors.New("detach: nothing is attached (ringscope.attach)")
+	}
+	info := attachInfo(st)
+	st.att.Detach()
+	c.attached = nil
+	c.running = false
+	c.sess.Detach()
+	c.showReadback()
+	c.display.Update(func(d *ui.Dashboard) {
+		d.Running, d.Stale = false, true
+		d.StaleReason = "detached from the host's " + st.desc
+	})
+	info.State = "detached"
+	return info, nil
+}
+
+// attachmentEnded is the frame loop's answer to an attachment the host
+// ended (a destroyed buffer, a lost device): the live loop stops and the
+// last good frame stays on screen, marked stale. Called with mu held.
+func (c *Controller) attachmentEnded(ended *megakernel.EndedError) error {
+	c.running = false
+	reason := "attachment ended: " + ended.Reason
+	c.display.Update(func(d *ui.Dashboard) { d.Running, d.Stale, d.StaleReason = false, true, reason })
+	// Not wrapped: a lost host device is not ringscope's own loss
+	// (runLocked would recover ringscope's device for it).
+	return errors.New("attach: " + reason)
+}
+
+// paceAttachment waits for the next display frame while attached: an
+// attachment reads at display rate, not as fast as the host's device
+// allows, so it takes its copy and its share of the main thread once per
+// frame the person can see.
+func (c *Controller) paceAttachment() {
+	c.mu.Lock()
+	on := c.attached != nil
+	c.mu.Unlock()
+	if on {
+		c.pace.Wait()
+	}
+}
+
+// runnerSource is the runner as the session's Runner.
+type runnerSource struct{ *megakernel.Runner }
+
+func (r runnerSource) WindowOpcodes() []uint32 { return r.Options().WindowOpcodes }
+
+// attachedSource is an attachment as the session's Attached.
+type attachedSource struct{ *megakernel.Attachment }
+
+func (a attachedSource) Summary() bool { return a.Readback() == megakernel.AttachSummary }
