@@ -3,10 +3,9 @@
 package main
 
 import (
-	"cmp"
-	"slices"
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/internal/heapsort"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/kernelapi"
@@ -24,6 +23,6 @@ func namedUserOpcodes() []capture.NamedOpcode {
 	for op, name := range names {
 		out = append(out, capture.NamedOpcode{Opcode: op, Name: name})
 	}
-	slices.SortFunc(out, func(a, b capture.NamedOpcode) int { return cmp.Compare(a.Opcode, b.Opcode) })
+	heapsort.Func(out, func(a, b capture.NamedOpcode) bool { return a.Opcode < b.Opcode }) // no pdqsort linked for this type
 	return out
 }

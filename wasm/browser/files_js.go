@@ -7,7 +7,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/gowebapi/webapi"
 	"github.com/gowebapi/webapi/dom"
 	"github.com/gowebapi/webapi/dom/domcore"
 	"github.com/gowebapi/webapi/file"
@@ -29,12 +28,12 @@ var jsGlobal = js.Global()
 func SaveFile(name, mime string, b []byte) {
 	blob := file.NewBlob([]*file.Union{file.UnionFromJS(BytesToJS(b))}, &file.BlobPropertyBag{Type: mime})
 	href := url.CreateObjectURL(blob)
-	doc := webapi.GetDocument()
-	link := html.HTMLAnchorElementFromJS(doc.CreateElement("a", nil).JSValue())
+	doc := jsGlobal.Get("document")
+	link := html.HTMLAnchorElementFromJS(doc.Call("createElement", "a"))
 	link.SetHref(href)
 	link.SetDownload(name)
 	link.SetAttribute("data-testid", "download-link") // gowebapi's DOMStringMap.Set calls no function
-	doc.Body().Append(dom.UnionFromJS(link.JSValue()))
+	dom.ElementFromJS(doc.Get("body")).Append(dom.UnionFromJS(link.JSValue()))
 	link.Click()
 	link.Remove()
 	// The download has started reading the URL by now; a minute is ample.
@@ -47,18 +46,22 @@ func SaveFile(name, mime string, b []byte) {
 // target; the body shows a drop target while files are dragged over it.
 // target is the page's document; c removes the listeners.
 func ListenForFiles(c *Cleanup, target js.Value, onFiles func([]*file.File)) {
-	doc := webapi.DocumentFromJS(target)
+	doc := domcore.EventTargetFromJS(target)
 	body := func() *domcore.DOMTokenList {
-		if b := webapi.GetDocument(); b != nil && b.Body() != nil {
-			return b.Body().ClassList()
+		if b := jsGlobal.Get("document").Get("body"); b.Truthy() {
+			return dom.ElementFromJS(b).ClassList()
 		}
 		return nil
 	}
-	listen := func(typ string, fn js.Func) {
-		c.Add(func() { target.Call("removeEventListener", typ, fn); fn.Release() })
+	listen := func(typ string, fn func(ev *domcore.Event)) {
+		l := domcore.NewEventListenerFunc(func(ev *domcore.Event) {
+			defer survive(typ)
+			fn(ev)
+		})
+		doc.AddEventListener(typ, l, nil)
+		c.Add(func() { doc.RemoveEventListener(typ, l, nil); l.Release() })
 	}
-	listen("change", doc.AddEventChange(func(ev *domcore.Event, _ *webapi.Document) {
-		defer survive("change")
+	listen("change", func(ev *domcore.Event) {
 		t := ev.Target()
 		if t == nil || !t.JSValue().Truthy() {
 			return
@@ -71,33 +74,31 @@ func ListenForFiles(c *Cleanup, target js.Value, onFiles func([]*file.File)) {
 		files := fileList(input.Files())
 		input.SetValue("") // the same file can be chosen again
 		go onFiles(files)
-	}))
-	listen("dragover", doc.AddEventDragOver(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
-		defer survive("dragover")
-		if hasFiles(ev) {
+	})
+	listen("dragover", func(e *domcore.Event) {
+		if ev := htmlevent.DragEventFromJS(e.JSValue()); hasFiles(ev) {
 			ev.PreventDefault()
 			if cl := body(); cl != nil {
 				cl.Add("rs-drop-target")
 			}
 		}
-	}))
-	listen("dragleave", doc.AddEventDragLeave(func(*htmlevent.DragEvent, *webapi.Document) {
-		defer survive("dragleave")
+	})
+	listen("dragleave", func(*domcore.Event) {
 		if cl := body(); cl != nil {
 			cl.Remove("rs-drop-target")
 		}
-	}))
-	listen("drop", doc.AddEventDrop(func(ev *htmlevent.DragEvent, _ *webapi.Document) {
-		defer survive("drop")
+	})
+	listen("drop", func(e *domcore.Event) {
 		if cl := body(); cl != nil {
 			cl.Remove("rs-drop-target")
 		}
+		ev := htmlevent.DragEventFromJS(e.JSValue())
 		if !hasFiles(ev) {
 			return
 		}
 		ev.PreventDefault()
 		go onFiles(fileList(ev.DataTransfer().Files()))
-	}))
+	})
 }
 
 // survive ends a listener that panicked (a page script that replaced a

@@ -92,9 +92,9 @@ type Attachment struct {
 	wantRing bool
 	ringRead bool // the last Step read the ring
 
-	tel     decode.RingTelemetry
-	scratch decode.DecodeScratch
-	log     decode.Log
+	// dec decodes every frame (decode.Decoder): its telemetry and log are
+	// Telemetry and Log.
+	dec     decode.Decoder
 	timings AttachTimings
 
 	ended  *EndedError
@@ -135,6 +135,7 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	}
 	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
 	a := &Attachment{dev: dev, opts: o, geo: geo}
+	a.dec.SetWindowOpcodes(o.WindowOpcodes)
 	ringBytes := uint64(geo.slots) * abi.SlotBytes
 	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, o.Summary, hb("ring", o.Ring), ringBytes, dev.Limits())
 	a.sopts = Options{Slots: geo.slots, Observable: geo.observable, WindowOpcodes: o.WindowOpcodes, Summary: o.Summary}
@@ -292,22 +293,21 @@ func (a *Attachment) decode(readRing bool) error {
 		}
 		a.haveRing = true
 	}
-	control := a.Control()
-	if a.mode == AttachSummary && !readRing {
-		mb := a.StatusMapBytes()
-		if err := decode.DecodeSummaryInto(&a.tel, &a.scratch, control, a.SummaryBytes(), mb, a.opts.WindowOpcodes); err != nil {
-			return fmt.Errorf("megakernel: attach: decode summary: %w", err)
-		}
-		a.followStatusMap(mb)
-	} else if err := decode.DecodeInto(&a.tel, &a.scratch, control, a.Ring(), a.opts.WindowOpcodes); err != nil {
+	b := decode.Buffers{Control: a.Control()}
+	summary := a.mode == AttachSummary && !readRing
+	if summary {
+		b.Summary, b.StatusMap = a.SummaryBytes(), a.StatusMapBytes()
+	} else {
+		b.Ring = a.Ring()
+	}
+	if a.lay.log > 0 {
+		b.Log = a.LogBytes()
+	}
+	if _, _, err := a.dec.Decode(b); err != nil {
 		return fmt.Errorf("megakernel: attach: decode: %w", err)
 	}
-	if a.lay.log == 0 {
-		a.log = decode.Log{Records: a.log.Records[:0]}
-		return nil
-	}
-	if err := decode.DecodeLogInto(&a.log, a.LogBytes()); err != nil {
-		return fmt.Errorf("megakernel: attach: decode log: %w", err)
+	if summary {
+		a.followStatusMap(b.StatusMap)
 	}
 	return nil
 }

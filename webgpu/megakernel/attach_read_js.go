@@ -58,8 +58,8 @@ func (a *Attachment) BytesPerFrame() uint64 {
 func (a *Attachment) RequestRing() { a.wantRing = true }
 
 // Telemetry is the last frame decoded; Log its log.
-func (a *Attachment) Telemetry() *decode.RingTelemetry { return &a.tel }
-func (a *Attachment) Log() *decode.Log                 { return &a.log }
+func (a *Attachment) Telemetry() *decode.RingTelemetry { return a.dec.Telemetry() }
+func (a *Attachment) Log() *decode.Log                 { return a.dec.Log() }
 
 // Control and LogBytes are the last frame's control and log bytes (empty
 // before the first frame; LogBytes empty without a log).
@@ -124,7 +124,7 @@ func (a *Attachment) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.D
 	if !a.haveRing {
 		return errors.New("megakernel: attach: no ring read yet")
 	}
-	if err := decode.DecodeInto(dst, scratch, a.Control(), a.Ring(), a.opts.WindowOpcodes); err != nil {
+	if err := a.dec.DecodeRing(dst, scratch, a.Control(), a.Ring()); err != nil {
 		return fmt.Errorf("megakernel: attach: decode the ring copy: %w", err)
 	}
 	return nil
@@ -140,8 +140,8 @@ func (a *Attachment) Published() uint64 {
 	if c == nil {
 		return 0
 	}
-	if a.tel.Control.Legacy {
-		return uint64(a.tel.Control.DoneCount) + uint64(a.tel.Occupancy.ActiveSlots())
+	if a.dec.Telemetry().Control.Legacy {
+		return uint64(a.dec.Telemetry().Control.DoneCount) + uint64(a.dec.Telemetry().Occupancy.ActiveSlots())
 	}
 	var n uint64
 	for p := range abi.PriorityLevels {
@@ -157,8 +157,8 @@ func (a *Attachment) Pending() uint32 {
 	switch {
 	case c == nil:
 		return 0
-	case a.tel.Control.Legacy:
-		return a.tel.Occupancy.ActiveSlots()
+	case a.dec.Telemetry().Control.Legacy:
+		return a.dec.Telemetry().Occupancy.ActiveSlots()
 	}
 	var n uint32
 	for p := range abi.PriorityLevels {

@@ -97,10 +97,10 @@ type Runner struct {
 		jit     bool
 		opcodes []uint32
 	}
-	params   [paramsBytes]byte
-	tel      decode.RingTelemetry
-	scratch  decode.DecodeScratch
-	log      decode.Log
+	params [paramsBytes]byte
+	// dec decodes every readback (decode.Decoder): its telemetry and log
+	// are Telemetry and Log.
+	dec      decode.Decoder
 	acct     decode.PriorityRequeueAccounting
 	epochs   uint64
 	pubItems uint64
@@ -139,8 +139,10 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 // decodeHostCopy decodes the fresh host copy, so Telemetry describes the
 // new ring (every slot EMPTY) before the first Step rather than nothing.
 func (r *Runner) decodeHostCopy() {
-	r.tel, r.slotsStale = decode.RingTelemetry{}, false
-	_ = decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes)
+	r.dec.Reset()
+	r.dec.SetWindowOpcodes(r.opts.WindowOpcodes)
+	r.slotsStale = false
+	_, _, _ = r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()})
 }
 
 func cloneOptions(o Options) Options {
@@ -273,7 +275,7 @@ func (r *Runner) RequestRing() { r.wantRing = true }
 // first call rather than by every Step.
 func (r *Runner) Telemetry() *decode.RingTelemetry {
 	r.decodeStaleSlots()
-	return &r.tel
+	return r.dec.Telemetry()
 }
 
 // decodeStaleSlots decodes the host copy's slots into Telemetry when the
@@ -281,15 +283,15 @@ func (r *Runner) Telemetry() *decode.RingTelemetry {
 func (r *Runner) decodeStaleSlots() {
 	if r.slotsStale {
 		r.slotsStale = false
-		_ = decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes)
+		_, _, _ = r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()})
 	}
 }
 
 // Log is the decoded log of the last Step; it aliases the runner's storage.
-func (r *Runner) Log() *decode.Log { return &r.log }
+func (r *Runner) Log() *decode.Log { return r.dec.Log() }
 
 // Observable is OBSERVABLE[0…] as the last Step read it back.
-func (r *Runner) Observable() []uint32 { return r.tel.Control.Observable }
+func (r *Runner) Observable() []uint32 { return r.dec.Telemetry().Control.Observable }
 
 // Accounting is the priority-requeue accounting of Drain's requeues since
 // Open or the last Reset.
@@ -315,7 +317,7 @@ func (r *Runner) ClearRingChanges() { r.q.ClearRingChanges() }
 // fields, the slots a ring read would show, without one (the host copy
 // follows the status map).
 func (r *Runner) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error {
-	if err := decode.DecodeInto(dst, scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
+	if err := r.dec.DecodeRing(dst, scratch, r.q.Control(), r.q.Ring()); err != nil {
 		return fmt.Errorf("megakernel: decode the host copy: %w", err)
 	}
 	return nil
@@ -341,8 +343,9 @@ func (r *Runner) Step(ctx context.Context) (*Epoch, error) {
 // is now (the launch policy on the pending work and the ring's occupancy).
 func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
 	control := r.q.Control()
-	r.scan.scan(control, r.q, &r.tel.Occupancy)
-	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, &r.tel)
+	tel := r.dec.Telemetry()
+	r.scan.scan(control, r.q, &tel.Occupancy)
+	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, tel)
 }
 
 // Warm starts compiling the pipelines the next Step would use for what is
@@ -473,34 +476,29 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if readRing {
 		r.wantRing = false
 	}
-	if r.summaryOn() && !readRing {
-		sb := r.rb[r.lay.summaryOffset():r.lay.statusMapOffset()]
-		mb := r.rb[r.lay.statusMapOffset():r.lay.ringOffset()]
-		if err := decode.DecodeSummaryInto(&r.tel, &r.scratch, r.q.Control(), sb, mb, r.opts.WindowOpcodes); err != nil {
-			return r.fail("decode summary", err)
-		}
-		r.slotsStale = false
+	// One decode of what came back: the ring, the GPU summary, or control
+	// alone (the host copy's slots are then what the host wrote, which
+	// Telemetry decodes when asked, slotsStale, not every Step).
+	b := decode.Buffers{Control: r.q.Control(), Log: r.q.Log()}
+	summary := r.summaryOn() && !readRing
+	switch {
+	case summary:
+		b.Summary = r.rb[r.lay.summaryOffset():r.lay.statusMapOffset()]
+		b.StatusMap = r.rb[r.lay.statusMapOffset():r.lay.ringOffset()]
+	case readRing:
+		b.Ring = r.q.Ring()
+	}
+	if _, _, err := r.dec.Decode(b); err != nil {
+		return r.fail("decode", err)
+	}
+	r.slotsStale = !summary && !readRing
+	if summary {
 		// The GPU writes only the STATUS words of the slots it claims, so
 		// the status map brings the host copy up to date without the ring:
 		// publishes, requeues and fault reclaims need no ring read.
-		if err := r.q.AbsorbStatusMap(mb); err != nil {
+		if err := r.q.AbsorbStatusMap(b.StatusMap); err != nil {
 			return r.fail("absorb status map", err)
 		}
-	} else if readRing {
-		if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.opts.WindowOpcodes); err != nil {
-			return r.fail("decode", err)
-		}
-		r.slotsStale = false
-	} else {
-		// No ring came back: the host copy's slots are what the host wrote,
-		// which Telemetry decodes when asked (slotsStale), not every Step.
-		if err := decode.DecodeControlInto(&r.tel, r.q.Control()); err != nil {
-			return r.fail("decode", err)
-		}
-		r.slotsStale = true
-	}
-	if err := decode.DecodeLogInto(&r.log, r.q.Log()); err != nil {
-		return r.fail("decode log", err)
 	}
 	tDecoded := time.Now()
 
@@ -932,8 +930,8 @@ func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.Megakern
 		}
 		if i >= maxSubmissions || !r.needsSubmit() {
 			if i == 0 && r.summaryOn() {
-				if err := r.DecodeHostRing(&r.tel, &r.scratch); err != nil {
-					return rep, err
+				if _, _, err := r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()}); err != nil {
+					return rep, fmt.Errorf("megakernel: decode the host copy: %w", err)
 				}
 			}
 			break
