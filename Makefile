@@ -31,8 +31,11 @@ build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-pa
 # build without fmt and time here). strings, strconv and wasm were tried too:
 # 8.6 KB less gzipped, but 0.90x the frame rate (strings.Builder, strconv's
 # appenders and the frame loop are per-frame code), so they inline.
+# internal/jsontext (the capture, trace and event-summary JSON: cold, a DOM
+# event's summary is a few hundred bytes) without inlining is 8 KB less.
 RS := github.com/ringscope/ringscope
 WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(RS)/wasm/api=-l \
+	-gcflags=$(RS)/internal/jsontext=-l \
 	-gcflags=reflect=-l -gcflags=encoding/json=-l -gcflags=fmt=-l -gcflags=time=-l
 
 # The version captures record (wasm/capture_js.go).

@@ -3,11 +3,8 @@ package capture
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"io"
 	"math"
-	"strings"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -45,7 +42,7 @@ func Decode(data []byte) (*Capture, error) {
 		return nil, fail(12, -1, "header length", "%d bytes runs past the end of the file (%d bytes left)", hlen, n-FilePrefixBytes)
 	}
 	c := &Capture{}
-	if err := strictJSON(data[FilePrefixBytes:FilePrefixBytes+hlen], &c.Header); err != nil {
+	if err := decodeHeader(data[FilePrefixBytes:FilePrefixBytes+hlen], &c.Header); err != nil {
 		return nil, fail(FilePrefixBytes, -1, "header", "invalid JSON: %v", err)
 	}
 	if err := checkHeader(&c.Header, FilePrefixBytes); err != nil {
@@ -107,7 +104,7 @@ func Decode(data []byte) (*Capture, error) {
 		if lens[0] > MaxMetaBytes {
 			return nil, fail(p+24, i, "meta length", "%d bytes exceeds %d", lens[0], MaxMetaBytes)
 		}
-		if err := strictJSON(data[q:q+lens[0]], &f.Meta); err != nil {
+		if err := decodeMeta(data[q:q+lens[0]], &f.Meta); err != nil {
 			return nil, fail(metaAt, i, "meta", "invalid JSON: %v", err)
 		}
 		q += lens[0]
@@ -139,28 +136,6 @@ func Decode(data []byte) (*Capture, error) {
 func looksLikeJSON(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && (b[0] == '{' || b[0] == '[')
-}
-
-// strictJSON decodes one JSON object into v; unknown fields are allowed
-// (later versions may add some), trailing data is not. It uses
-// json.Unmarshal, which the page links anyway (Vugu's DOM events), rather
-// than a json.Decoder, whose streaming code would be linked for this alone.
-func strictJSON(b []byte, v any) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	err := json.Unmarshal(b, v)
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		switch {
-		case strings.HasSuffix(syn.Error(), " after top-level value"):
-			return errors.New("data after the object")
-		case syn.Error() == "unexpected end of JSON input":
-			return io.ErrUnexpectedEOF // what a json.Decoder says
-		}
-	}
-	return err
 }
 
 func checkHeader(h *Header, off int64) error {

@@ -2,7 +2,6 @@ package capture
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -30,7 +29,7 @@ func Encode(c *Capture) ([]byte, error) {
 	if err := checkHeader(&h, 0); err != nil {
 		return nil, err
 	}
-	hj, err := json.Marshal(h)
+	hj, err := encodeHeader(&h)
 	if err != nil {
 		return nil, fmt.Errorf("capture: header: %w", err)
 	}
@@ -52,7 +51,7 @@ func Encode(c *Capture) ([]byte, error) {
 	for i := range c.Frames {
 		f := &c.Frames[i]
 		start := int64(len(out))
-		meta, err := json.Marshal(f.Meta)
+		meta, err := encodeMeta(&f.Meta)
 		if err != nil {
 			return nil, fail(start, i, "meta", "%v", err)
 		}

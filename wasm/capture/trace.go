@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -71,7 +70,8 @@ func Trace(c *Capture) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(traceOf(r))
+	t := traceOf(r)
+	return encodeTrace(&t)
 }
 
 func dur(d float64) *float64 { return &d }

@@ -3,7 +3,6 @@
 package render
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -116,11 +115,7 @@ func (r *Renderer) event(_ js.Value, args []js.Value) any {
 		return nil
 	}
 	id, slot, typ := uint32(args[0].Int()), uint32(args[1].Int()), args[2].String()
-	var summary map[string]any
-	if json.Unmarshal([]byte(args[3].String()), &summary) != nil {
-		summary = nil
-	}
-	ev := &domEvent{summary: summary, env: r.env, ev: args[4]}
+	ev := &domEvent{summary: parseSummary(args[3].String()), env: r.env, ev: args[4]}
 	if r.mu.TryLock() {
 		ev.live = true
 		r.dispatch(id, slot, typ, ev)

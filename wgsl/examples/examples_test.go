@@ -98,6 +98,9 @@ func TestExamplesJSON(t *testing.T) {
 		d := ex.Build(3)
 		b, err := json.Marshal(d)
 		require.NoError(t, err)
+		own, err := d.AppendJSON(nil) // what the page's example() hands out
+		require.NoError(t, err)
+		assert.Equal(t, string(b), string(own), ex.Name)
 		var back kerneldef.Definition
 		require.NoError(t, json.Unmarshal(b, &back))
 		assert.Equal(t, d, back, ex.Name)
