@@ -36,7 +36,7 @@ build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-pa
 RS := github.com/ringscope/ringscope
 WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(RS)/wasm/api=-l \
 	-gcflags=$(RS)/internal/jsontext=-l \
-	-gcflags=reflect=-l -gcflags=encoding/json=-l -gcflags=fmt=-l -gcflags=time=-l
+	-gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)

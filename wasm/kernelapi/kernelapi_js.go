@@ -4,7 +4,6 @@ package kernelapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -92,7 +91,7 @@ func apiExample(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(ex.Build(uint64(seed)))
+	b, err := ex.Build(uint64(seed)).AppendJSON(nil)
 	return api.RawJSON(b), err
 }
 
