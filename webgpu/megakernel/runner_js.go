@@ -762,6 +762,10 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	return p, key, false, nil
 }
 
+// testCompareExchange, when set by a test, clears ParamFlagUnlapped from
+// every upload: the drain claims every slot by compare-exchange.
+var testCompareExchange bool
+
 // testWorkgroupClaims, when set by a test, overrides workgroupClaims.
 var testWorkgroupClaims *bool
 
@@ -846,7 +850,11 @@ func (r *Runner) upload(ctx context.Context) error {
 			return r.fail("upload data", err)
 		}
 	}
-	r.params = r.q.Params(r.opts.Budget).Bytes()
+	params := r.q.Params(r.opts.Budget)
+	if testCompareExchange {
+		params.Flags &^= abi.ParamFlagUnlapped
+	}
+	r.params = params.Bytes()
 	if err := wq.WriteBuffer(r.bufs[bufParams], 0, r.params[:]); err != nil {
 		return r.fail("upload params", err)
 	}
