@@ -772,10 +772,10 @@ var testWorkgroupClaims *bool
 // workgroupClaims reports whether the drain claims tickets by workgroup
 // (wgsl.WorkgroupClaims): only on an adapter known to be a GPU. On a CPU
 // adapter (SwiftShader) the barriers cost more than the per-lane atomics
-// they replace (bench/results-ring.md), and a device without adapter info,
-// or whose info lacks isFallbackAdapter but names SwiftShader (Chromium's
-// page measured 0.69x the frame rate with them on), keeps the per-lane
-// loop.
+// they replace (bench/results-ring-earlier.md), and a device without
+// adapter info, or whose info lacks isFallbackAdapter but names SwiftShader
+// (Chromium's page measured 0.69x the frame rate with them on), keeps the
+// per-lane loop.
 func (r *Runner) workgroupClaims() bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims
