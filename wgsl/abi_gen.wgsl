@@ -154,6 +154,18 @@ const PARAM_BUDGET: u32 = 1u;
 const PARAM_OBSERVABLE: u32 = 2u;
 const PARAM_FLAGS: u32 = 3u;
 
+// Bits of the params FLAGS word (binding 3, word ParamFlags); the others
+// are 0.
+// ParamFlagUnlapped: the host vouches that no two claim tickets of this
+// submission name one slot: for every partition p,
+// TAIL[p] − HEAD[p] ≤ OFF[p+1] − OFF[p] (mod 2^32, HEAD as the GPU
+// holds it when the submission starts). Its own publisher keeps that
+// (a slot is published into only when EMPTY or DONE). The drain then
+// claims a slot by a load of STATUS and ends it by a store, where
+// without the bit a compare-exchange makes the claim exclusive; the
+// results are the same whenever the promise holds.
+const PARAM_FLAG_UNLAPPED: u32 = 1u;
+
 // GPU telemetry summary (docs/SUMMARY.md): the reduce pass writes a summary
 // buffer, a packed status map and reads its own params uniform, in bind
 // group BindGroup beside control (BindingControl) and ring (BindingRing).

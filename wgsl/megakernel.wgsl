@@ -80,6 +80,10 @@
 //   CLAIMED by a compare-exchange, so when two tickets of one submission
 //   name the same slot one runs it and the other faults BAD_STATE; the
 //   slot ends FAULT (finish_slot never overwrites that FAULT), as in ref.
+//   When params[PARAM_FLAGS] has PARAM_FLAG_UNLAPPED, the host vouches
+//   that no two tickets name one slot, and the claim is a load of STATUS
+//   (PUBLISHED, or BAD_STATE) and the finish a store: the same results,
+//   without a read-modify-write that waits on memory per slot.
 // - BATCH_FENCE: EPOCH += 1 and OBSERVABLE[a2] = a1.
 // - The slot's PRIORITY word is not read (PRIORITY_CLAIMS counts the
 //   partition), TENANT_BASE is not followed, STARVATION is not written.
@@ -621,12 +625,23 @@ fn work_remains(r: ptr<function, LaneRing>) -> bool {
     return false;
 }
 
+// unlapped reports PARAM_FLAG_UNLAPPED: no two tickets of this submission
+// name one slot (wgsl/abi ParamFlagUnlapped), so a slot's STATUS has one
+// writer in it. The STATUS of a slot being run then stays PUBLISHED until
+// its finish, where the compare-exchange path shows CLAIMED.
+fn unlapped() -> bool {
+    return (params[PARAM_FLAGS] & PARAM_FLAG_UNLAPPED) != 0u;
+}
+
 // claim_slot takes the slot's STATUS from PUBLISHED to CLAIMED, exclusively:
 // two tickets of one submission may name the same slot (a TAIL more than
 // a lap ahead of HEAD), and only one of them may run it. It retries only
 // on a spurious weak-CAS failure (old == PUBLISHED, not exchanged), at most
 // CAS_RETRIES times; any other old value means the slot is not ours.
 fn claim_slot(status: u32) -> bool {
+    if (unlapped()) {
+        return atomicLoad(&ring[status]) == STATUS_PUBLISHED;
+    }
     for (var i = 0u; i < CAS_RETRIES; i++) {
         let r = atomicCompareExchangeWeak(&ring[status], STATUS_PUBLISHED, STATUS_CLAIMED);
         if (r.exchanged) {
@@ -639,10 +654,10 @@ fn claim_slot(status: u32) -> bool {
     return false;
 }
 
-// finish_slot stores the owner's final status, unless a second ticket of
-// the same slot faulted it in the meantime: the reference interpreter runs
-// that ticket after the owner, so its FAULT is the slot's final status.
-// The slot holds CLAIMED (ours) or FAULT (a second ticket's), so for an
+// finish_slot stores the owner's final status (unlapped: a plain store),
+// unless a second ticket of the same slot faulted it in the meantime: the
+// reference interpreter runs that ticket after the owner, so its FAULT is
+// the slot's final status. The slot holds CLAIMED (ours) or FAULT (a second ticket's), so for an
 // end in (CLAIMED, FAULT] a maximum is that compare-exchange: CLAIMED
 // becomes end, FAULT stays (FAULT is the largest status, const_assert
 // below). An atomicMax whose result is unused does not wait for its
@@ -654,6 +669,10 @@ const_assert STATUS_CLAIMED < STATUS_REQUEUE && STATUS_FAULT > STATUS_DONE && ST
 const_assert STATUS_FAULT > STATUS_YIELD && STATUS_FAULT > STATUS_REQUEUE;
 
 fn finish_slot(status: u32, end: u32) {
+    if (unlapped()) {
+        atomicStore(&ring[status], end);
+        return;
+    }
     if (end > STATUS_CLAIMED && end <= STATUS_FAULT) {
         atomicMax(&ring[status], end);
         return;

@@ -83,3 +83,41 @@ func TestShutdownWorkgroupClaims(t *testing.T) {
 	t.Cleanup(func() { testWorkgroupClaims = nil })
 	TestShutdown(t)
 }
+
+// TestParamsUnlappedUploaded: the runner's params carry ParamFlagUnlapped
+// for a ring its publisher filled (the drain then claims by load and
+// store), and not once TAIL is poked a lap past HEAD (TestClaimIsExclusive
+// runs that ring: the compare-exchange path).
+func TestParamsUnlappedUploaded(t *testing.T) {
+	r := openT(t, shared(t), Options{Slots: 10, Tenants: 1, Observable: 1, Budget: 4})
+	_, err := r.Publish([]host.Item{addItem(0, 1, abi.PriorityNormal, 0), addItem(0, 1, abi.PriorityNormal, 0)})
+	require.NoError(t, err)
+	_, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.EqualValues(t, abi.ParamFlagUnlapped, word(r.params[:], abi.ParamFlags))
+	assert.EqualValues(t, 2, r.Observable()[0])
+
+	_, err = r.Publish([]host.Item{addItem(0, 1, abi.PriorityNormal, 0)})
+	require.NoError(t, err)
+	b := r.q.Control()[(abi.CtrlTail+abi.PriorityNormal)*abi.WordBytes:]
+	b[0] += 2 // TAIL − HEAD = 3 > C = 2
+	_, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.Zero(t, word(r.params[:], abi.ParamFlags))
+}
+
+// TestDifferentialCompareExchange and its workgroup-claims twin are
+// TestDifferential with ParamFlagUnlapped cleared: the same workloads
+// through the claim by compare-exchange, which the runner now uses only
+// for a ring more than a lap ahead.
+func TestDifferentialCompareExchange(t *testing.T) {
+	testCompareExchange = true
+	t.Cleanup(func() { testCompareExchange = false })
+	TestDifferential(t)
+}
+
+func TestDifferentialCompareExchangeWorkgroupClaims(t *testing.T) {
+	testCompareExchange = true
+	t.Cleanup(func() { testCompareExchange = false })
+	TestDifferentialWorkgroupClaims(t)
+}

@@ -760,16 +760,20 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	return p, key, false, nil
 }
 
+// testCompareExchange, when set by a test, clears ParamFlagUnlapped from
+// every upload: the drain claims every slot by compare-exchange.
+var testCompareExchange bool
+
 // testWorkgroupClaims, when set by a test, overrides workgroupClaims.
 var testWorkgroupClaims *bool
 
 // workgroupClaims reports whether the drain claims tickets by workgroup
 // (wgsl.WorkgroupClaims): only on an adapter known to be a GPU. On a CPU
 // adapter (SwiftShader) the barriers cost more than the per-lane atomics
-// they replace (bench/results-ring.md), and a device without adapter info,
-// or whose info lacks isFallbackAdapter but names SwiftShader (Chromium's
-// page measured 0.69x the frame rate with them on), keeps the per-lane
-// loop.
+// they replace (bench/results-ring-earlier.md), and a device without
+// adapter info, or whose info lacks isFallbackAdapter but names SwiftShader
+// (Chromium's page measured 0.69x the frame rate with them on), keeps the
+// per-lane loop.
 func (r *Runner) workgroupClaims() bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims
@@ -844,7 +848,11 @@ func (r *Runner) upload(ctx context.Context) error {
 			return r.fail("upload data", err)
 		}
 	}
-	r.params = r.q.Params(r.opts.Budget).Bytes()
+	params := r.q.Params(r.opts.Budget)
+	if testCompareExchange {
+		params.Flags &^= abi.ParamFlagUnlapped
+	}
+	r.params = params.Bytes()
 	if err := wq.WriteBuffer(r.bufs[bufParams], 0, r.params[:]); err != nil {
 		return r.fail("upload params", err)
 	}

@@ -21,7 +21,7 @@ import (
 // Why: Dawn's writeBuffer of a 4 MiB ring measured 1.7 ms on the H200 (its
 // staging for a write that large is allocated per call), most of a 65,536
 // item drain's 2.9 ms; the reused, already mapped buffer costs the copy
-// alone (bench/results-ring.md). The zero value holds nothing.
+// alone (bench/results-ring-earlier.md). The zero value holds nothing.
 type upStage struct {
 	buf    *webgpu.Buffer
 	copies []host.ByteRange // written this step; encodeStaged copies them

@@ -175,3 +175,17 @@ const (
 	ParamObservable = 2
 	ParamFlags      = 3
 )
+
+// Bits of the params FLAGS word (binding 3, word ParamFlags); the others
+// are 0.
+const (
+	// ParamFlagUnlapped: the host vouches that no two claim tickets of this
+	// submission name one slot: for every partition p,
+	// TAIL[p] − HEAD[p] ≤ OFF[p+1] − OFF[p] (mod 2^32, HEAD as the GPU
+	// holds it when the submission starts). Its own publisher keeps that
+	// (a slot is published into only when EMPTY or DONE). The drain then
+	// claims a slot by a load of STATUS and ends it by a store, where
+	// without the bit a compare-exchange makes the claim exclusive; the
+	// results are the same whenever the promise holds.
+	ParamFlagUnlapped = 1
+)

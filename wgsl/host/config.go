@@ -146,7 +146,7 @@ type Params struct {
 	Budget uint32
 	// Observable is the number of OBSERVABLE words opcodes may write.
 	Observable uint32
-	// Flags is reserved; 0.
+	// Flags holds abi.ParamFlag* bits (Queue.Params sets them).
 	Flags uint32
 }
 

@@ -145,7 +145,7 @@ func TestNewQueue(t *testing.T) {
 	assert.Equal(t, []host.ByteRange{{0, len(q.Control())}}, q.Dirty(host.ControlBuffer))
 	assert.Equal(t, []host.ByteRange{{0, len(q.Ring())}}, q.Dirty(host.RingBuffer))
 	assert.Equal(t, []host.ByteRange{{0, len(q.Log())}}, q.Dirty(host.LogBuffer))
-	assert.Equal(t, host.Params{Budget: 9, Observable: 4}, q.Params(9))
+	assert.Equal(t, host.Params{Budget: 9, Observable: 4, Flags: abi.ParamFlagUnlapped}, q.Params(9), "a fresh queue is unlapped")
 
 	_, err = host.NewQueue(host.ControlConfig{Slots: 1}, host.MaxLogCapacity+1)
 	assert.ErrorContains(t, err, "host: log capacity")
@@ -496,4 +496,34 @@ func TestErrorsText(t *testing.T) {
 		assert.Equal(t, tc.want, tc.err.Error())
 	}
 	assert.True(t, errors.Is(&host.ItemError{Err: host.ErrQuota}, host.ErrQuota))
+}
+
+// Params carries ParamFlagUnlapped exactly while no partition's TAIL is
+// more than a lap (its capacity) ahead of its HEAD: a full partition is
+// still unlapped, a TAIL poked one past it is not, and HEAD catching up
+// (the GPU's claims, absorbed) makes it unlapped again.
+func TestParamsUnlapped(t *testing.T) {
+	q := newQueue(t, host.ControlConfig{Slots: 10, Tenants: 1}) // NORMAL = slots 4, 5
+	it := host.Item{Opcode: abi.OpNop, Priority: abi.PriorityNormal}
+	_, err := q.Publish([]host.Item{it, it})
+	require.NoError(t, err)
+	assert.True(t, q.Unlapped(), "TAIL − HEAD = C")
+	assert.Equal(t, uint32(abi.ParamFlagUnlapped), q.Params(1).Flags)
+
+	ctl := q.Control()
+	setW(ctl, abi.CtrlTail+abi.PriorityNormal, 3) // ticket 2 names the slot of ticket 0
+	assert.False(t, q.Unlapped(), "TAIL − HEAD = C + 1")
+	assert.Zero(t, q.Params(1).Flags)
+
+	setW(ctl, abi.CtrlHead+abi.PriorityNormal, 1)
+	assert.True(t, q.Unlapped(), "HEAD moved up")
+	setW(ctl, abi.CtrlHead+abi.PriorityNormal, 4) // HEAD past TAIL: TAIL − HEAD wraps
+	assert.False(t, q.Unlapped(), "a HEAD past TAIL is not vouched for")
+
+	// An empty partition is never claimed from: its words do not count.
+	q = newQueue(t, host.ControlConfig{Slots: 2, Tenants: 1, Partitions: [abi.PriorityLevels + 1]uint32{0, 0, 0, 2, 2, 2}})
+	setW(q.Control(), abi.CtrlTail+abi.PriorityCritical, 7)
+	assert.True(t, q.Unlapped())
+	setW(q.Control(), abi.CtrlTail+abi.PriorityNormal, 3)
+	assert.False(t, q.Unlapped())
 }

@@ -148,9 +148,33 @@ func (q *Queue) Generation() uint32 { return word(q.control, abi.CtrlGeneration)
 func (q *Queue) Epoch() uint32 { return q.epoch }
 
 // Params returns the params uniform of the next submission with the given
-// per-lane budget: the host epoch and the OBSERVABLE word count.
+// per-lane budget: the host epoch, the OBSERVABLE word count, and
+// abi.ParamFlagUnlapped when the control words show no partition more
+// than a lap ahead (Unlapped).
 func (q *Queue) Params(budget uint32) Params {
-	return Params{Epoch: q.epoch, Budget: budget, Observable: q.cfg.Observable}
+	p := Params{Epoch: q.epoch, Budget: budget, Observable: q.cfg.Observable}
+	if q.Unlapped() {
+		p.Flags |= abi.ParamFlagUnlapped
+	}
+	return p
+}
+
+// Unlapped reports whether, in the host's control words, every partition
+// of a non-zero capacity C has TAIL − HEAD ≤ C (mod 2^32): no two tickets
+// of the next submission name one slot. The GPU's HEAD is never below the
+// host's copy (the host takes it from the last readback, and only the
+// GPU's claims move it, upwards), so the GPU's pending count is at most
+// the one checked here. A queue's own publisher keeps this true; a control
+// buffer written by hand (a TAIL past a lap) does not.
+func (q *Queue) Unlapped() bool {
+	for p := range abi.PriorityLevels {
+		lo := word(q.control, abi.CtrlPriorityOffsets+p)
+		c := word(q.control, abi.CtrlPriorityOffsets+p+1) - lo
+		if c != 0 && q.tail(uint32(p))-q.head(uint32(p)) > c {
+			return false
+		}
+	}
+	return true
 }
 
 // Dirty returns the sorted, coalesced byte ranges of b that changed since

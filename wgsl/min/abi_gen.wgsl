@@ -158,6 +158,18 @@ const PARAM_FLAGS: u32 = 3u;
 
 
 
+
+
+
+
+
+
+const PARAM_FLAG_UNLAPPED: u32 = 1u;
+
+
+
+
+
 const BINDING_SUMMARY: u32 = 5u;
 
 const BINDING_STATUS_MAP: u32 = 6u;

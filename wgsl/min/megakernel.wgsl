@@ -84,6 +84,10 @@
 
 
 
+
+
+
+
 override WORKGROUP_SIZE_X: u32 = 64u;
 
 
@@ -625,8 +629,19 @@ fn work_remains(r: ptr<function, LaneRing>) -> bool {
 
 
 
+fn unlapped() -> bool {
+    return (params[PARAM_FLAGS] & PARAM_FLAG_UNLAPPED) != 0u;
+}
+
+
+
+
+
 
 fn claim_slot(status: u32) -> bool {
+    if (unlapped()) {
+        return atomicLoad(&ring[status]) == STATUS_PUBLISHED;
+    }
     for (var i = 0u; i < CAS_RETRIES; i++) {
         let r = atomicCompareExchangeWeak(&ring[status], STATUS_PUBLISHED, STATUS_CLAIMED);
         if (r.exchanged) {
@@ -654,6 +669,10 @@ const_assert STATUS_CLAIMED < STATUS_REQUEUE && STATUS_FAULT > STATUS_DONE && ST
 const_assert STATUS_FAULT > STATUS_YIELD && STATUS_FAULT > STATUS_REQUEUE;
 
 fn finish_slot(status: u32, end: u32) {
+    if (unlapped()) {
+        atomicStore(&ring[status], end);
+        return;
+    }
     if (end > STATUS_CLAIMED && end <= STATUS_FAULT) {
         atomicMax(&ring[status], end);
         return;
