@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
@@ -293,8 +294,9 @@ func (a *app) frameLoop() {
 			continue
 		}
 		if cmd != cmdStep {
-			a.paceAttachment() // attached: one frame per display frame
+			a.paceAttachment() // attached: within its budget, at most one frame per display frame
 		}
+		t0 := time.Now()
 		var f *frame.Frame
 		recovered, err := a.runLocked(0, func() error {
 			if cmd != cmdStep && !a.running {
@@ -320,6 +322,7 @@ func (a *app) frameLoop() {
 			}
 			a.ui(func(d *ui.Dashboard) { d.Apply(f) })
 		}
+		a.attachSpent(t0)
 	}
 }
 

@@ -7,22 +7,27 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // Attach: the live telemetry of a ring the host page's own kernel drives.
 //
-//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?})
+//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?})
 //	        watches the host's GPUBuffers on the host's GPUDevice: the live
 //	        loop (start, stop, step), every panel, the watchdog, the flight
 //	        recorder and the exports follow it instead of ringscope's own
-//	        runner, which stays paused; resolves to an AttachInfo
+//	        runner, which stays paused; resolves to an AttachInfo. budget
+//	        is the share of the page's main thread its frames and renders
+//	        may take (wasm/pace; default pace.DefaultBudget)
 //	detach()      stops watching and releases what attach created; the
 //	        host's buffers and device are left as they were
 //	attachInfo()  the attachment's state
@@ -47,6 +52,7 @@ func installAttachAPI(a *app, obj js.Value) {
 type attachState struct {
 	att  *megakernel.Attachment
 	desc string // "ring \"label\" (4,096 slots)"
+	pace *pace.Budget
 }
 
 var (
@@ -56,6 +62,9 @@ var (
 	hostDevices []*webgpu.Device
 	// attachPace waits for display frames between attached frames.
 	attachPace *browser.AnimationFrames
+	// attachBudget is the attachment's pacing (nil: none), read without
+	// mu by the view's render loop, which spends its renders on it.
+	attachBudget atomic.Pointer[pace.Budget]
 )
 
 // errAttached is the rejection of the runner's methods while attached.
@@ -75,6 +84,9 @@ type AttachInfo struct {
 	HasLog                 bool
 	// Frames read so far.
 	Frames uint64
+	// Pacing is the main-thread budget's report: the rate and share the
+	// frames of the last 2 s kept, and whether the budget throttled them.
+	Pacing *pace.Report
 }
 
 func attachInfo(st *attachState) AttachInfo {
@@ -85,6 +97,8 @@ func attachInfo(st *attachState) AttachInfo {
 	info := AttachInfo{State: "attached", Readback: at.Readback().String(), ReadbackNote: at.ReadbackNote(),
 		Slots: at.Slots(), Observable: at.Observable(), LogCapacity: at.LogCapacity(), HasLog: at.HasLog(),
 		Frames: at.Frames()}
+	r := st.pace.Report(time.Now())
+	info.Pacing = &r
 	if e := at.Ended(); e != nil {
 		info.State, info.Reason = "ended", e.Reason
 	}
@@ -95,7 +109,7 @@ func attachInfo(st *attachState) AttachInfo {
 func (a *app) apiAttach(args []js.Value) (any, error) {
 	o := jsarg.Arg(args, 0)
 	if t := jsarg.TypeName(o); t != "object" {
-		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", t)
+		return nil, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?}, got %s", t)
 	}
 	slots, err := jsarg.OptUint32(o, "attach", "slots", 0)
 	if err != nil {
@@ -112,6 +126,17 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 	mode, err := attachReadback(rb)
 	if err != nil {
 		return nil, err
+	}
+	budget, ok, err := jsarg.OptNumber(o, "attach", "budget")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		budget = pace.DefaultBudget
+	}
+	paced, err := pace.New(budget)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -170,8 +195,9 @@ func (a *app) apiAttach(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
+	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots()))), pace: paced}
 	attached = st
+	attachBudget.Store(paced)
 	a.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
 	a.showReadback()
 	a.running = true
@@ -234,12 +260,14 @@ func (a *app) apiDetach() (any, error) {
 	info := attachInfo(st)
 	st.att.Detach()
 	attached = nil
+	attachBudget.Store(nil)
 	a.running = false
 	a.sess.Detach()
 	a.showReadback()
 	a.ui(func(d *ui.Dashboard) {
 		d.Running, d.Stale = false, true
 		d.StaleReason = "detached from the host's " + st.desc
+		d.Pacing, d.Throttled = "", false
 	})
 	info.State = "detached"
 	return info, nil
@@ -257,21 +285,53 @@ func (a *app) attachmentEnded(ended *megakernel.EndedError) error {
 	return errors.New("attach: " + reason)
 }
 
-// paceAttachment waits for the next display frame while attached: an
-// attachment reads at display rate, not as fast as the host's device
-// allows, so it takes its copy and its share of the main thread once per
-// frame the person can see.
+// paceAttachment spaces attached frames: an attachment's frames and
+// renders share the page's one main thread with the host's JavaScript, so
+// it waits until they took no more than their budget of it (pace.Budget:
+// the costs attachSpent and attachRenderSpent measured, never longer than
+// pace.MinRate allows), then for the next display frame, at most one
+// frame per frame the person can see.
 func (a *app) paceAttachment() {
-	a.mu.Lock()
-	on := attached != nil
-	a.mu.Unlock()
-	if !on {
+	b := attachBudget.Load()
+	if b == nil {
 		return
+	}
+	// A render that lands while waiting lengthens the wait.
+	for w := b.Wait(time.Now()); w > 0; w = b.Wait(time.Now()) {
+		time.Sleep(w)
 	}
 	if attachPace == nil {
 		attachPace = browser.NewAnimationFrames(&a.cleanup, maxFrameWait)
 	}
 	attachPace.Wait()
+	b.Begin(time.Now())
+}
+
+// attachSpent spends an attached frame's main-thread time, from t0 (its
+// start) to now less the Step's waits for the GPU, on the budget, and
+// shows its report on the dashboard.
+func (a *app) attachSpent(t0 time.Time) {
+	b := attachBudget.Load()
+	if b == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	st := attached
+	if st == nil || st.pace != b {
+		return // detached meanwhile: the report is cleared
+	}
+	b.Spend(time.Since(t0) - st.att.Timings().Wait)
+	r := b.Report(time.Now())
+	a.view.updateQuiet(func(d *ui.Dashboard) { d.Pacing, d.Throttled = r.String(), r.Throttled })
+}
+
+// attachRenderSpent spends a render's cost, pace.RenderWeight times for the
+// browser's style, layout and paint of it, on the attachment's budget.
+func attachRenderSpent(d time.Duration) {
+	if b := attachBudget.Load(); b != nil {
+		b.Spend(pace.RenderWeight * d)
+	}
 }
 
 // runnerSource is the runner as the session's Runner.

@@ -75,6 +75,7 @@ func (v *view) run() {
 			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
 		}
 		lastCost = time.Since(lastStart)
+		attachRenderSpent(lastCost) // an attachment's budget counts its renders (attach_js.go)
 	}
 }
 

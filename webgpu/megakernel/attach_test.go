@@ -2,6 +2,7 @@ package megakernel
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,4 +57,11 @@ func TestResolveAttachReadback(t *testing.T) {
 func TestUsageNames(t *testing.T) {
 	assert.Equal(t, "none", usageNames(0))
 	assert.Equal(t, "MAP_READ|COPY_DST", usageNames(webgpu.BufferUsageMapRead|webgpu.BufferUsageCopyDst))
+}
+
+func TestAttachTimingsBusy(t *testing.T) {
+	ms := time.Millisecond
+	tm := AttachTimings{Submit: 1 * ms, Readback: 10 * ms, Wait: 7 * ms, Decode: 4 * ms}
+	assert.Equal(t, 8*ms, tm.Busy(), "the waits are the host's time, not ringscope's")
+	assert.Zero(t, AttachTimings{}.Busy())
 }
