@@ -37,7 +37,7 @@ const PACES = ['gpu', 'raf'];
 async function measure(page, pace, mode) {
   const attach = mode === 'alone' ? '0' : '1';
   const [readback, budget] = mode.split('@');
-  const q = `slots=${SLOTS}&pace=${pace}&attach=${attach}&readback=${readback}` + (budget ? `&budget=${budget}` : '');
+  const q = `slots=${SLOTS}&pace=${pace}&attach=${attach}&readback=${readback}` + (budget ? `&attachBudget=${budget}` : '');
   await page.goto(`/attach-host.html?${q}`);
   await expect(page.getByTestId('host-state')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
   if (mode !== 'alone') {
