@@ -10,7 +10,9 @@
 // runner): slots (default 4096), wave (slots published per frame, default
 // slots / 8), magic=0 (a vyre-layout ring: MAGIC 0, no v1 words),
 // attach=0 (the host alone: ringscope is not even loaded), readback
-// (attach's: auto, full or summary), pace=gpu (the next frame once the
+// (attach's: auto, full or summary), attachBudget (attach's budget: the
+// share of the main thread ringscope may take, 0.05 by default; budget is
+// ringscope's own runner parameter), pace=gpu (the next frame once the
 // last one's GPU work is done, instead of one per animation frame),
 // stopAt=N (pause after frame N; host.playTo(n) moves it).
 //
@@ -193,7 +195,8 @@ const host = {
   async attach(options = {}) {
     host.ringscope ??= (await import('./ringscope.mjs')).default;
     await host.ringscope.ready;
-    const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...options });
+    const budget = q.has('attachBudget') ? { budget: Number(q.get('attachBudget')) } : {};
+    const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...budget, ...options });
     await host.ringscope.mount(document.getElementById('ringscope'));
     return info;
   },

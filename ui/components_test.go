@@ -240,6 +240,14 @@ func TestDashboard(t *testing.T) {
 	d.Apply(&frame.Frame{Seq: 7, Ring: testRing(), Timings: frame.Timings{RoundTripMS: 1.5}})
 	assert.Equal(t, "7", d.HeaderStats()[1].Value)
 	assert.Equal(t, "1.50 ms", d.HeaderStats()[3].Value)
+	assert.Equal(t, "frames per second, smoothed", d.HeaderStats()[2].Title)
+	d.Pacing, d.Throttled = "attached: 3.8 frames/s …", true
+	assert.Equal(t, KV{Label: "rate", Value: dash, Title: d.Pacing}, d.HeaderStats()[2], "no rate yet: nothing to mark")
+	d.Apply(&frame.Frame{Seq: 8, Ring: testRing()})
+	d.Apply(&frame.Frame{Seq: 9, Ring: testRing(), AtMillis: 250})
+	assert.Regexp(t, `^[0-9.]+ fps \(throttled\)$`, d.HeaderStats()[2].Value)
+	d.Throttled = false
+	assert.NotContains(t, d.HeaderStats()[2].Value, "throttled")
 	d.ClearHistory()
 	assert.Nil(t, d.Frame())
 }

@@ -35,6 +35,11 @@ type Dashboard struct {
 	// ReadbackFull, as megakernel.ChooseReadback picked it), ReadbackWhy the reason;
 	// "" until the page knows.
 	Readback, ReadbackWhy string
+	// Pacing says, while attached, the rate and the share of the main
+	// thread the attachment's budget keeps (wasm/pace.Report); Throttled
+	// that the budget, not the display, sets the rate. "" when none.
+	Pacing    string
+	Throttled bool
 
 	OnRun, OnPause, OnStep, OnReset func()
 	// OnRequestRing asks for the full ring with the next frame (the slot
@@ -152,6 +157,12 @@ func (c *Dashboard) HeaderStats() []KV {
 	stats[1].Value = Thousands(f.Seq)
 	if h.FrameMS > 0 {
 		stats[2].Value = strconv.FormatFloat(1000/h.FrameMS, 'f', 1, 64) + " fps"
+	}
+	if c.Pacing != "" {
+		stats[2].Title = c.Pacing
+		if c.Throttled && h.FrameMS > 0 {
+			stats[2].Value += " (throttled)"
+		}
 	}
 	stats[3].Value = MS(f.Timings.RoundTripMS)
 	if f.Ring != nil {

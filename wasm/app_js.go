@@ -47,6 +47,7 @@ func newApp(cfg api.PageConfig, query map[string][]string) *app {
 	a.dash.OnRequestRing = a.ring.AskRing
 	a.dash.OnInspectSlot = a.ring.Inspect
 	a.dash.OnApplySettings = a.ring.Apply
+	a.view.rendered = a.ring.RenderSpent
 	return a
 }
 
@@ -56,10 +57,11 @@ func (a *app) ui(f func(d *ui.Dashboard)) { a.view.update(f) }
 // appDisplay is the page as the controller's Display.
 type appDisplay struct{ a *app }
 
-func (d appDisplay) Update(f func(d *ui.Dashboard)) { d.a.ui(f) }
-func (d appDisplay) Settle(err error)               { d.a.ready.Settle(err) }
-func (d appDisplay) OpenGate()                      { d.a.view.openGate() }
-func (d appDisplay) OpenGateAfter(f func())         { d.a.view.openGateAfter(f) }
+func (d appDisplay) Update(f func(d *ui.Dashboard))      { d.a.ui(f) }
+func (d appDisplay) UpdateQuiet(f func(d *ui.Dashboard)) { d.a.view.updateQuiet(f) }
+func (d appDisplay) Settle(err error)                    { d.a.ready.Settle(err) }
+func (d appDisplay) OpenGate()                           { d.a.view.openGate() }
+func (d appDisplay) OpenGateAfter(f func())              { d.a.view.openGateAfter(f) }
 
 func (d appDisplay) Adapter(info *ui.AdapterInfo) {
 	d.a.studio.SetAdapter(&capture.Adapter{Vendor: info.Vendor, Architecture: info.Architecture, Device: info.Device,

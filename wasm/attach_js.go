@@ -9,17 +9,20 @@ import (
 	"github.com/ringscope/ringscope/wasm/controller"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // Attach: the live telemetry of a ring the host page's own kernel drives
 // (wasm/controller's Attach does it).
 //
-//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?})
+//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?})
 //	        watches the host's GPUBuffers on the host's GPUDevice: the live
 //	        loop (start, stop, step), every panel, the watchdog, the flight
 //	        recorder and the exports follow it instead of ringscope's own
-//	        runner, which stays paused; resolves to an AttachInfo
+//	        runner, which stays paused; resolves to an AttachInfo. budget
+//	        is the share of the page's main thread its frames and renders
+//	        may take (wasm/pace; default pace.DefaultBudget)
 //	detach()      stops watching and releases what attach created; the
 //	        host's buffers and device are left as they were
 //	attachInfo()  the attachment's state
@@ -39,7 +42,7 @@ func installAttachAPI(a *app, obj js.Value) {
 func attachRequest(o js.Value) (controller.AttachRequest, error) {
 	var req controller.AttachRequest
 	if t := jsarg.TypeName(o); t != "object" {
-		return req, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?}, got %s", t)
+		return req, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?}, got %s", t)
 	}
 	var err error
 	if req.Slots, err = jsarg.OptUint32(o, "attach", "slots", 0); err != nil {
@@ -55,6 +58,14 @@ func attachRequest(o js.Value) (controller.AttachRequest, error) {
 	if req.Readback, err = attachReadback(rb); err != nil {
 		return req, err
 	}
+	budget, ok, err := jsarg.OptNumber(o, "attach", "budget")
+	if err != nil {
+		return req, err
+	}
+	if !ok {
+		budget = pace.DefaultBudget
+	}
+	req.Budget = budget
 	for _, p := range []struct {
 		name string
 		dst  *js.Value

@@ -23,7 +23,9 @@ type view struct {
 	env      vugu.EventEnv
 	// gate holds the first render back until the first frame asked for
 	// its pipelines (liveFrame) or start knows there is none.
-	gate     chan struct{}
+	gate chan struct{}
+	// rendered, when set, is told each render's cost.
+	rendered func(time.Duration)
 	gateOnce sync.Once
 }
 
@@ -75,6 +77,9 @@ func (v *view) run() {
 			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
 		}
 		lastCost = time.Since(lastStart)
+		if v.rendered != nil {
+			v.rendered(lastCost) // an attachment's budget counts renders (wasm/pace)
+		}
 	}
 }
 

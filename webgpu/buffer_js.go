@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"syscall/js"
+	"time"
 )
 
 // BufferDescriptor is GPUBufferDescriptor.
@@ -196,52 +197,62 @@ func (b *Buffer) Unmap() {
 // call MapReadInto on the same buffer from two goroutines at once
 // (double-buffer instead).
 func (b *Buffer) MapReadInto(ctx context.Context, dst []byte, offset uint64) error {
+	_, err := b.MapReadIntoTimed(ctx, dst, offset)
+	return err
+}
+
+// MapReadIntoTimed is MapReadInto that also returns how long it waited for
+// the map (the main thread is free meanwhile: the rest is the copy).
+func (b *Buffer) MapReadIntoTimed(ctx context.Context, dst []byte, offset uint64) (wait time.Duration, err error) {
 	const op = "map readback"
 	d := b.d
 	if err := d.check(op); err != nil {
-		return err
+		return 0, err
 	}
 	n := uint64(len(dst))
 	size := (n + 3) &^ 3
 	switch {
 	case b.usage&BufferUsageMapRead == 0:
-		return fmt.Errorf("webgpu: %s: buffer %s lacks MAP_READ usage", op, quote(b.label))
+		return 0, fmt.Errorf("webgpu: %s: buffer %s lacks MAP_READ usage", op, quote(b.label))
 	case offset%8 != 0:
-		return fmt.Errorf("webgpu: %s: offset %d is not a multiple of 8", op, offset)
+		return 0, fmt.Errorf("webgpu: %s: offset %d is not a multiple of 8", op, offset)
 	case offset+size > b.size:
-		return fmt.Errorf("webgpu: %s: range [%d, %d) exceeds buffer %s of %d bytes", op, offset, offset+size, quote(b.label), b.size)
+		return 0, fmt.Errorf("webgpu: %s: range [%d, %d) exceeds buffer %s of %d bytes", op, offset, offset+size, quote(b.label), b.size)
 	case b.destroyed.Load():
-		return fmt.Errorf("webgpu: %s: buffer %s is destroyed", op, quote(b.label))
+		return 0, fmt.Errorf("webgpu: %s: buffer %s is destroyed", op, quote(b.label))
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("webgpu: %s: %w", op, err)
+		return 0, fmt.Errorf("webgpu: %s: %w", op, err)
 	}
 	if n == 0 {
-		return nil
+		return 0, nil
 	}
 	var p js.Value
 	if err := try(func() { p = b.v.Call("mapAsync", uint32(MapModeRead), offset, size) }); err != nil {
-		return d.fail(op, err)
+		return wait, d.fail(op, err)
 	}
-	if _, err := d.await(ctx, p); err != nil {
+	t0 := time.Now()
+	_, err = d.await(ctx, p)
+	wait = time.Since(t0)
+	if err != nil {
 		if errors.Is(err, ctx.Err()) {
 			// Abort the pending map so its Promise settles (releasing
 			// await's funcs) and the buffer can be mapped again.
 			_ = try(func() { b.v.Call("unmap") })
 		}
-		return d.fail(op, err)
+		return wait, d.fail(op, err)
 	}
-	err := try(func() {
+	err = try(func() {
 		defer b.v.Call("unmap")
 		view := env().uint8Array.New(b.v.Call("getMappedRange", offset, size))
 		js.CopyBytesToGo(dst, view)
 	})
 	if err != nil {
-		return d.fail(op, err)
+		return wait, d.fail(op, err)
 	}
 	d.stats.maps.Add(1)
 	d.stats.bytesRead.Add(n)
-	return nil
+	return wait, nil
 }
 
 func quote(label string) string { return fmt.Sprintf("%q", label) }

@@ -1,13 +1,18 @@
 // What attaching costs the host (issue 18's benchmark row): the host app of
 // static/attach-host.html on a 65,536-slot ring, alone (ringscope not even
-// loaded) and attached (the whole dashboard mounted, readback auto; and
-// summary, which auto picks on a GPU), side by side in one browser,
-// alternating, one fresh page per window. The host paces itself two ways:
+// loaded) and attached (the whole dashboard mounted, readback auto, which
+// is summary on a GPU and full on a CPU adapter), side by side in one
+// browser, alternating, one fresh page per window. A mode is alone, a
+// readback (auto, full, summary), or a readback@budget: auto is attach's
+// default main-thread budget (wasm/pace, 0.05), auto@1 no budget, pacing on
+// display frames alone (ringscope before the budget). RINGSCOPE_ATTACH_BENCH_MODES
+// picks them (comma-separated; default alone,auto,auto@1). The host paces itself two ways:
 // pace=gpu (its next frame once its last one's GPU work is done: the most
 // frames it can make, so the copy and the decode on the shared main thread
 // show up in full) and pace=raf (one frame per animation frame, as most
 // apps do). It reports host frames per second and ringscope's frames read;
-// it asserts nothing on time, only that every window was measured.
+// it asserts nothing on time, only that every window was measured. Each
+// attached row keeps ringscope's own pacing report (attachInfo().pacing).
 //
 //   cd e2e && npx playwright test tests/attach-bench.spec.mjs --workers=1
 //
@@ -26,12 +31,14 @@ const SLOTS = 65_536;
 const WARMUP_MS = 2_000;
 const WINDOW_MS = 6_000;
 const ROUNDS = Number(process.env.RINGSCOPE_ATTACH_BENCH_ROUNDS || 2);
-const MODES = ['alone', 'auto', 'summary'];
+const MODES = (process.env.RINGSCOPE_ATTACH_BENCH_MODES || 'alone,auto,auto@1').split(',');
 const PACES = ['gpu', 'raf'];
 
 async function measure(page, pace, mode) {
   const attach = mode === 'alone' ? '0' : '1';
-  await page.goto(`/attach-host.html?slots=${SLOTS}&pace=${pace}&attach=${attach}&readback=${mode}`);
+  const [readback, budget] = mode.split('@');
+  const q = `slots=${SLOTS}&pace=${pace}&attach=${attach}&readback=${readback}` + (budget ? `&attachBudget=${budget}` : '');
+  await page.goto(`/attach-host.html?${q}`);
   await expect(page.getByTestId('host-state')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
   if (mode !== 'alone') {
     await expect(page.getByTestId('host-attached')).not.toHaveText('not attached', { timeout: 90_000 });
@@ -51,6 +58,7 @@ async function measure(page, pace, mode) {
     hostFps: (b.frame - a.frame) / s,
     ringscopeFps: a.rs && b.rs ? (b.rs.frames - a.rs.frames) / s : 0,
     readback: b.rs?.readback ?? null,
+    pacing: b.rs?.pacing ?? null,
   };
 }
 
@@ -65,13 +73,14 @@ test('attach: host frame rate alone vs attached at 65,536 slots', { tag: '@bench
         rows.push({ round, ...(await measure(page, pace, mode)) });
         const r = rows.at(-1);
         console.log(`pace ${pace} round ${round} ${mode.padEnd(7)}: host ${r.hostFps.toFixed(1)} frames/s` +
-          (r.readback ? `, ringscope ${r.ringscopeFps.toFixed(1)} frames/s (${r.readback} readback)` : ''));
+          (r.readback ? `, ringscope ${r.ringscopeFps.toFixed(1)} frames/s (${r.readback} readback)` : '') +
+          (r.pacing ? `, pacing: budget ${r.pacing.budget} share ${r.pacing.share.toFixed(3)} cost ${r.pacing.costMS.toFixed(1)} ms${r.pacing.throttled ? ' throttled' : ''}${r.pacing.atFloor ? ' at floor' : ''}` : ''));
         await ctx.close();
       }
     }
   }
-  const mean = (pace, mode) => {
-    const xs = rows.filter((r) => r.pace === pace && r.mode === mode).map((r) => r.hostFps);
+  const mean = (pace, mode, f = (r) => r.hostFps) => {
+    const xs = rows.filter((r) => r.pace === pace && r.mode === mode).map(f);
     return xs.reduce((x, y) => x + y, 0) / xs.length;
   };
   const summary = [];
@@ -79,8 +88,11 @@ test('attach: host frame rate alone vs attached at 65,536 slots', { tag: '@bench
     const alone = mean(pace, 'alone');
     for (const mode of MODES.filter((m) => m !== 'alone')) {
       const att = mean(pace, mode);
-      summary.push({ pace, mode, aloneFps: alone, attachedFps: att, ratio: att / alone });
-      console.log(`pace ${pace}: attached (${mode}) ÷ alone = ${(att / alone).toFixed(3)} (${att.toFixed(1)} vs ${alone.toFixed(1)} frames/s)`);
+      const rs = mean(pace, mode, (r) => r.ringscopeFps);
+      const share = mean(pace, mode, (r) => r.pacing?.share ?? 0);
+      summary.push({ pace, mode, aloneFps: alone, attachedFps: att, ratio: att / alone, ringscopeFps: rs, share });
+      console.log(`pace ${pace}: attached (${mode}) ÷ alone = ${(att / alone).toFixed(3)} (${att.toFixed(1)} vs ${alone.toFixed(1)} frames/s); ` +
+        `ringscope ${rs.toFixed(1)} frames/s, ${(share * 100).toFixed(1)}% of the main thread`);
     }
   }
   const out = process.env.RINGSCOPE_BENCH_OUT || path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');

@@ -128,6 +128,40 @@ test("attaching writes nothing: the host's buffers equal a host-alone run's, fra
   expect(new Set(alone.hashes).size, 'the frames differ from each other').toBe(3);
 });
 
+test("an attachment keeps to its main-thread budget and says so", async ({ page }) => {
+  await openHost(page, 'slots=4096');
+  // A few frames of pacing to report on (the report looks 2 s back).
+  await expect.poll(() => page.evaluate(() => ringscope.attachInfo().then((i) => i.pacing.rate)), { timeout: 30_000 }).toBeGreaterThan(0);
+  const info = await page.evaluate(() => ringscope.attachInfo());
+  const p = info.pacing;
+  console.log('attach pacing at 4,096 slots:', JSON.stringify(p));
+  expect(p.budget, 'the default budget').toBe(0.05);
+  expect(p.minRate).toBe(1);
+  expect(p.costMS).toBeGreaterThan(0);
+  expect(p.share).toBeGreaterThan(0);
+  // The frames' measured costs keep to the budget (the report's 2 s window
+  // ends mid-frame, hence the slack), unless they cost more than the budget
+  // allows at the floor of 1 frame/s.
+  if (!p.atFloor) expect(p.share).toBeLessThanOrEqual(p.budget * 1.5);
+  expect(p.throttled, 'throttled exactly when the budget spaces frames wider than a 60 Hz display').toBe(p.costMS / 1000 / p.budget > 1 / 60);
+  // The dashboard says it: the header's rate, and its tooltip.
+  const rate = page.locator('.hstat').filter({ has: page.locator('.hstat-label', { hasText: /^rate$/i }) });
+  await expect(rate).toHaveAttribute('title', /^attached: [0-9.]+ frames\/s at [0-9.]+ ms of main-thread time each, [0-9.]+% of the main thread \(budget 5%/);
+  if (p.throttled) await expect(rate).toContainText('(throttled)');
+  // budget 1 leaves the pacing to the display; detach clears the report.
+  const again = await page.evaluate(async () => {
+    await ringscope.detach();
+    const none = await ringscope.attachInfo();
+    const { device, control, ring, log } = window.host;
+    const info = await ringscope.attach({ device, control, ring, log, budget: 1 });
+    await ringscope.detach();
+    return { none, info };
+  });
+  expect(again.none.pacing).toBeNull();
+  expect(again.info.pacing.budget).toBe(1);
+  await expect(rate).not.toHaveAttribute('title', /attached:/);
+});
+
 test('detach stops watching and leaves the host running', async ({ page }) => {
   await openHost(page, 'slots=4096');
   const res = await page.evaluate(async () => {
@@ -184,6 +218,9 @@ test('refusals: each names the field and why', async ({ page }) => {
     out.noRing = await tryAttach({ device, control });
     out.badReadback = await tryAttach({ device, control, ring, readback: 'fast' });
     out.notObject = await rs.attach(7).then(() => 'ok', (e) => e.message);
+    for (const [name, budget] of Object.entries({ nan: NaN, negative: -0.1, zero: 0, over: 1.5, inf: Infinity, string: '0.1', bool: true, object: {} })) {
+      out[`budget_${name}`] = await tryAttach({ device, control, ring, budget });
+    }
     // Summary on a ring without STORAGE: attached in full, and it says so.
     out.noStorage = await tryAttach({ device, control, ring: buf('ring-plain', 1024 * 64, U.COPY_SRC | U.COPY_DST), readback: 'summary' });
     out.twice = await tryAttach({ device, control, ring });
@@ -211,6 +248,14 @@ test('refusals: each names the field and why', async ({ page }) => {
   expect(res.noRing.err).toContain('attach: ring is required');
   expect(res.badReadback.err).toContain('attach: readback "fast": want one of auto, full, summary');
   expect(res.notObject).toContain('attach: options must be an object');
+  expect(res.budget_nan.err).toBe('attach: budget must be a finite fraction of the main thread in (0, 1], got NaN');
+  expect(res.budget_inf.err).toBe('attach: budget must be a finite fraction of the main thread in (0, 1], got +Inf');
+  expect(res.budget_negative.err).toContain('attach: budget -0.1: want a fraction of the main thread in (0, 1]');
+  expect(res.budget_zero.err).toContain('attach: budget 0: want a fraction of the main thread in (0, 1]');
+  expect(res.budget_over.err).toContain('attach: budget 1.5: want a fraction of the main thread in (0, 1]; 1 already paces on display frames alone');
+  expect(res.budget_string.err).toBe('attach: budget must be a number, got string');
+  expect(res.budget_bool.err).toBe('attach: budget must be a number, got boolean');
+  expect(res.budget_object.err).toBe('attach: budget must be a number, got object');
   expect(res.noStorage.ok).toMatchObject({ state: 'attached', readback: 'full' });
   expect(res.noStorage.ok.readbackNote).toContain('summary readback needs STORAGE usage on the ring buffer "ring-plain"');
   expect(res.twice.err).toContain('attach: already attached to the host\'s ring "ring-plain"');

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"syscall/js"
+	"time"
 
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -26,6 +28,7 @@ import (
 type attachState struct {
 	att  *megakernel.Attachment
 	desc string // "ring \"label\" (4,096 slots)"
+	pace *pace.Budget
 }
 
 // errAttached is the rejection of the runner's methods while attached.
@@ -45,6 +48,9 @@ type AttachInfo struct {
 	HasLog                 bool
 	// Frames read so far.
 	Frames uint64
+	// Pacing is the main-thread budget's report: the rate and share the
+	// frames of the last 2 s kept, and whether the budget throttled them.
+	Pacing *pace.Report
 }
 
 func attachInfo(st *attachState) AttachInfo {
@@ -55,6 +61,8 @@ func attachInfo(st *attachState) AttachInfo {
 	info := AttachInfo{State: "attached", Readback: at.Readback().String(), ReadbackNote: at.ReadbackNote(),
 		Slots: at.Slots(), Observable: at.Observable(), LogCapacity: at.LogCapacity(), HasLog: at.HasLog(),
 		Frames: at.Frames()}
+	r := st.pace.Report(time.Now())
+	info.Pacing = &r
 	if e := at.Ended(); e != nil {
 		info.State, info.Reason = "ended", e.Reason
 	}
@@ -69,12 +77,19 @@ type AttachRequest struct {
 	Slots                      uint32
 	WindowOpcodes              []uint32
 	Readback                   megakernel.AttachReadback
+	// Budget is the share of the main thread the attachment's frames
+	// and renders may take (wasm/pace).
+	Budget float64
 }
 
 // Attach watches the host's buffers (ringscope.attach): the live loop,
 // every panel, the watchdog, the recorder and the exports follow them
 // instead of the runner, which stays paused.
 func (c *Controller) Attach(req AttachRequest) (any, error) {
+	paced, err := pace.New(req.Budget)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
@@ -125,8 +140,9 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots())))}
+	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots()))), pace: paced}
 	c.attached = st
+	c.budget.Store(paced)
 	c.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
 	c.showReadback()
 	c.running = true
@@ -176,12 +192,14 @@ func (c *Controller) Detach() (any, error) {
 	info := attachInfo(st)
 	st.att.Detach()
 	c.attached = nil
+	c.budget.Store(nil)
 	c.running = false
 	c.sess.Detach()
 	c.showReadback()
 	c.display.Update(func(d *ui.Dashboard) {
 		d.Running, d.Stale = false, true
 		d.StaleReason = "detached from the host's " + st.desc
+		d.Pacing, d.Throttled = "", false
 	})
 	info.State = "detached"
 	return info, nil
@@ -199,16 +217,50 @@ func (c *Controller) attachmentEnded(ended *megakernel.EndedError) error {
 	return errors.New("attach: " + reason)
 }
 
-// paceAttachment waits for the next display frame while attached: an
-// attachment reads at display rate, not as fast as the host's device
-// allows, so it takes its copy and its share of the main thread once per
-// frame the person can see.
+// paceAttachment spaces attached frames: an attachment's frames and
+// renders share the page's one main thread with the host's JavaScript, so
+// it waits until they took no more than their budget of it (pace.Budget:
+// the costs attachSpent and RenderSpent measured, never longer than
+// pace.MinRate allows), then for the next display frame, at most one
+// frame per frame the person can see.
 func (c *Controller) paceAttachment() {
+	b := c.budget.Load()
+	if b == nil {
+		return
+	}
+	// A render that lands while waiting lengthens the wait.
+	for w := b.Wait(time.Now()); w > 0; w = b.Wait(time.Now()) {
+		time.Sleep(w)
+	}
+	c.pace.Wait()
+	b.Begin(time.Now())
+}
+
+// attachSpent spends an attached frame's main-thread time, from t0 (its
+// start) to now less the Step's waits for the GPU, on the budget, and
+// shows its report on the dashboard.
+func (c *Controller) attachSpent(t0 time.Time) {
+	b := c.budget.Load()
+	if b == nil {
+		return
+	}
 	c.mu.Lock()
-	on := c.attached != nil
-	c.mu.Unlock()
-	if on {
-		c.pace.Wait()
+	defer c.mu.Unlock()
+	st := c.attached
+	if st == nil || st.pace != b {
+		return // detached meanwhile: the report is cleared
+	}
+	b.Spend(time.Since(t0) - st.att.Timings().Wait)
+	r := b.Report(time.Now())
+	c.display.UpdateQuiet(func(d *ui.Dashboard) { d.Pacing, d.Throttled = r.String(), r.Throttled })
+}
+
+// RenderSpent spends a render's cost, pace.RenderWeight times for the
+// browser's style, layout and paint of it, on the attachment's budget
+// (the view tells it every render).
+func (c *Controller) RenderSpent(d time.Duration) {
+	if b := c.budget.Load(); b != nil {
+		b.Spend(pace.RenderWeight * d)
 	}
 }
 

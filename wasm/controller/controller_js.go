@@ -13,6 +13,7 @@ import (
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/devloss"
+	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -33,8 +34,10 @@ const (
 // and who names the kernel's opcodes. The page (package main) implements
 // it over its view and studio.
 type Display interface {
-	// Update runs f on the dashboard and re-renders it.
+	// Update runs f on the dashboard and re-renders it; UpdateQuiet runs
+	// f without asking for a render (a frame's Apply follows).
 	Update(f func(d *ui.Dashboard))
+	UpdateQuiet(f func(d *ui.Dashboard))
 	// Settle settles ringscope.ready (rejects with err, if any).
 	Settle(err error)
 	// OpenGate lets the first render run; OpenGateAfter runs f first,
@@ -79,6 +82,9 @@ type Controller struct {
 	software bool
 	// attached is the attachment (attach_js.go), nil when none.
 	attached *attachState
+	// budget is the attachment's main-thread pacing (nil: none), read
+	// without mu by the render loop, which spends renders on it.
+	budget atomic.Pointer[pace.Budget]
 
 	// losses is the record of device losses (recover_js.go, wasm/devloss).
 	losses devloss.Record

@@ -101,8 +101,9 @@ func (c *Controller) frameLoop() {
 			continue
 		}
 		if cmd != CmdStep {
-			c.paceAttachment() // attached: one frame per display frame
+			c.paceAttachment() // attached: within its budget, at most one frame per display frame
 		}
+		t0 := time.Now()
 		var f *frame.Frame
 		recovered, err := c.runLocked(0, func() error {
 			if cmd != CmdStep && !c.running {
@@ -128,6 +129,7 @@ func (c *Controller) frameLoop() {
 			}
 			c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
 		}
+		c.attachSpent(t0)
 	}
 }
 

@@ -179,4 +179,13 @@ type AttachTimings struct {
 	// and the copy into Go (it includes the host's work queued before the
 	// copy); Decode the decoders.
 	Submit, Readback, Decode time.Duration
+	// Wait is the part of Readback spent awaiting the GPU's Promises (the
+	// map, the copy's error scope), when the page's main thread is free
+	// for the host: Busy leaves it out.
+	Wait time.Duration
+}
+
+// Busy is the Step's main-thread time: all of it but the waits.
+func (t AttachTimings) Busy() time.Duration {
+	return t.Submit + t.Readback - t.Wait + t.Decode
 }

@@ -228,12 +228,15 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 	if uint64(len(a.rb)) < a.lay.staging() {
 		a.rb = make([]byte, a.lay.staging())
 	}
-	mapErr := stage.MapReadInto(ctx, a.rb[from:to], from)
+	mapWait, mapErr := stage.MapReadIntoTimed(ctx, a.rb[from:to], from)
 	if err := ctx.Err(); err != nil {
 		// The caller gave up: that ends the frame, not the attachment.
 		return false, fmt.Errorf("megakernel: attach: step: %w", err)
 	}
-	if serr := scope.Wait(ctx); serr != nil {
+	tScope := time.Now()
+	serr := scope.Wait(ctx)
+	mapWait += time.Since(tScope)
+	if serr != nil {
 		// The copy was refused (a destroyed buffer): the bytes mapped are
 		// the staging's old ones.
 		return false, a.end(serr)
@@ -246,7 +249,7 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 	if err := a.decode(readRing); err != nil {
 		return false, a.end(err)
 	}
-	a.timings = AttachTimings{Submit: tSubmitted.Sub(t0), Readback: tRead.Sub(tSubmitted), Decode: time.Since(tRead)}
+	a.timings = AttachTimings{Submit: tSubmitted.Sub(t0), Readback: tRead.Sub(tSubmitted), Wait: mapWait, Decode: time.Since(tRead)}
 	return true, nil
 }
 

@@ -128,6 +128,13 @@ func TestAttachFullMatchesTheHostsReadback(t *testing.T) {
 	assertSameRing(t, r.Telemetry(), a.Telemetry())
 	assert.Equal(t, r.Ring(), a.Ring())
 	assert.EqualValues(t, 5, a.Frames())
+	// The waits for the GPU are part of the readback, and not main-thread
+	// time (the pacing's budget counts Busy).
+	tm := a.Timings()
+	assert.Positive(t, tm.Wait)
+	assert.LessOrEqual(t, tm.Wait, tm.Readback)
+	assert.Equal(t, tm.Submit+tm.Decode+tm.Readback-tm.Wait, tm.Busy())
+	assert.Positive(t, tm.Busy())
 
 	// Detach releases what it made; the host keeps running.
 	a.Detach()

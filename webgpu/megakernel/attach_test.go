@@ -3,6 +3,7 @@ package megakernel
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -89,4 +90,11 @@ func TestChooseReadback(t *testing.T) {
 	assert.True(t, SummaryFits(8, 4096))
 	assert.False(t, SummaryFits(8, 4097))
 	assert.False(t, SummaryFits(9, 4096))
+}
+
+func TestAttachTimingsBusy(t *testing.T) {
+	ms := time.Millisecond
+	tm := AttachTimings{Submit: 1 * ms, Readback: 10 * ms, Wait: 7 * ms, Decode: 4 * ms}
+	assert.Equal(t, 8*ms, tm.Busy(), "the waits are the host's time, not ringscope's")
+	assert.Zero(t, AttachTimings{}.Busy())
 }
