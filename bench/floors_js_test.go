@@ -201,6 +201,12 @@ func (f *floors) passTime(ctx context.Context, pipe *webgpu.ComputePipeline, bin
 	pass.SetBindGroup(abi.BindGroup, bind)
 	pass.DispatchWorkgroups(x, y, 1)
 	pass.End()
+	return f.submitTimed(ctx, enc)
+}
+
+// submitTimed resolves the pass timestamps enc wrote, submits it and reads
+// them back: the GPU time of the pass.
+func (f *floors) submitTimed(ctx context.Context, enc *webgpu.CommandEncoder) (time.Duration, error) {
 	enc.ResolveQuerySet(f.qs, 0, 2, f.resolve, 0)
 	enc.CopyBufferToBuffer(f.resolve, 0, f.tsStage, 0, 16)
 	cmd, err := enc.Finish()

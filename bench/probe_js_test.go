@@ -190,24 +190,7 @@ func probePass(ctx context.Context, f *floors, v *probeVariant, fin *webgpu.Comp
 		pass.DispatchWorkgroups(1, 1, 1)
 	}
 	pass.End()
-	enc.ResolveQuerySet(f.qs, 0, 2, f.resolve, 0)
-	enc.CopyBufferToBuffer(f.resolve, 0, f.tsStage, 0, 16)
-	cmd, err := enc.Finish()
-	if err != nil {
-		return 0, err
-	}
-	if err := f.dev.Queue().Submit(cmd); err != nil {
-		return 0, err
-	}
-	if err := f.tsStage.MapReadInto(ctx, f.ts, 0); err != nil {
-		return 0, err
-	}
-	ts := webgpu.DecodeTimestamps(nil, f.ts)
-	d, ok := webgpu.TimestampInterval(ts[0], ts[1])
-	if !ok {
-		return 0, errors.New("probe: timestamps out of order")
-	}
-	return d, nil
+	return f.submitTimed(ctx, enc)
 }
 
 // readControl copies the floors' control buffer back.
