@@ -9,7 +9,10 @@
 // URL parameters (besides ringscope's own, which configure its paused
 // runner): slots (default 4096), wave (slots published per frame, default
 // slots / 8), magic=0 (a vyre-layout ring: MAGIC 0, no v1 words),
-// attach=0 (the host alone: ringscope is not even loaded), readback
+// attach=0 (the host alone: ringscope is not even loaded), attach=load
+// (ringscope loaded, its runner paused, nothing attached or mounted),
+// attach=mount (loaded and mounted, nothing attached), mount=0 (attached,
+// the dashboard left in ringscope's hidden holder), readback
 // (attach's: auto, full or summary), attachBudget (attach's budget: the
 // share of the main thread ringscope may take, 0.05 by default; budget is
 // ringscope's own runner parameter), pace=gpu (the next frame once the
@@ -191,13 +194,24 @@ const host = {
     return (n * 1000) / ms;
   },
   ringscope: null,
-  // attach loads ringscope (once) and points it at the app's buffers.
-  async attach(options = {}) {
+  // load loads ringscope (once) and waits until it is ready.
+  async load() {
     host.ringscope ??= (await import('./ringscope.mjs')).default;
     await host.ringscope.ready;
+    return host.ringscope;
+  },
+  // mount shows ringscope's dashboard in the page.
+  async mount() {
+    await host.load();
+    await host.ringscope.mount(document.getElementById('ringscope'));
+  },
+  // attach loads ringscope (once), points it at the app's buffers and,
+  // unless mount=0, mounts its dashboard.
+  async attach(options = {}) {
+    await host.load();
     const budget = q.has('attachBudget') ? { budget: Number(q.get('attachBudget')) } : {};
     const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...budget, ...options });
-    await host.ringscope.mount(document.getElementById('ringscope'));
+    if (q.get('mount') !== '0') await host.mount();
     return info;
   },
   async detach() { return host.ringscope.detach(); },
@@ -227,7 +241,15 @@ host.runFrame();
 schedule();
 $('host-state').dataset.ready = '1';
 
-if (q.get('attach') !== '0') {
+if (q.get('attach') === 'load' || q.get('attach') === 'mount') {
+  // The standing cost of ringscope on the page, nothing attached.
+  try {
+    await (q.get('attach') === 'mount' ? host.mount() : host.load());
+    $('host-attached').textContent = q.get('attach') === 'mount' ? 'loaded and mounted' : 'loaded';
+  } catch (err) {
+    $('host-attached').textContent = err.message;
+  }
+} else if (q.get('attach') !== '0') {
   try {
     const info = await host.attach();
     $('host-attached').textContent = `${info.readback} readback, ${info.slots} slots`;
