@@ -209,6 +209,9 @@ const host = {
   // unless mount=0, mounts its dashboard.
   async attach(options = {}) {
     await host.load();
+    // holdRender=1 (the e2e build's test hooks): the dashboard renders
+    // nothing, so the attach benchmark tells a frame's cost from a render's.
+    if (q.get('holdRender') === '1') await globalThis.ringscope.__test.holdRender(true);
     const budget = q.has('attachBudget') ? { budget: Number(q.get('attachBudget')) } : {};
     const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...budget, ...options });
     if (q.get('mount') !== '0') await host.mount();

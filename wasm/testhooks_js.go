@@ -5,9 +5,19 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsmethod"
 	"github.com/ringscope/ringscope/wasm/testhooks"
 )
 
 // testHooks is the e2e build's ringscope.__test (wasm/testhooks) over the
 // controller; the page a person opens has none (hooks_off_js.go).
-var testHooks = func(a *app, obj js.Value) { testhooks.Install(obj, a.ring) }
+// holdRender(on) adds to them: while on, the dashboard skips its renders.
+var testHooks = func(a *app, obj js.Value) {
+	testhooks.Install(obj, a.ring)
+	jsmethod.Method(obj.Get("__test"), "holdRender", func(args []js.Value) (any, error) {
+		on := jsarg.Truthy(jsarg.Arg(args, 0))
+		a.view.held.Store(on)
+		return on, nil
+	})
+}

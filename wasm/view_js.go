@@ -4,6 +4,7 @@ package main
 
 import (
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -26,6 +27,9 @@ type view struct {
 	gate chan struct{}
 	// rendered, when set, is told each render's cost.
 	rendered func(time.Duration)
+	// held, set by the test hooks alone (__test.holdRender), skips renders:
+	// the attach benchmark's bisect of a frame's cost.
+	held     atomic.Bool
 	gateOnce sync.Once
 }
 
@@ -71,6 +75,9 @@ func (v *view) run() {
 		frames.Wait()
 		if !v.renderer.Coalesce() {
 			break
+		}
+		if v.held.Load() {
+			continue
 		}
 		lastStart = time.Now()
 		if err := v.renderer.Render(buildEnv.RunBuild(v.dash)); err != nil {

@@ -12,7 +12,9 @@
 // three frames and detaches before the window; js-copy, js-scope, js-ring, js-dispatch
 // and js-busy20 load no ringscope but disturb the host in plain JS with one
 // part of an attached frame each (disturb, below); refused and attach0
-// bisect an attach (below). RINGSCOPE_ATTACH_BENCH_MODES picks them
+// bisect an attach (below); gostepN[:keep][:full] steps a bare Go
+// attachment N frames (no controller, session or dashboard), and the
+// flag :norender attaches with the dashboard's renders held. RINGSCOPE_ATTACH_BENCH_MODES picks them
 // (comma-separated; default alone,auto,auto@1), RINGSCOPE_ATTACH_BENCH_PACES
 // the paces (default gpu,raf). RINGSCOPE_ATTACH_BENCH_TRACE=1 records a
 // Chromium trace (toplevel, gpu) of 2 s after round 0's window of each
@@ -50,21 +52,23 @@ const OUT = process.env.RINGSCOPE_BENCH_OUT || path.join(path.dirname(fileURLToP
 // query is the host page's URL query for mode.
 function query(pace, mode) {
   const q = new URLSearchParams({ slots: String(SLOTS), pace });
-  const standing = { alone: '0', loaded: 'load', mounted: 'mount', refused: 'load', attach0: 'load' }[mode] ?? (mode.startsWith('js-') ? '0' : undefined);
+  const standing = { alone: '0', loaded: 'load', mounted: 'mount', refused: 'load', attach0: 'load' }[mode] ??
+    (mode.startsWith('js-') ? '0' : mode.startsWith('gostep') ? 'load' : undefined);
   if (standing) {
     q.set('attach', standing);
     return q;
   }
-  const [spec, suffix] = mode.split(':');
+  const [spec, ...flags] = mode.split(':');
   const [readback, budget] = spec.split('@');
   q.set('attach', '1');
   q.set('readback', readback);
   if (budget) q.set('attachBudget', budget);
-  if (suffix === 'unmounted' || suffix === 'detached') q.set('mount', '0');
+  if (flags.includes('unmounted') || flags.includes('detached')) q.set('mount', '0');
+  if (flags.includes('norender')) q.set('holdRender', '1');
   return q;
 }
 
-const attached = (mode) => !['alone', 'loaded', 'mounted', 'refused', 'attach0'].includes(mode) && !mode.startsWith('js-');
+const attached = (mode) => !['alone', 'loaded', 'mounted', 'refused', 'attach0'].includes(mode) && !mode.startsWith('js-') && !mode.startsWith('gostep');
 
 // disturb (the js-* modes, ringscope not loaded) does on the host's own
 // device, three times a second, one part of what an attached frame does,
@@ -95,6 +99,16 @@ async function disturb(page, kind) {
         img.data.fill(200);
         ctx.putImageData(img, 0, 0);
       }
+      return;
+    }
+    if (kind.startsWith('raf')) {
+      // raf: an animation frame asked for three times a second, as
+      // ringscope's pacing does; raf-once: three, then none.
+      if (kind === 'raf-once') {
+        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+        return;
+      }
+      setInterval(() => requestAnimationFrame(() => {}), 333);
       return;
     }
     if (kind === 'getters') {
@@ -225,10 +239,26 @@ async function measure(page, pace, mode, round) {
       }
     }, mode);
     console.log(`${mode}: ${said}`);
+  } else if (mode.startsWith('gostep')) {
+    // gostepN[:keep][:full]: a bare Go attachment (the e2e build's
+    // __test.attachSteps: megakernel.Attach and N Steps, no controller,
+    // session or dashboard), detached unless :keep.
+    await expect(page.getByTestId('host-attached')).toHaveText(/^loaded/, { timeout: 90_000 });
+    const [spec, ...flags] = mode.split(':');
+    const said = await page.evaluate(async ({ frames, keep, full }) => {
+      const { device, control, ring, log } = window.host;
+      try {
+        const n = await ringscope.__test.attachSteps({ device, control, ring, log, frames, detach: !keep, ...(full ? { readback: 'full' } : {}) });
+        return `${n} frames read${keep ? ', kept' : ', detached'}`;
+      } catch (err) {
+        return err.message;
+      }
+    }, { frames: Number(spec.slice('gostep'.length) || 1), keep: flags.includes('keep'), full: flags.includes('full') });
+    console.log(`${mode}: ${said}`);
   } else if (mode !== 'alone') {
     await expect(page.getByTestId('host-attached')).not.toHaveText('not attached', { timeout: 90_000 });
     await expect.poll(() => page.evaluate(() => ringscope.attachInfo().then((i) => i.frames)), { timeout: 60_000 }).toBeGreaterThan(2);
-    if (mode.endsWith(':detached')) await page.evaluate(() => window.host.detach());
+    if (mode.split(':').includes('detached')) await page.evaluate(() => window.host.detach());
   }
   await page.waitForTimeout(WARMUP_MS);
   const read = () => page.evaluate(async () => ({

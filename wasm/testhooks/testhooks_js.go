@@ -37,6 +37,9 @@ const loseTimeout = 30 * time.Second
 //	                            the frame stale, before asking for a device
 //	deviceStats()               the current device's counters (buffers,
 //	                            bytes written and read, submits, …)
+//	attachSteps({device, control, ring, log?, frames, readback?, detach?})
+//	                            a bare megakernel.Attachment stepped
+//	                            frames times (attachsteps_js.go)
 //	crash(message)              ends the Go program with a panic outside
 //	                            any API call (static/guard.js's case);
 //	                            never settles
@@ -55,6 +58,7 @@ func Install(obj js.Value, p Page) {
 		}
 		return dev.Stats(), nil
 	})
+	jsmethod.Method(t, "attachSteps", attachSteps)
 	jsmethod.Method(t, "crash", crash)
 	obj.Set("__test", t)
 }
