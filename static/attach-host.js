@@ -242,6 +242,13 @@ device.lost.then((info) => say(`device lost: ${info.reason}`));
 say('running');
 host.runFrame();
 schedule();
+// record=1 (the attach benchmark's quiet windows): the frame count twice a
+// second, so a harness can read one window afterwards instead of asking
+// the page while it runs; readyAt is when ringscope was ready (attached,
+// loaded or mounted; 0 alone), on the same clock.
+host.samples = [];
+host.readyAt = 0;
+if (q.get('record') === '1') setInterval(() => host.samples.push([performance.now(), host.frame]), 500);
 $('host-state').dataset.ready = '1';
 
 if (q.get('attach') === 'load' || q.get('attach') === 'mount') {
@@ -249,6 +256,7 @@ if (q.get('attach') === 'load' || q.get('attach') === 'mount') {
   try {
     await (q.get('attach') === 'mount' ? host.mount() : host.load());
     $('host-attached').textContent = q.get('attach') === 'mount' ? 'loaded and mounted' : 'loaded';
+    host.readyAt = performance.now();
   } catch (err) {
     $('host-attached').textContent = err.message;
   }
@@ -257,6 +265,7 @@ if (q.get('attach') === 'load' || q.get('attach') === 'mount') {
     const info = await host.attach();
     $('host-attached').textContent = `${info.readback} readback, ${info.slots} slots`;
     say('running, attached');
+    host.readyAt = performance.now();
   } catch (err) {
     $('host-attached').textContent = err.message;
   }

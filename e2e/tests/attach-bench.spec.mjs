@@ -1,41 +1,48 @@
 // What attaching costs the host (issue 18's benchmark row): the host app of
 // static/attach-host.html on a 65,536-slot ring, alone (ringscope not even
-// loaded) and attached (the whole dashboard mounted, readback auto, which
-// is summary on a GPU and full on a CPU adapter), side by side in one
-// browser, alternating, one fresh page per window. A mode is alone, a
-// readback (auto, full, summary), or a readback@budget: auto is attach's
-// default main-thread budget (wasm/pace, 0.05), auto@1 no budget, pacing on
-// display frames alone (ringscope before the budget). Two more modes say
-// what ringscope costs standing, nothing attached: loaded (imported, its
-// runner paused, not mounted) and mounted; a suffix :unmounted attaches
-// without mounting the dashboard, :detached attaches (unmounted), reads
-// three frames and detaches before the window; js-copy, js-scope, js-ring, js-dispatch
-// and js-busy20 load no ringscope but disturb the host in plain JS with one
-// part of an attached frame each (disturb, below); refused and attach0
-// bisect an attach (below); gostepN[:keep][:full] steps a bare Go
-// attachment N frames (no controller, session or dashboard), and the
-// flag :norender attaches with the dashboard's renders held. RINGSCOPE_ATTACH_BENCH_MODES picks them
-// (comma-separated; default alone,auto,auto@1), RINGSCOPE_ATTACH_BENCH_PACES
-// the paces (default gpu,raf). RINGSCOPE_ATTACH_BENCH_TRACE=1 records a
-// Chromium trace (toplevel, gpu) of 2 s after round 0's window of each
-// mode, in the output directory as trace-<pace>-<mode>.json, for the
-// GPU process's and the main thread's tasks. The host paces itself two ways:
+// loaded) and attached, side by side in one browser, alternating, a fresh
+// page per window. It reports the host's frames per second (and
+// ringscope's frames read and pacing report); it asserts nothing on time,
+// only that every window was measured. The host paces itself two ways:
 // pace=gpu (its next frame once its last one's GPU work is done: the most
-// frames it can make, so the copy and the decode on the shared main thread
-// show up in full) and pace=raf (one frame per animation frame, as most
-// apps do). It reports host frames per second and ringscope's frames read;
-// it asserts nothing on time, only that every window was measured. Each
-// attached row keeps ringscope's own pacing report (attachInfo().pacing).
+// frames it can make) and pace=raf (one frame per animation frame, as most
+// apps do).
+//
+// Modes (RINGSCOPE_ATTACH_BENCH_MODES, comma-separated; default
+// quiet:alone,quiet:auto,quiet:auto@1):
+//   quiet:M       mode M measured without a word to the page while it runs
+//                 (measureQuiet): on the H200 a harness that polls the
+//                 page for seconds halves a GPU-paced host by itself
+//                 (bench/results-attach.md), so these are the rows to report
+//   alone         the host alone
+//   R[@B][:F...]  attached with readback R (auto, full, summary) and main-
+//                 thread budget B (wasm/pace; default 0.05, 1: none); flags:
+//                 unmounted (the dashboard not mounted), detached (detached
+//                 after three frames, before the window), norender (renders
+//                 held, test hooks), slow (3 s of waiting first)
+//   loaded, mounted   ringscope standing, nothing attached
+//   refused, attach0  an attach refused; an attach detached at once
+//   gostepN[:keep][:full][:gapMS][:raf]  a bare Go attachment stepped N
+//                 frames (test hook __test.attachSteps)
+//   js-*          ringscope not loaded, the host disturbed in plain JS
+//                 (attach-disturb.mjs)
+// RINGSCOPE_ATTACH_BENCH_PACES picks the paces (default gpu,raf),
+// RINGSCOPE_ATTACH_BENCH_ROUNDS the rounds (default 2);
+// RINGSCOPE_ATTACH_BENCH_TRACE=1 records a 2 s Chromium trace after round
+// 0's window of each mode (trace-<pace>-<mode>.json in the output folder).
 //
 //   cd e2e && npx playwright test tests/attach-bench.spec.mjs --workers=1
 //
 // Results: console and test-results/attach-bench.json (or
 // RINGSCOPE_BENCH_OUT/attach-bench.json). bench/gpu-chromium.sh runs it
-// on the H200 with the other @bench specs.
+// on the H200 with the other @bench specs; the bisect modes need the e2e
+// build's test hooks there (its STATIC_DIR).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from './fixtures.mjs';
+import { disturb } from './attach-disturb.mjs';
+import { settle } from './settle.mjs';
 
 // The recorder's traces and screenshots would load the CPU being measured.
 test.use({ trace: 'off', screenshot: 'off', video: 'off' });
@@ -44,7 +51,7 @@ const SLOTS = 65_536;
 const WARMUP_MS = 2_000;
 const WINDOW_MS = 6_000;
 const ROUNDS = Number(process.env.RINGSCOPE_ATTACH_BENCH_ROUNDS || 2);
-const MODES = (process.env.RINGSCOPE_ATTACH_BENCH_MODES || 'alone,auto,auto@1').split(',');
+const MODES = (process.env.RINGSCOPE_ATTACH_BENCH_MODES || 'quiet:alone,quiet:auto,quiet:auto@1').split(',');
 const PACES = (process.env.RINGSCOPE_ATTACH_BENCH_PACES || 'gpu,raf').split(',');
 const TRACE = process.env.RINGSCOPE_ATTACH_BENCH_TRACE === '1';
 const OUT = process.env.RINGSCOPE_BENCH_OUT || path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
@@ -68,150 +75,47 @@ function query(pace, mode) {
   return q;
 }
 
-const attached = (mode) => !['alone', 'loaded', 'mounted', 'refused', 'attach0'].includes(mode) && !mode.startsWith('js-') && !mode.startsWith('gostep');
+const attached = (mode) => !mode.startsWith('quiet:alone') && !['alone', 'loaded', 'mounted', 'refused', 'attach0'].includes(mode) && !mode.startsWith('js-') && !mode.startsWith('gostep');
 
-// disturb (the js-* modes, ringscope not loaded) does on the host's own
-// device, three times a second, one part of what an attached frame does,
-// in plain JS: copy (control and log into a MAP_READ staging, mapped and
-// read), scope (the same inside a validation error scope, as attach's
-// encode), ring (the whole ring copied and mapped), dispatch (a small
-// compute pass reading the ring, then copy), busy20 (20 ms of main-thread
-// work, no GPU). Which one costs the host its frames says where an
-// attachment's cost is.
-async function disturb(page, kind) {
-  await page.evaluate(async (kind) => {
-    const { device, control, ring, log } = window.host;
-    const U = GPUBufferUsage;
-    if (kind.startsWith('canvas')) {
-      // The dashboard's canvases (sizes as it draws them at 65,536 slots),
-      // in a hidden holder, each drawn once by putImageData; -wrf asks
-      // for willReadFrequently (a canvas the CPU keeps).
-      const holder = document.createElement('div');
-      holder.hidden = true;
-      document.body.append(holder);
-      for (const [w, h] of [[440, 150], [440, 28], [1024, 256], [297, 90], [297, 90], [297, 90], [297, 90]]) {
-        const c = document.createElement('canvas');
-        holder.append(c);
-        c.width = w;
-        c.height = h;
-        const ctx = c.getContext('2d', kind.endsWith('-wrf') ? { willReadFrequently: true } : undefined);
-        const img = ctx.createImageData(w, h);
-        img.data.fill(200);
-        ctx.putImageData(img, 0, 0);
-      }
-      return;
-    }
-    if (kind.startsWith('raf')) {
-      // raf: an animation frame asked for three times a second, as
-      // ringscope's pacing does; raf-once: three, then none.
-      if (kind === 'raf-once') {
-        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-        return;
-      }
-      setInterval(() => requestAnimationFrame(() => {}), 333);
-      return;
-    }
-    if (kind === 'getters') {
-      // What wrapping the host's device and buffers reads, once.
-      device.lost.then(() => {});
-      void [device.queue, device.limits, device.features, device.label, device.adapterInfo?.vendor];
-      for (const b of [control, ring, log]) void [b.size, b.usage, b.label, b.mapState];
-      return;
-    }
-    if (kind.startsWith('mimic')) {
-      // An attached frame's calls in full readback as ringscope makes them
-      // (its own staging of control, log and ring at offsets 16, 688,
-      // 1728; a validation scope around the encode; the map from offset
-      // 16), three times a second; mimic-once: three frames, then the
-      // staging destroyed (detach); -noscope and -nooffset leave one part
-      // out.
-      const size = 16 + control.size + 16 + log.size + ring.size;
-      const at = [16, 16 + control.size + 16, 16 + control.size + 16 + log.size];
-      const staging = [0, 1].map((i) => device.createBuffer({ label: `mimic ${i}`, size, usage: U.MAP_READ | U.COPY_DST }));
-      const scoped = !kind.includes('noscope');
-      const from = kind.includes('nooffset') ? 0 : 16;
-      const dst = new Uint8Array(size);
-      let n = 0;
-      const frame = async () => {
-        const stage = staging[n++ % 2];
-        void [control.mapState, ring.mapState, log.mapState];
-        if (scoped) device.pushErrorScope('validation');
-        const enc = device.createCommandEncoder({ label: 'mimic' });
-        enc.copyBufferToBuffer(control, 0, stage, at[0], control.size);
-        enc.copyBufferToBuffer(log, 0, stage, at[1], log.size);
-        enc.copyBufferToBuffer(ring, 0, stage, at[2], ring.size);
-        device.queue.submit([enc.finish()]);
-        const pop = scoped ? device.popErrorScope() : null;
-        await stage.mapAsync(GPUMapMode.READ, from, size - from);
-        dst.set(new Uint8Array(stage.getMappedRange(from, size - from)), from);
-        stage.unmap();
-        await pop;
-      };
-      if (kind === 'mimic-once') {
-        for (let i = 0; i < 3; i++) await frame();
-        for (const s of staging) s.destroy();
-        return;
-      }
-      let busy = false;
-      setInterval(async () => {
-        if (busy) return;
-        busy = true;
-        await frame();
-        busy = false;
-      }, 333);
-      return;
-    }
-    const bytes = kind === 'ring' ? ring.size : control.size + log.size;
-    const staging = [0, 1].map(() => device.createBuffer({ size: bytes, usage: U.MAP_READ | U.COPY_DST }));
-    let pipeline;
-    let bind;
-    const out = device.createBuffer({ size: 4096, usage: U.STORAGE | U.COPY_SRC });
-    if (kind === 'dispatch') {
-      const code = `@group(0) @binding(0) var<storage, read> ring: array<u32>;
-        @group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;
-        @compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: vec3u) {
-          if (g.x < arrayLength(&ring) / 16u) { atomicAdd(&out[ring[g.x * 16u] & 7u], 1u); }
-        }`;
-      pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
-      bind = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: ring } }, { binding: 1, resource: { buffer: out } }] });
-    }
-    let n = 0;
-    let busy = false;
-    setInterval(async () => {
-      if (kind === 'busy20') {
-        const t = performance.now();
-        while (performance.now() - t < 20);
-        return;
-      }
-      if (busy) return;
-      busy = true;
-      const stage = staging[n++ % 2];
-      if (kind === 'scope') device.pushErrorScope('validation');
-      const enc = device.createCommandEncoder();
-      if (kind === 'dispatch') {
-        const pass = enc.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, bind);
-        pass.dispatchWorkgroups(Math.ceil(ring.size / 64 / 256));
-        pass.end();
-      }
-      if (kind === 'ring') enc.copyBufferToBuffer(ring, 0, stage, 0, ring.size);
-      else {
-        enc.copyBufferToBuffer(control, 0, stage, 0, control.size);
-        enc.copyBufferToBuffer(log, 0, stage, control.size, log.size);
-      }
-      device.queue.submit([enc.finish()]);
-      const scoped = kind === 'scope' ? device.popErrorScope() : null;
-      await stage.mapAsync(GPUMapMode.READ);
-      new Uint8Array(stage.getMappedRange()).slice();
-      stage.unmap();
-      await scoped;
-      busy = false;
-    }, 333);
-  }, kind);
+// keepWasmMemory notes the Go program's WebAssembly.Memory (its export
+// mem) as the page instantiates it, so each window reports its size.
+function keepWasmMemory() {
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async (...args) => {
+    const r = await instantiate.apply(WebAssembly, args);
+    globalThis.__ringscopeBenchMem = (r.instance ?? r).exports.mem;
+    return r;
+  };
+}
+
+// measureQuiet (modes quiet:alone, quiet:<readback>[:unmounted]) asks
+// nothing of the page while it runs: the host page records its frame
+// count twice a second (record=1) and attaches by itself, and the harness
+// waits QUIET_MS without a word, then reads the samples once. Its window
+// is WINDOW_MS from WARMUP_MS after ringscope was ready (after the page
+// started, alone). No harness traffic can put the page into the slow
+// state (settle, above).
+const QUIET_MS = 20_000;
+async function measureQuiet(page, pace, mode) {
+  const q = query(pace, mode.slice('quiet:'.length));
+  q.set('record', '1');
+  await page.goto(`/attach-host.html?${q}`);
+  await page.waitForTimeout(QUIET_MS);
+  const got = await page.evaluate(async () => ({
+    samples: window.host.samples, readyAt: window.host.readyAt, attached: document.querySelector('[data-testid=host-attached]')?.textContent,
+    rs: window.ringscope?.attachInfo ? await window.ringscope.attachInfo() : null,
+  }));
+  const from = (got.readyAt || got.samples[0][0]) + WARMUP_MS;
+  const inWindow = got.samples.filter(([t]) => t >= from && t <= from + WINDOW_MS);
+  if (inWindow.length < 2) throw new Error(`${mode}: ${inWindow.length} samples in the window (ready at ${got.readyAt} ms: ${got.attached})`);
+  const [a, b] = [inWindow[0], inWindow.at(-1)];
+  const s = (b[0] - a[0]) / 1000;
+  return { pace, mode, seconds: s, hostFps: (b[1] - a[1]) / s, ringscopeFps: 0, readback: got.rs?.readback ?? null, pacing: got.rs?.pacing ?? null, wasmMiB: 0, jsHeapMiB: 0 };
 }
 
 async function measure(page, pace, mode, round) {
+  if (mode.startsWith('quiet:')) return measureQuiet(page, pace, mode);
+  await page.addInitScript(keepWasmMemory);
   await page.goto(`/attach-host.html?${query(pace, mode)}`);
   await expect(page.getByTestId('host-state')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
   if (mode === 'loaded' || mode === 'mounted') {
@@ -223,7 +127,7 @@ async function measure(page, pace, mode, round) {
     // refuses (a ring without COPY_SRC); attach0: an attach detached at
     // once, before its frames.
     await expect(page.getByTestId('host-attached')).toHaveText(/^loaded/, { timeout: 90_000 });
-    const said = await page.evaluate(async (mode) => {
+    const said = await settle(page, async (mode) => {
       const { device, control, ring, log } = window.host;
       try {
         if (mode === 'refused') {
@@ -245,25 +149,32 @@ async function measure(page, pace, mode, round) {
     // session or dashboard), detached unless :keep.
     await expect(page.getByTestId('host-attached')).toHaveText(/^loaded/, { timeout: 90_000 });
     const [spec, ...flags] = mode.split(':');
-    const said = await page.evaluate(async ({ frames, keep, full }) => {
+    const gap = flags.find((f) => f.startsWith('gap'));
+    const said = await settle(page, async ({ frames, keep, full, gapMS, raf }) => {
       const { device, control, ring, log } = window.host;
       try {
-        const n = await ringscope.__test.attachSteps({ device, control, ring, log, frames, detach: !keep, ...(full ? { readback: 'full' } : {}) });
+        const n = await ringscope.__test.attachSteps({ device, control, ring, log, frames, detach: !keep, gapMS, raf, ...(full ? { readback: 'full' } : {}) });
         return `${n} frames read${keep ? ', kept' : ', detached'}`;
       } catch (err) {
         return err.message;
       }
-    }, { frames: Number(spec.slice('gostep'.length) || 1), keep: flags.includes('keep'), full: flags.includes('full') });
+    }, { frames: Number(spec.slice('gostep'.length) || 1), keep: flags.includes('keep'), full: flags.includes('full'), gapMS: gap ? Number(gap.slice(3)) : 0, raf: flags.includes('raf') });
     console.log(`${mode}: ${said}`);
   } else if (mode !== 'alone') {
     await expect(page.getByTestId('host-attached')).not.toHaveText('not attached', { timeout: 90_000 });
-    await expect.poll(() => page.evaluate(() => ringscope.attachInfo().then((i) => i.frames)), { timeout: 60_000 }).toBeGreaterThan(2);
-    if (mode.split(':').includes('detached')) await page.evaluate(() => window.host.detach());
+    await expect.poll(() => settle(page, () => ringscope.attachInfo().then((i) => i.frames)), { timeout: 60_000 }).toBeGreaterThan(2);
+    if (mode.split(':').includes('detached')) await settle(page, () => window.host.detach());
+    // :slow, then a 3 s timeout awaited in the page: what puts a host alone
+    // into Chromium's slow callback state (js-timeout3000), so the two are
+    // compared in one state.
+    if (mode.split(':').includes('slow')) await settle(page, () => new Promise((r) => setTimeout(r, 3000)));
   }
   await page.waitForTimeout(WARMUP_MS);
-  const read = () => page.evaluate(async () => ({
+  const read = () => settle(page, async () => ({
     t: performance.now(), frame: window.host.frame,
     rs: window.ringscope?.attachInfo ? await window.ringscope.attachInfo() : null,
+    wasmMiB: (globalThis.__ringscopeBenchMem?.buffer.byteLength ?? 0) / 2 ** 20,
+    jsHeapMiB: (performance.memory?.usedJSHeapSize ?? 0) / 2 ** 20,
   }));
   const a = await read();
   await page.waitForTimeout(WINDOW_MS);
@@ -280,6 +191,7 @@ async function measure(page, pace, mode, round) {
     hostFps: (b.frame - a.frame) / s,
     ringscopeFps: a.rs && b.rs ? ((b.rs.frames ?? 0) - (a.rs.frames ?? 0)) / s : 0,
     readback: b.rs?.readback ?? null,
+    wasmMiB: b.wasmMiB, jsHeapMiB: b.jsHeapMiB,
     pacing: b.rs?.pacing ?? null,
   };
 }
@@ -295,7 +207,7 @@ test('attach: host frame rate alone vs attached at 65,536 slots', { tag: '@bench
         const page = await ctx.newPage();
         rows.push({ round, ...(await measure(page, pace, mode, round)) });
         const r = rows.at(-1);
-        console.log(`pace ${pace} round ${round} ${mode.padEnd(7)}: host ${r.hostFps.toFixed(1)} frames/s` +
+        console.log(`pace ${pace} round ${round} ${mode.padEnd(7)}: host ${r.hostFps.toFixed(1)} frames/s, wasm ${r.wasmMiB.toFixed(0)} MiB, JS heap ${r.jsHeapMiB.toFixed(0)} MiB` +
           (attached(r.mode) && r.readback ? `, ringscope ${r.ringscopeFps.toFixed(1)} frames/s (${r.readback} readback)` : '') +
           (r.pacing ? `, pacing: budget ${r.pacing.budget} share ${r.pacing.share.toFixed(3)} cost ${r.pacing.costMS.toFixed(1)} ms${r.pacing.throttled ? ' throttled' : ''}${r.pacing.atFloor ? ' at floor' : ''}` : ''));
         await ctx.close();
@@ -308,8 +220,9 @@ test('attach: host frame rate alone vs attached at 65,536 slots', { tag: '@bench
   };
   const summary = [];
   for (const pace of PACES) {
-    const alone = mean(pace, 'alone');
-    for (const mode of MODES.filter((m) => m !== 'alone')) {
+    for (const mode of MODES.filter((m) => m !== 'alone' && m !== 'quiet:alone')) {
+      // A quiet window compares with the quiet alone.
+      const alone = mean(pace, mode.startsWith('quiet:') ? 'quiet:alone' : 'alone');
       const att = mean(pace, mode);
       const rs = mean(pace, mode, (r) => r.ringscopeFps);
       const share = mean(pace, mode, (r) => r.pacing?.share ?? 0);

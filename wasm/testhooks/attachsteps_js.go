@@ -6,18 +6,22 @@ import (
 	"context"
 	"fmt"
 	"syscall/js"
+	"time"
 
+	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // attachSteps is __test.attachSteps({device, control, ring, log?, frames,
-// readback?, detach?}): a megakernel.Attachment of its own over the host's
-// buffers, stepped frames times, then detached unless detach is false. No
-// controller, session or dashboard takes part: the attach benchmark
-// (e2e/tests/attach-bench.spec.mjs, mode gostep) tells an attached frame's
-// GPU and decode path from the page's. Resolves to the frames read.
+// readback?, detach?, gapMS?, raf?}): a megakernel.Attachment of its own
+// over the host's buffers, stepped frames times (after gapMS of
+// time.Sleep and, with raf, an animation frame before each), then detached
+// unless detach is false. No controller, session or dashboard takes part:
+// the attach benchmark (e2e/tests/attach-bench.spec.mjs, mode gostep)
+// tells an attached frame's GPU and decode path from the page's. Resolves
+// to the frames read.
 func attachSteps(args []js.Value) (any, error) {
 	o := jsarg.Arg(args, 0)
 	frames, err := jsarg.OptUint32(o, "__test.attachSteps", "frames", 1)
@@ -48,6 +52,16 @@ func attachSteps(args []js.Value) (any, error) {
 		}
 		opts.Readback = mode
 	}
+	gap, err := jsarg.OptUint32(o, "__test.attachSteps", "gapMS", 0)
+	if err != nil {
+		return nil, err
+	}
+	var frameWait *browser.AnimationFrames
+	var cleanup browser.Cleanup
+	defer cleanup.Run()
+	if jsarg.Truthy(o.Get("raf")) {
+		frameWait = browser.NewAnimationFrames(&cleanup, 100*time.Millisecond)
+	}
 	ctx := context.Background()
 	at, err := megakernel.Attach(ctx, dev, opts)
 	if err != nil {
@@ -55,6 +69,10 @@ func attachSteps(args []js.Value) (any, error) {
 	}
 	read := 0
 	for read < int(frames) {
+		time.Sleep(time.Duration(gap) * time.Millisecond)
+		if frameWait != nil {
+			frameWait.Wait()
+		}
 		ok, err := at.Step(ctx)
 		if err != nil {
 			at.Detach()
