@@ -30,6 +30,10 @@ const (
 	bufCount   = 5
 )
 
+// zeroWord is the data binding's contents when Options.Data is empty: a
+// binding holds at least a word.
+var zeroWord [abi.WordBytes]byte
+
 // ErrClosed is returned by every method of a closed Runner.
 var ErrClosed = errors.New("megakernel: runner is closed")
 
@@ -62,9 +66,10 @@ type Runner struct {
 	bindGroup *webgpu.BindGroup
 	// Timestamp queries of the drain pass, when the device has the
 	// timestamp-query feature.
-	querySet *webgpu.QuerySet
-	resolve  *webgpu.Buffer
-	ts       []uint64
+	querySet        *webgpu.QuerySet
+	resolve         *webgpu.Buffer
+	ts              []uint64
+	drainTimestamps webgpu.ComputePassTimestampWrites
 
 	// fresh marks device buffers that hold none of the host copy yet (new,
 	// or on a new device): the next upload writes them whole.
@@ -97,7 +102,7 @@ type Runner struct {
 		jit     bool
 		opcodes []uint32
 	}
-	params [paramsBytes]byte
+	params [paramsBytes]byte // the params uniform's bytes on the device
 	// dec decodes every readback (decode.Decoder): its telemetry and log
 	// are Telemetry and Log.
 	dec      decode.Decoder
@@ -178,6 +183,11 @@ func (r *Runner) usable(op string) error {
 // waits for its compilation info, and the implementation compiles them in
 // parallel (startup waits for the slower, not the sum).
 func (r *Runner) compileModules(ctx context.Context) error {
+	// Every Step asks; the closures below would move their variables to the
+	// heap, an allocation per Step, were they declared before this return.
+	if r.drainModule != nil && r.finalizeModule != nil {
+		return nil
+	}
 	var drainErr, finalizeErr error
 	var wg sync.WaitGroup
 	if r.drainModule == nil {
@@ -707,6 +717,9 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	key = r.pipelineKey(width, jit)
 	hit = r.finalize != nil
 	p = r.pipelines[key]
+	if p != nil && hit {
+		return p, key, true, nil // the steady state: before the closures' heap variables
+	}
 	// The finalize and drain pipelines compile at once (the first Step
 	// needs both): the implementation compiles them in parallel.
 	var finalizeErr error
@@ -841,8 +854,7 @@ func (r *Runner) upload(ctx context.Context) error {
 	if r.fresh[bufData] {
 		data := r.opts.Data
 		if len(data) == 0 {
-			data = r.params[:abi.WordBytes] // the params array is rewritten below
-			clear(data)
+			data = zeroWord[:]
 		}
 		if err := wq.WriteBuffer(r.bufs[bufData], 0, data); err != nil {
 			return r.fail("upload data", err)
@@ -852,9 +864,13 @@ func (r *Runner) upload(ctx context.Context) error {
 	if testCompareExchange {
 		params.Flags &^= abi.ParamFlagUnlapped
 	}
-	r.params = params.Bytes()
-	if err := wq.WriteBuffer(r.bufs[bufParams], 0, r.params[:]); err != nil {
-		return r.fail("upload params", err)
+	// The params uniform changes with the epoch, the budget and the
+	// unlapped flag, not every frame: a steady state writes it no more.
+	if b := params.Bytes(); r.fresh[bufParams] || b != r.params {
+		if err := wq.WriteBuffer(r.bufs[bufParams], 0, b[:]); err != nil {
+			return r.fail("upload params", err)
+		}
+		r.params = b
 	}
 	r.q.ClearDirty()
 	r.fresh = [bufCount]bool{}
@@ -869,13 +885,13 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	if err != nil {
 		return r.fail("encode", err)
 	}
-	reducePass := func() {}
 	if reduce != nil {
-		reducePass = r.encodeSummary(enc, reduce, width)
+		r.sum.encodeClear(enc)
 	}
 	desc := webgpu.ComputePassDescriptor{Label: "ringscope drain"}
 	if r.querySet != nil {
-		desc.TimestampWrites = &webgpu.ComputePassTimestampWrites{QuerySet: r.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
+		r.drainTimestamps = webgpu.ComputePassTimestampWrites{QuerySet: r.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
+		desc.TimestampWrites = &r.drainTimestamps // the runner's: no allocation per submission
 	}
 	r.encodeStaged(enc)
 	pass := enc.BeginComputePass(desc)
@@ -888,7 +904,9 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 	pass.DispatchWorkgroups(1, 1, 1)
 	pass.End()
 	// Its own pass, so the drain pass's timestamps time the drain alone.
-	reducePass()
+	if reduce != nil {
+		r.sum.encodePass(enc, r.reduceTarget(), reduce, width)
+	}
 	if r.querySet != nil {
 		enc.ResolveQuerySet(r.querySet, 0, 2, r.resolve, 0)
 		enc.CopyBufferToBuffer(r.resolve, 0, stage, 0, timestampBytes)
