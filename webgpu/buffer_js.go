@@ -118,7 +118,7 @@ func (b *Buffer) BeginMapWrite() error {
 	if err := try(func() { p = b.v.Call("mapAsync", uint32(MapModeWrite), 0, float64(b.size)) }); err != nil {
 		return d.fail(op, err)
 	}
-	b.mapping = watch(p)
+	b.mapping = d.pending.watch(p)
 	return nil
 }
 

@@ -38,7 +38,9 @@ type Device struct {
 	label    string
 	queue    *Queue
 	limits   Limits
-	features []string // sorted
+	features []string    // sorted
+	descs    descCache   // encoder and pass descriptors, built once
+	pending  pendingPool // promise handlers kept for the next await
 
 	lostOnce    sync.Once
 	lost        chan struct{} // closed when lost
@@ -147,6 +149,7 @@ func (d *Device) markLost(reason, msg string) {
 		d.lostReason, d.lostMessage = reason, msg
 		d.mu.Unlock()
 		close(d.lost)
+		d.pending.close()
 	})
 }
 
@@ -200,10 +203,11 @@ func (d *Device) fail(op string, err error) error {
 // abortLossGrace is how long fail waits for device.lost after an AbortError.
 const abortLossGrace = 500 * time.Millisecond
 
-// await is the package await, counted in the device's Stats.
+// await is the package await, counted in the device's Stats, through the
+// device's pool of handlers (pendingPool).
 func (d *Device) await(ctx context.Context, p js.Value) (js.Value, error) {
 	d.stats.promises.Add(1)
-	return await(ctx, p)
+	return d.pending.watch(p).wait(ctx)
 }
 
 // Destroy destroys the device. The device counts as lost at once (reason

@@ -149,7 +149,9 @@ func (d *Device) CreateCommandEncoder(label string) (*CommandEncoder, error) {
 		if label == "" {
 			v = d.v.Call("createCommandEncoder")
 		} else {
-			v = d.v.Call("createCommandEncoder", map[string]any{"label": label})
+			v = d.v.Call("createCommandEncoder", d.descs.get(descKey{label: label}, func() any {
+				return map[string]any{"label": label}
+			}))
 		}
 	})
 	if err != nil {
@@ -222,22 +224,36 @@ type ComputePassDescriptor struct {
 	TimestampWrites *ComputePassTimestampWrites
 }
 
-// BeginComputePass begins a compute pass.
+// BeginComputePass begins a compute pass. The descriptor's JS object is
+// built once per distinct descriptor (Device.descs), so a pass begun every
+// frame builds none.
 func (e *CommandEncoder) BeginComputePass(desc ComputePassDescriptor) *ComputePassEncoder {
 	p := &ComputePassEncoder{e: e}
 	if desc.Label == "" && desc.TimestampWrites == nil {
 		e.record("begin compute pass", func() { p.v = e.v.Call("beginComputePass") })
 		return p
 	}
-	o := map[string]any{}
-	if desc.Label != "" {
-		o["label"] = desc.Label
-	}
+	key := descKey{pass: true, label: desc.Label}
 	if tw := desc.TimestampWrites; tw != nil {
 		if tw.QuerySet == nil {
 			e.recordf("begin compute pass: timestampWrites without a query set")
 			return p
 		}
+		key.timestamps, key.querySet = true, tw.QuerySet
+		key.begin, key.end = tw.BeginningOfPassWriteIndex, tw.EndOfPassWriteIndex
+	}
+	o := e.d.descs.get(key, func() any { return passDescriptor(desc) })
+	e.record("begin compute pass", func() { p.v = e.v.Call("beginComputePass", o) })
+	return p
+}
+
+// passDescriptor is desc as the map js.ValueOf makes a GPUComputePassDescriptor of.
+func passDescriptor(desc ComputePassDescriptor) map[string]any {
+	o := map[string]any{}
+	if desc.Label != "" {
+		o["label"] = desc.Label
+	}
+	if tw := desc.TimestampWrites; tw != nil {
 		w := map[string]any{"querySet": tw.QuerySet.v}
 		if tw.BeginningOfPassWriteIndex >= 0 {
 			w["beginningOfPassWriteIndex"] = tw.BeginningOfPassWriteIndex
@@ -247,8 +263,41 @@ func (e *CommandEncoder) BeginComputePass(desc ComputePassDescriptor) *ComputePa
 		}
 		o["timestampWrites"] = w
 	}
-	e.record("begin compute pass", func() { p.v = e.v.Call("beginComputePass", o) })
-	return p
+	return o
+}
+
+// descCache holds the JS descriptor objects of command encoders and
+// compute passes by what they describe. WebGPU reads a descriptor when it
+// is called, so one object serves every call: a submission per frame then
+// builds no Go map and no JS object for them. It keeps at most
+// maxDescriptors (a label made per call would otherwise grow it); the
+// zero value is empty.
+type descCache struct {
+	m map[descKey]js.Value
+}
+
+// descKey is what a cached descriptor describes.
+type descKey struct {
+	pass, timestamps bool
+	label            string
+	querySet         *QuerySet
+	begin, end       int
+}
+
+const maxDescriptors = 32
+
+// get returns key's JS object, making it from build's value (js.ValueOf)
+// on a miss.
+func (c *descCache) get(key descKey, build func() any) js.Value {
+	if v, ok := c.m[key]; ok {
+		return v
+	}
+	if c.m == nil || len(c.m) >= maxDescriptors {
+		c.m = make(map[descKey]js.Value)
+	}
+	v := js.ValueOf(build())
+	c.m[key] = v
+	return v
 }
 
 // Finish finishes recording. It returns the first error a recording method

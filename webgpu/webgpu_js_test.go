@@ -797,3 +797,60 @@ func TestMapWriteRoundTrip(t *testing.T) {
 	up.Destroy()
 	assert.ErrorContains(t, up.BeginMapWrite(), "destroyed")
 }
+
+// TestPendingPool: a device's awaits reuse their handlers (LiveFuncs stays
+// put over many), including after a cancelled wait, and a destroyed device
+// releases them.
+func TestPendingPool(t *testing.T) {
+	base := waitLiveFuncs(0)
+	d, err := freshAdapter(t).RequestDevice(ctxT(t), DeviceDescriptor{})
+	require.NoError(t, err)
+	promise := js.Global().Get("Promise")
+	for range 3 {
+		_, err := d.await(ctxT(t), promise.Call("resolve", 1))
+		require.NoError(t, err)
+	}
+	held := LiveFuncs()
+	for range 20 {
+		v, err := d.await(ctxT(t), promise.Call("resolve", 2))
+		require.NoError(t, err)
+		assert.Equal(t, 2, v.Int())
+	}
+	_, err = d.await(ctxT(t), promise.Call("reject", "no"))
+	assert.ErrorContains(t, err, "no")
+	assert.Equal(t, held, LiveFuncs(), "the pool's handlers serve every await")
+	// A cancelled wait hands its handlers back once the promise settles,
+	// and the next result is the next promise's.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	late := promise.New(js.FuncOf(func(_ js.Value, args []js.Value) any {
+		js.Global().Call("setTimeout", args[0], 20, "late")
+		return nil
+	}))
+	_, err = d.await(ctx, late)
+	assert.ErrorIs(t, err, context.Canceled)
+	v, err := d.await(ctxT(t), promise.Call("resolve", 3))
+	require.NoError(t, err)
+	assert.Equal(t, 3, v.Int())
+	d.Destroy()
+	assert.Equal(t, base, waitLiveFuncs(base), "released with the device")
+}
+
+// BenchmarkAwait is an await of a settled promise with new handlers (the
+// package await) and with a device's pooled ones (Device.await).
+func BenchmarkAwait(b *testing.B) {
+	promise := js.Global().Get("Promise")
+	d := testDevice(b, DeviceDescriptor{})
+	for _, c := range []struct {
+		name  string
+		await func(context.Context, js.Value) (js.Value, error)
+	}{{"new", await}, {"pooled", d.await}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.await(context.Background(), promise.Call("resolve", 1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -262,11 +262,11 @@ func (a *Attachment) encode(stage *webgpu.Buffer, readRing bool) error {
 	}
 	control := a.opts.Control
 	if a.mode == AttachSummary {
-		reduce := a.sum.encode(enc, a.target(), a.red, attachWidth)
+		a.sum.encodeClear(enc)
 		// The reduce pass reads this copy, taken in the same command
 		// buffer as the ring it reduces: the two agree.
 		enc.CopyBufferToBuffer(a.opts.Control, 0, a.ctrl, 0, a.lay.control)
-		reduce()
+		a.sum.encodePass(enc, a.target(), a.red, attachWidth)
 		enc.CopyBufferToBuffer(a.sum.buf, 0, stage, a.lay.summaryOffset(), a.lay.summary)
 		enc.CopyBufferToBuffer(a.sum.statusMap, 0, stage, a.lay.statusMapOffset(), a.lay.statusMap)
 		control = a.ctrl

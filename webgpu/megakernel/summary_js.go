@@ -182,22 +182,20 @@ func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buff
 	return red, hit, nil
 }
 
-// encodeSummary clears the summary (before the passes: clearBuffer is a
-// command of the encoder) — call it first — and returns a func that adds
-// the reduce pass (reduce, then, with a window table, reduce windows and
-// window tenants) after the drain pass.
-func (r *Runner) encodeSummary(enc *webgpu.CommandEncoder, red *reducePipelines, width uint32) func() {
-	return r.sum.encode(enc, r.reduceTarget(), red, width)
+// encodeClear clears the summary. Call it before the drain pass:
+// clearBuffer is a command of the encoder, not of a pass.
+func (s *summary) encodeClear(enc *webgpu.CommandEncoder) {
+	enc.ClearBuffer(s.buf, 0, s.buf.Size())
 }
 
-// encode is encodeSummary for target t.
-func (s *summary) encode(enc *webgpu.CommandEncoder, t reduceTarget, red *reducePipelines, width uint32) func() {
-	enc.ClearBuffer(s.buf, 0, s.buf.Size())
-	return func() {
-		pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope reduce"})
-		s.encodeReduce(pass, t, red, width)
-		pass.End()
-	}
+// encodePass adds the reduce pass (reduce, then, with a window table,
+// reduce windows and window tenants) for target t, after the drain pass.
+// Two methods rather than one returning the pass as a func: that closure
+// was an allocation per submission.
+func (s *summary) encodePass(enc *webgpu.CommandEncoder, t reduceTarget, red *reducePipelines, width uint32) {
+	pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope reduce"})
+	s.encodeReduce(pass, t, red, width)
+	pass.End()
 }
 
 // encodeReduce records the reduce pass of the runner's ring into pass.

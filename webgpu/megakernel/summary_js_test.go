@@ -439,7 +439,7 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 
 // TestReduceGPUTime (opt-in: RINGSCOPE_MEASURE_REDUCE=1, an adapter with
 // timestamp-query) logs the GPU time of the reduce pass alone (clear,
-// reduce, reduce windows, window tenants, as encodeSummary records them) at 65,536 and
+// reduce, reduce windows, window tenants, as encodePass records them) at 65,536 and
 // 1,048,576 slots, on a ring left by one drain of up to 40,960 NOPs (the
 // bench row's ten frames of 4,096), without and with NOP as the window
 // opcode (a ticket per 4 items: more windows than the table's 256

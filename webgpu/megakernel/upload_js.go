@@ -6,8 +6,81 @@ import (
 	"context"
 
 	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
+
+// The Runner's uploads: what the device lacks of the host copy, through
+// writeBuffer from Go memory or, for a large ring upload, the mapped
+// staging below. Apart from the submission (step_js.go) because the
+// staging has a life of its own: mapped for the next upload as soon as a
+// submission has copied from it.
+
+// testCompareExchange, when set by a test, clears ParamFlagUnlapped from
+// every upload: the drain claims every slot by compare-exchange.
+var testCompareExchange bool
+
+// upload writes what the device lacks: whole buffers that are fresh, else
+// the host queue's dirty ranges (coalesced), the params uniform, and the
+// data binding when fresh. A large upload of dirty ring ranges goes
+// through the mapped staging (stageRing) instead of writeBuffer; a fresh
+// ring (the first Step, Rebind) keeps writeBuffer, so a page's startup
+// creates no staging it may never use again.
+func (r *Runner) upload(ctx context.Context) error {
+	wq := r.dev.Queue()
+	srcs := [3][]byte{host.ControlBuffer: r.q.Control(), host.RingBuffer: r.q.Ring(), host.LogBuffer: r.q.Log()}
+	bind := [3]int{host.ControlBuffer: bufControl, host.RingBuffer: bufRing, host.LogBuffer: bufLog}
+	for b, src := range srcs {
+		dst := r.bufs[bind[b]]
+		if r.fresh[bind[b]] {
+			r.writes = append(r.writes[:0], host.ByteRange{Start: 0, End: len(src)})
+		} else {
+			gap := 0
+			if r.current[b] {
+				gap = mergeGap
+			}
+			r.writes = coalesce(r.writes, r.q.Dirty(host.Buffer(b)), gap)
+		}
+		if b == int(host.RingBuffer) && !r.fresh[bufRing] {
+			staged, err := r.stageRing(ctx, src, r.writes)
+			if err != nil {
+				return err
+			}
+			if staged {
+				continue
+			}
+		}
+		for _, w := range r.writes {
+			if err := wq.WriteBuffer(dst, uint64(w.Start), src[w.Start:w.End]); err != nil {
+				return r.fail("upload "+host.Buffer(b).String(), err)
+			}
+		}
+	}
+	if r.fresh[bufData] {
+		data := r.opts.Data
+		if len(data) == 0 {
+			data = zeroWord[:]
+		}
+		if err := wq.WriteBuffer(r.bufs[bufData], 0, data); err != nil {
+			return r.fail("upload data", err)
+		}
+	}
+	params := r.q.Params(r.opts.Budget)
+	if testCompareExchange {
+		params.Flags &^= abi.ParamFlagUnlapped
+	}
+	// The params uniform changes with the epoch, the budget and the
+	// unlapped flag, not every frame: a steady state writes it no more.
+	if b := params.Bytes(); r.fresh[bufParams] || b != r.params {
+		if err := wq.WriteBuffer(r.bufs[bufParams], 0, b[:]); err != nil {
+			return r.fail("upload params", err)
+		}
+		r.params = b
+	}
+	r.q.ClearDirty()
+	r.fresh = [bufCount]bool{}
+	return nil
+}
 
 // upStage is the ring's upload staging: a MAP_WRITE | COPY_SRC buffer the
 // size of the ring (layout.upload), created by the first upload that uses

@@ -18,8 +18,15 @@ import (
 // outside the first lap) it puts the zeros and pending counts back and
 // reports false, and Publish takes the general path, which finds the
 // error or the room. It reports true when it published all items.
+//
+// Items go in runs of one opcode, tenant and priority, which is what a
+// batch mostly is: a run's validity and room are checked once, its slots
+// are one tight copy, and its pending, tenant and partition counts are
+// added once. Per item that leaves the copy and the compare that ends the
+// run (in wasm, where a local array lives in memory, a counter bumped per
+// item is a load and a store).
 func (q *Queue) publishFirstLap(items []Item) bool {
-	if !littleEndian || !q.firstLap || q.hasQuotas {
+	if !littleEndian || !q.firstLap || q.hasQuotas || len(q.ringWords) == 0 {
 		return false
 	}
 	var tail, room, n [abi.PriorityLevels]uint32
@@ -31,33 +38,36 @@ func (q *Queue) publishFirstLap(items []Item) bool {
 	}
 	var perTenant [abi.TenantCount]uint32
 	q.pending.save(&q.pendingSaved)
-	runOp, runP, run := uint32(0), uint32(0), uint32(0)
-	ring := q.ringWords
-	for i := range items {
-		it := &items[i]
-		op, t, p := it.Opcode, it.Tenant, it.Priority
-		if t >= abi.TenantCount || p > abi.PriorityIdle || (abi.IsSystemOpcode(op) && !abi.IsPublishable(op)) || n[p] >= room[p] {
+	// slots is the ring as whole slots: a run's destination is one slice.
+	slots := unsafe.Slice((*[abi.SlotWords]uint32)(unsafe.Pointer(&q.ringWords[0])), len(q.ringWords)/abi.SlotWords)
+	for i := 0; i < len(items); {
+		op, t, p := items[i].Opcode, items[i].Tenant, items[i].Priority
+		if t >= abi.TenantCount || p > abi.PriorityIdle || (abi.IsSystemOpcode(op) && !abi.IsPublishable(op)) || n[p] == room[p] {
 			q.undoFirstLap(&tail, &n)
 			return false
 		}
-		if run != 0 && (op != runOp || p != runP) {
-			q.pending.add(runP, runOp, run)
-			run = 0
+		// The run: the items from i of op, t and p, as many as p has room
+		// for; an item past the room starts the next run and fails there.
+		run := items[i:min(len(items), i+int(room[p]-n[p]))]
+		first := q.off[p] + tail[p] + n[p]
+		dst := slots[first:][:len(run)]
+		k := 0
+		for ; k < len(run); k++ {
+			it := &run[k]
+			if it.Opcode != op || it.Tenant != t || it.Priority != p {
+				break
+			}
+			// Word by word: a 60-byte array copy is a memmove call in wasm.
+			w, src := &dst[k], (*[itemWords]uint32)(unsafe.Pointer(it))
+			w[1], w[2], w[3], w[4], w[5] = src[0], src[1], src[2], src[3], src[4]
+			w[6], w[7], w[8], w[9], w[10] = src[5], src[6], src[7], src[8], src[9]
+			w[11], w[12], w[13], w[14], w[15] = src[10], src[11], src[12], src[13], src[14]
+			w[abi.SlotStatus] = abi.StatusPublished
 		}
-		runOp, runP = op, p
-		run++
-		slot := q.off[p] + tail[p] + n[p]
-		w := (*[abi.SlotWords]uint32)(ring[int(slot)*abi.SlotWords:][:abi.SlotWords])
-		src := (*[itemWords]uint32)(unsafe.Pointer(it))
-		w[1], w[2], w[3], w[4], w[5] = src[0], src[1], src[2], src[3], src[4]
-		w[6], w[7], w[8], w[9], w[10] = src[5], src[6], src[7], src[8], src[9]
-		w[11], w[12], w[13], w[14], w[15] = src[10], src[11], src[12], src[13], src[14]
-		w[abi.SlotStatus] = abi.StatusPublished
-		n[p]++
-		perTenant[t]++
-	}
-	if run != 0 {
-		q.pending.add(runP, runOp, run)
+		q.pending.add(p, op, uint32(k))
+		n[p] += uint32(k)
+		perTenant[t] += uint32(k)
+		i += k
 	}
 	for p, k := range n {
 		if k != 0 {

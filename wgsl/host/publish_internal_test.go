@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -87,7 +88,13 @@ func BenchmarkPublish(b *testing.B) {
 	for i := range items {
 		items[i].Priority = abi.PriorityNormal
 	}
-	b.SetBytes(n * abi.SlotBytes)
+	benchPublish(b, q, cfg, items)
+}
+
+// benchPublish times q.Publish(items) on a fresh generation of cfg each
+// op (the Reset not timed).
+func benchPublish(b *testing.B, q *Queue, cfg ControlConfig, items []Item) {
+	b.SetBytes(int64(len(items)) * abi.SlotBytes)
 	for b.Loop() {
 		b.StopTimer()
 		require.NoError(b, q.Reset(cfg))
@@ -143,14 +150,22 @@ func TestFirstLapMatchesGeneralPath(t *testing.T) {
 		if errF == nil && wasFirst && fast.Dirty(RingBuffer) != nil {
 			tookFast++
 		}
-		require.Equal(t, slow.ring, fast.ring, "round %d: ring", round)
-		require.Equal(t, slow.control, fast.control, "round %d: control", round)
-		assert.Equal(t, slow.Dirty(RingBuffer), fast.Dirty(RingBuffer), "round %d: dirty", round)
-		assert.Equal(t, slow.RingChanges(), fast.RingChanges(), "round %d: changes", round)
-		assert.Equal(t, slow.PendingOpcodes(nil), fast.PendingOpcodes(nil), "round %d: pending", round)
-		assert.Equal(t, slow.published, fast.published, "round %d: published", round)
+		requireSamePublish(t, slow, fast, fmt.Sprintf("round %d", round))
 	}
 	assert.Positive(t, tookFast)
+}
+
+// requireSamePublish checks that the general path (slow) and the first lap
+// (fast) left the same ring, control, dirty ranges, changes, pending
+// opcodes and tenant counts.
+func requireSamePublish(t *testing.T, slow, fast *Queue, what string) {
+	t.Helper()
+	require.Equal(t, slow.ring, fast.ring, "%s: ring", what)
+	require.Equal(t, slow.control, fast.control, "%s: control", what)
+	assert.Equal(t, slow.Dirty(RingBuffer), fast.Dirty(RingBuffer), "%s: dirty", what)
+	assert.Equal(t, slow.RingChanges(), fast.RingChanges(), "%s: changes", what)
+	assert.Equal(t, slow.PendingOpcodes(nil), fast.PendingOpcodes(nil), "%s: pending", what)
+	assert.Equal(t, slow.published, fast.published, "%s: published", what)
 }
 
 // TestFirstLapUndo: a first-lap batch refused at its last item leaves the
@@ -171,4 +186,84 @@ func TestFirstLapUndo(t *testing.T) {
 	assert.Equal(t, control, q.control)
 	assert.Equal(t, []uint32{7}, q.PendingOpcodes(nil))
 	assert.Empty(t, q.Dirty(RingBuffer))
+}
+
+// BenchmarkPublishMixed publishes batches of 4,096 items in runs of one
+// opcode, tenant and priority (runs of 1–64 items, four priorities, eight
+// opcodes, four tenants), as the page's frames do, into a first lap.
+func BenchmarkPublishMixed(b *testing.B) {
+	const n = 4096
+	cfg := ControlConfig{Slots: 1 << 16, Tenants: 4}
+	q, err := NewQueue(cfg, 0)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(5, 6))
+	items := make([]Item, 0, n)
+	for len(items) < n {
+		it := Item{Opcode: uint32(rng.IntN(8)), Tenant: uint32(rng.IntN(4)), Priority: uint32(rng.IntN(4))}
+		for range min(1+rng.IntN(64), n-len(items)) {
+			items = append(items, it)
+		}
+	}
+	benchPublish(b, q, cfg, items)
+}
+
+// TestFirstLapRuns: batches of runs of one opcode, tenant and priority
+// (publishFirstLap's unit) leave the same state and errors as the general
+// path, where a run fills its partition exactly, runs past its room, is
+// broken by a bad tenant, or is followed by an item of another partition.
+func TestFirstLapRuns(t *testing.T) {
+	cfg := ControlConfig{Slots: 97, Tenants: 4, Partitions: [abi.PriorityLevels + 1]uint32{0, 7, 7, 40, 90, 97}}
+	run := func(n int, it Item) []Item {
+		items := make([]Item, n)
+		for i := range items {
+			items[i] = it
+			items[i].Args[0] = uint32(i)
+		}
+		return items
+	}
+	cat := func(runs ...[]Item) []Item {
+		var items []Item
+		for _, r := range runs {
+			items = append(items, r...)
+		}
+		return items
+	}
+	hi := Item{Opcode: 3, Tenant: 1, Priority: abi.PriorityCritical}
+	low := Item{Opcode: 5, Tenant: 2, Priority: abi.PriorityLow}
+	cases := []struct {
+		name    string
+		batches [][]Item
+		fails   bool // the last batch is refused
+	}{
+		{"mixed runs", [][]Item{cat(run(3, hi), run(20, low), run(2, hi), run(1, low), run(4, Item{Opcode: 3, Tenant: 3, Priority: abi.PriorityNormal}))}, false},
+		{"run fills its partition", [][]Item{cat(run(2, low), run(7, hi), run(5, low))}, false},
+		{"run past its room", [][]Item{run(4, hi), cat(run(2, low), run(4, hi))}, true},
+		{"tenant breaks a run", [][]Item{cat(run(3, low), run(1, Item{Opcode: 5, Tenant: abi.TenantCount, Priority: abi.PriorityLow}), run(3, low))}, true},
+		{"opcode breaks a run", [][]Item{cat(run(3, hi), run(1, Item{Opcode: abi.OpSystemLow + 5}), run(3, hi))}, true},
+		{"priority breaks a run", [][]Item{cat(run(3, hi), run(1, Item{Opcode: 3, Tenant: 1, Priority: abi.PriorityIdle + 1}))}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fast, err := NewQueue(cfg, 0)
+			require.NoError(t, err)
+			slow, err := NewQueue(cfg, 0)
+			require.NoError(t, err)
+			slow.firstLap = false           // the general path, always
+			direct, err := NewQueue(cfg, 0) // the one pass alone
+			require.NoError(t, err)
+			for i, items := range c.batches {
+				refused := c.fails && i == len(c.batches)-1
+				assert.Equal(t, !refused, direct.publishFirstLap(items), "batch %d: took the one pass", i)
+				fast.ClearDirty()
+				slow.ClearDirty()
+				nf, errF := fast.Publish(items)
+				ns, errS := slow.Publish(items)
+				require.Equal(t, errS, errF, "batch %d", i)
+				require.Equal(t, ns, nf, "batch %d", i)
+				assert.Equal(t, refused, errF != nil, "batch %d: %v", i, errF)
+				require.Equal(t, fast.ring, direct.ring, "batch %d: one pass", i)
+				requireSamePublish(t, slow, fast, fmt.Sprintf("batch %d", i))
+			}
+		})
+	}
 }
