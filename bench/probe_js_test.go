@@ -41,6 +41,7 @@ type probeVariant struct {
 	name        string
 	grid, width uint32
 	finalize    bool
+	compile     time.Duration // shader module and pipeline creation
 	pipe        *webgpu.ComputePipeline
 	bind        *webgpu.BindGroup
 	times       []float64
@@ -117,6 +118,7 @@ func TestDrainProbe(t *testing.T) {
 				consts[k] = x
 			}
 		}
+		t0 := time.Now()
 		switch fs[1] {
 		case "bare":
 			consts["BUDGET"] = pageBudget
@@ -128,6 +130,7 @@ func TestDrainProbe(t *testing.T) {
 			must(t, err)
 			v.pipe = compile(v.name, wgsl.ABISource()+"\n"+string(src), wgsl.DrainEntryPoint, pl, consts)
 		}
+		v.compile = time.Since(t0)
 		vs = append(vs, v)
 	}
 	wq := dev.Queue()
@@ -150,8 +153,8 @@ func TestDrainProbe(t *testing.T) {
 	for _, v := range vs {
 		s := slices.Clone(v.times)
 		slices.Sort(s)
-		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d\n",
-			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n)
+		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d, compiled in %.1f ms\n",
+			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n, ms(v.compile))
 		if v.done != n {
 			t.Errorf("probe %s: DONE_COUNT %d, want %d", v.name, v.done, n)
 		}

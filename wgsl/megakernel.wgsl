@@ -614,6 +614,112 @@ fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
     return Claim(false, 0u, 0u);
 }
 
+// lane_loop is the drain's loop without WORKGROUP_CLAIMS: up to budget
+// claims of one ticket each, in claim_lane's order (partitions 0..4, a
+// failed ticket retires its partition), SHUTDOWN read before each. Returns
+// true when it stopped for SHUTDOWN or found every partition drained (not
+// for the budget); r's live set is left at the partitions not seen drained.
+//
+// It is two loops for a CPU adapter's sake (the one that runs it: the
+// runner claims by workgroup on GPUs). SwiftShader runs a group of lanes
+// in lockstep through every block of the loop body, taken or not, so a
+// claim there costs all of run_slot: every opcode's checks and atomics.
+// The inner loop holds only the claim and run_plain; a slot it cannot
+// finish (another opcode, a lapped ring, a bad tenant or status, a denied
+// tenant), or a drained partition, leaves it for the outer loop's
+// run_slot and claim_lane, which then run once per such slot, not once
+// per claim. The lane's current partition is kept in scalars, not indexed
+// in r's arrays (a dynamic index puts an array in memory).
+fn lane_loop(r: ptr<function, LaneRing>, budget: u32, k: ptr<function, LaneCounts>) -> bool {
+    if ((*r).live == 0u) {
+        return true;
+    }
+    var p = countTrailingZeros((*r).live); // the first live partition
+    var start = (*r).start[p];
+    var size = (*r).size[p];
+    var tail = (*r).tail[p];
+    var it = 0u;
+    // Every round takes at least one of the budget's iterations.
+    for (var round = 0u; round < budget && it < budget; round++) {
+        var c = Claim(false, p, 0u);
+        var drained = false;
+        for (; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                return true;
+            }
+            let t = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            if (t >= tail) {
+                drained = true;
+                it++;
+                break;
+            }
+            c = Claim(true, p, start + t % size);
+            if (!run_plain(c, k)) {
+                it++;
+                break;
+            }
+            c.owned = false;
+        }
+        if (drained) {
+            // This iteration's ticket from the next live partition.
+            (*r).live &= ~(1u << p);
+            c = claim_lane(r);
+            if (!c.owned) {
+                return true;
+            }
+            p = c.priority;
+            start = (*r).start[p];
+            size = (*r).size[p];
+            tail = (*r).tail[p];
+        }
+        if (c.owned) {
+            run_slot(c, k);
+        }
+    }
+    return false;
+}
+
+// plain_end is the final status of an opcode that does nothing but end
+// (NOP, YIELD, REQUEUE, WAIT_IO, each when enabled), else 0.
+fn plain_end(op: u32) -> u32 {
+    if (op == OP_NOP && ENABLE_OP_NOP) {
+        return STATUS_DONE;
+    }
+    if (op == OP_YIELD && ENABLE_OP_YIELD) {
+        return STATUS_YIELD;
+    }
+    if (op == OP_REQUEUE && ENABLE_OP_REQUEUE) {
+        return STATUS_REQUEUE;
+    }
+    if (op == OP_WAIT_IO && ENABLE_OP_WAIT_IO) {
+        return STATUS_WAIT_IO;
+    }
+    return 0u;
+}
+
+// run_plain is run_slot for the common case, in far less code: an
+// unlapped ring, a PUBLISHED slot of an enabled tenant, a plain_end
+// opcode. It returns false, having changed nothing, for any other slot.
+fn run_plain(c: Claim, k: ptr<function, LaneCounts>) -> bool {
+    let base = c.slot * SLOT_WORDS;
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
+    let end = plain_end(op);
+    if (end == 0u || !unlapped() || tenant >= TENANT_COUNT ||
+        atomicLoad(&ring[base + SLOT_STATUS]) != STATUS_PUBLISHED || tenant_mask(k, tenant) == 0u) {
+        return false;
+    }
+    (*k).claims += 1u;
+    count_priority(k, c.priority);
+    count_tenant(k, tenant);
+    count_opcode(k, op);
+    atomicStore(&ring[base + SLOT_STATUS], end);
+    if (end == STATUS_DONE) {
+        (*k).done += 1u;
+    }
+    return true;
+}
+
 // work_remains reports whether some live partition still has HEAD < TAIL.
 fn work_remains(r: ptr<function, LaneRing>) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
@@ -885,18 +991,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         }
     } else {
         lr = lane_ring(slots);
-        for (var it = 0u; it < budget; it++) {
-            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
-                stopped = true;
-                break;
-            }
-            let c = claim_lane(&lr);
-            if (!c.owned) {
-                stopped = true;
-                break;
-            }
-            run_slot(c, &counts);
-        }
+        stopped = lane_loop(&lr, budget, &counts);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);

@@ -41,6 +41,7 @@ var ErrClosed = errors.New("megakernel: runner is closed")
 // usable: create one with Open.
 type Runner struct {
 	dev  *webgpu.Device
+	cpu  cpuCache
 	opts Options
 	lay  layout
 	q    *host.Queue
@@ -393,7 +394,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		return r.fail("plan launch", err)
 	}
 	width := rec.WorkgroupSizeX
-	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension))
+	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpuAdapter())
 	jit := r.opts.jit(rec)
 
 	// Resources.

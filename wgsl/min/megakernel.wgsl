@@ -615,6 +615,112 @@ fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
 }
 
 
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+fn lane_loop(r: ptr<function, LaneRing>, budget: u32, k: ptr<function, LaneCounts>) -> bool {
+    if ((*r).live == 0u) {
+        return true;
+    }
+    var p = countTrailingZeros((*r).live);
+    var start = (*r).start[p];
+    var size = (*r).size[p];
+    var tail = (*r).tail[p];
+    var it = 0u;
+
+    for (var round = 0u; round < budget && it < budget; round++) {
+        var c = Claim(false, p, 0u);
+        var drained = false;
+        for (; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                return true;
+            }
+            let t = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            if (t >= tail) {
+                drained = true;
+                it++;
+                break;
+            }
+            c = Claim(true, p, start + t % size);
+            if (!run_plain(c, k)) {
+                it++;
+                break;
+            }
+            c.owned = false;
+        }
+        if (drained) {
+
+            (*r).live &= ~(1u << p);
+            c = claim_lane(r);
+            if (!c.owned) {
+                return true;
+            }
+            p = c.priority;
+            start = (*r).start[p];
+            size = (*r).size[p];
+            tail = (*r).tail[p];
+        }
+        if (c.owned) {
+            run_slot(c, k);
+        }
+    }
+    return false;
+}
+
+
+
+fn plain_end(op: u32) -> u32 {
+    if (op == OP_NOP && ENABLE_OP_NOP) {
+        return STATUS_DONE;
+    }
+    if (op == OP_YIELD && ENABLE_OP_YIELD) {
+        return STATUS_YIELD;
+    }
+    if (op == OP_REQUEUE && ENABLE_OP_REQUEUE) {
+        return STATUS_REQUEUE;
+    }
+    if (op == OP_WAIT_IO && ENABLE_OP_WAIT_IO) {
+        return STATUS_WAIT_IO;
+    }
+    return 0u;
+}
+
+
+
+
+fn run_plain(c: Claim, k: ptr<function, LaneCounts>) -> bool {
+    let base = c.slot * SLOT_WORDS;
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
+    let end = plain_end(op);
+    if (end == 0u || !unlapped() || tenant >= TENANT_COUNT ||
+        atomicLoad(&ring[base + SLOT_STATUS]) != STATUS_PUBLISHED || tenant_mask(k, tenant) == 0u) {
+        return false;
+    }
+    (*k).claims += 1u;
+    count_priority(k, c.priority);
+    count_tenant(k, tenant);
+    count_opcode(k, op);
+    atomicStore(&ring[base + SLOT_STATUS], end);
+    if (end == STATUS_DONE) {
+        (*k).done += 1u;
+    }
+    return true;
+}
+
+
 fn work_remains(r: ptr<function, LaneRing>) -> bool {
     for (var p = 0u; p < PRIORITY_LEVELS; p++) {
         if (((*r).live & (1u << p)) != 0u &&
@@ -885,18 +991,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         }
     } else {
         lr = lane_ring(slots);
-        for (var it = 0u; it < budget; it++) {
-            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
-                stopped = true;
-                break;
-            }
-            let c = claim_lane(&lr);
-            if (!c.owned) {
-                stopped = true;
-                break;
-            }
-            run_slot(c, &counts);
-        }
+        stopped = lane_loop(&lr, budget, &counts);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
