@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall/js"
 	"testing"
 	"time"
 
@@ -42,6 +43,7 @@ type probeVariant struct {
 	grid, width uint32
 	finalize    bool
 	compile     time.Duration // shader module and pipeline creation
+	compileCPU  time.Duration // the process's CPU time meanwhile (processCPU)
 	pipe        *webgpu.ComputePipeline
 	bind        *webgpu.BindGroup
 	times       []float64
@@ -118,7 +120,7 @@ func TestDrainProbe(t *testing.T) {
 				consts[k] = x
 			}
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), processCPU()
 		switch fs[1] {
 		case "bare":
 			consts["BUDGET"] = pageBudget
@@ -130,7 +132,7 @@ func TestDrainProbe(t *testing.T) {
 			must(t, err)
 			v.pipe = compile(v.name, wgsl.ABISource()+"\n"+string(src), wgsl.DrainEntryPoint, pl, consts)
 		}
-		v.compile = time.Since(t0)
+		v.compile, v.compileCPU = time.Since(t0), processCPU()-c0
 		vs = append(vs, v)
 	}
 	wq := dev.Queue()
@@ -153,12 +155,21 @@ func TestDrainProbe(t *testing.T) {
 	for _, v := range vs {
 		s := slices.Clone(v.times)
 		slices.Sort(s)
-		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d, compiled in %.1f ms\n",
-			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n, ms(v.compile))
+		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d, compiled in %.1f ms (CPU %.1f ms)\n",
+			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n, ms(v.compile), ms(v.compileCPU))
 		if v.done != n {
 			t.Errorf("probe %s: DONE_COUNT %d, want %d", v.name, v.done, n)
 		}
 	}
+}
+
+// processCPU is the CPU time Node's process has used (process.cpuUsage:
+// every thread, Dawn's and the adapter's included): a compile's cost that
+// other processes on a loaded machine do not inflate as they do its wall
+// time.
+func processCPU() time.Duration {
+	u := js.Global().Get("process").Call("cpuUsage")
+	return time.Duration(u.Get("user").Float()+u.Get("system").Float()) * time.Microsecond
 }
 
 // barePL is the bare ring's pipeline layout (newFloors's, rebuilt).
