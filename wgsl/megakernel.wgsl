@@ -404,8 +404,8 @@ fn args(slot: u32, pre: vec4<u32>) -> vec4<u32> {
     return pre;
 }
 
-// execute runs opcode op of a claimed slot; the built-in cases load the
-// arguments they use (args4). User opcodes' cases replace the @user-cases
+// execute runs opcode op of a claimed slot; the built-in cases take the
+// arguments they use through args. User opcodes' cases replace the @user-cases
 // line, each calling its function with all SLOT_ARGS argument words.
 fn execute(op: u32, slot: u32) -> Outcome {
     var pre = vec4<u32>();
