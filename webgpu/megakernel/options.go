@@ -404,12 +404,12 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 // without adapter info is taken for a GPU) the grid is instead the fewest
 // workgroups that claim the queue at the full budget, at least one, within
 // the same ceiling. SwiftShader runs a few workgroups at a time on its
-// threads, so a lane's claims never run side by side there, and each
-// workgroup costs its lanes' setup and the last, failed claim, which runs
-// the drain loop's whole body (megakernel.wgsl's lane_loop says why): at
-// 65,536 NOP items the drain pass took 82.9 ms at the policy's 255
-// workgroups and 19.8 ms at 16, at 4,096 items 14.2 ms at 64 and 0.60 ms
-// at 1 (bench/results-ring.md).
+// threads, so more lanes do not overlap the claims' round trips to memory
+// as a GPU's do, and each workgroup costs its lanes' setup and the last,
+// failed claim, which runs the drain loop's whole body (megakernel.wgsl's
+// lane_loop says why): at 65,536 NOP items the drain pass took 64.1 ms at
+// the policy's 255 workgroups and 9.7 ms at 16, at 4,096 items 13.2 ms at
+// 64 and 0.51 ms at 1 (bench/results-ring.md).
 func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32, cpu bool) uint32 {
 	g := o.grid(rec)
 	if o.Grid != 0 {
