@@ -91,9 +91,10 @@
 override WORKGROUP_SIZE_X: u32 = 64u;
 // WORKGROUP_CLAIMS: claims by workgroup (claim_next: one atomicAdd per
 // round for all lanes, handed out through workgroup memory, with two
-// barriers per round) instead of one atomicAdd per lane (claim_lane). The
-// runner turns it on for GPUs; a CPU adapter (SwiftShader) pays more for
-// the barriers than for the atomics.
+// barriers per round) instead of one atomicAdd per lane and claim
+// (lane_loop). The runner turns it on for GPUs; a CPU adapter
+// (SwiftShader) pays more for the barriers than for the atomics, and the
+// code without it is shaped for such an adapter (lane_loop, args).
 override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;

@@ -94,6 +94,7 @@ override WORKGROUP_SIZE_X: u32 = 64u;
 
 
 
+
 override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;
