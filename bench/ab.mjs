@@ -5,7 +5,10 @@
 // measurements alternate A, B, A, B… in headless Chromium.
 //
 //   node bench/ab.mjs --a /tmp/old-static --b static [--rounds 4] [--seconds 6]
-//                     [--loads 8] [--query '?slots=65536'] [--query-b Q]
+//                     [--loads 8] [--query '?slots=65536'] [--query-b Q] [--port 18871]
+//
+// --port moves A's server (B's is the next port), for two runs at once on
+// one machine.
 //
 // --query-b gives B its own query (A keeps --query): one build in two
 // settings, such as --a static --b static --query-b '?slots=65536&readback=full'.
@@ -24,7 +27,7 @@ const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
 );
 if (!args.a || !args.b) {
-  console.error('usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--loads N] [--query Q] [--query-b Q]');
+  console.error('usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--loads N] [--query Q] [--query-b Q] [--port P]');
   process.exit(2);
 }
 const rounds = Number(args.rounds ?? 4);
@@ -91,7 +94,8 @@ if (!process.env.RINGSCOPE_SERVER) {
   process.env.RINGSCOPE_SERVER = path.join(root, 'bench', '.out', 'ab-server');
   execFileSync('go', ['build', '-o', process.env.RINGSCOPE_SERVER, '.'], { cwd: root, stdio: 'inherit' });
 }
-const servers = { A: await serve(args.a, 18871), B: await serve(args.b, 18872) };
+const port = Number(args.port ?? 18871); // B serves on port + 1
+const servers = { A: await serve(args.a, port), B: await serve(args.b, port + 1) };
 const browser = await launch();
 try {
   const rows = { A: [], B: [] };

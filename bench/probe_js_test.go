@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall/js"
 	"testing"
 	"time"
 
@@ -22,9 +23,9 @@ import (
 )
 
 // TestDrainProbe times drain kernels side by side on the ring of row 6
-// (N NOP items in NORMAL, budget 64), one pass each, the GPU warmed
-// before each, variants interleaved per repetition. -probe names a folder
-// with variants.txt, one variant a line:
+// (N NOP items, or row 1's SPIN with -probe-spin, in NORMAL, budget 64),
+// one pass each, the GPU warmed before each, variants interleaved per
+// repetition. -probe names a folder with variants.txt, one variant a line:
 //
 //	name source grid width finalize constants
 //
@@ -32,19 +33,25 @@ import (
 // abi_gen.wgsl), "-" for the built-in drain, "bare" for bare_ring.wgsl;
 // finalize 1 puts finalize.wgsl's dispatch in the same pass (as the
 // runner does); constants: K=V,K=V or "-". Prints one PROBE line per
-// variant: median, min and max µs, and DONE_COUNT after its pass.
+// variant: median, min and max µs, DONE_COUNT and BUDGET_EXHAUSTED after
+// its last pass, and the time its shader module and pipeline took to
+// create, in wall and process CPU time.
 var probeDir = flag.String("probe", "", "TestDrainProbe: the folder of variants.txt")
 var probeN = flag.Uint("probe-n", 1<<20, "TestDrainProbe: items")
 var probeReps = flag.Int("probe-reps", 7, "TestDrainProbe: repetitions")
+var probeSpin = flag.Bool("probe-spin", false, "TestDrainProbe: SPIN items (row 1's) instead of NOP")
 
 type probeVariant struct {
 	name        string
 	grid, width uint32
 	finalize    bool
+	compile     time.Duration // shader module and pipeline creation
+	compileCPU  time.Duration // the process's CPU time meanwhile (processCPU)
 	pipe        *webgpu.ComputePipeline
 	bind        *webgpu.BindGroup
 	times       []float64
 	done        uint32
+	exhausted   uint32 // BUDGET_EXHAUSTED after its last pass
 }
 
 func TestDrainProbe(t *testing.T) {
@@ -57,7 +64,11 @@ func TestDrainProbe(t *testing.T) {
 	parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, n, n, n}
 	q, err := host.NewQueue(host.ControlConfig{Slots: n, Observable: 1, Tenants: 1, Partitions: parts}, 0)
 	must(t, err)
-	_, err = q.Publish(dispatchItems(int(n), abi.OpNop))
+	op := uint32(abi.OpNop)
+	if *probeSpin {
+		op = abi.OpSpin
+	}
+	_, err = q.Publish(dispatchItems(int(n), op))
 	must(t, err)
 	control, ring, logb := q.Control(), q.Ring(), q.Log()
 	params := q.Params(pageBudget).Bytes()
@@ -117,6 +128,7 @@ func TestDrainProbe(t *testing.T) {
 				consts[k] = x
 			}
 		}
+		t0, c0 := time.Now(), processCPU()
 		switch fs[1] {
 		case "bare":
 			consts["BUDGET"] = pageBudget
@@ -128,6 +140,7 @@ func TestDrainProbe(t *testing.T) {
 			must(t, err)
 			v.pipe = compile(v.name, wgsl.ABISource()+"\n"+string(src), wgsl.DrainEntryPoint, pl, consts)
 		}
+		v.compile, v.compileCPU = time.Since(t0), processCPU()-c0
 		vs = append(vs, v)
 	}
 	wq := dev.Queue()
@@ -141,7 +154,7 @@ func TestDrainProbe(t *testing.T) {
 			must(t, err)
 			done, err := f.readControl(ctx)
 			must(t, err)
-			v.done = word(done, abi.CtrlDoneCount)
+			v.done, v.exhausted = word(done, abi.CtrlDoneCount), word(done, abi.CtrlBudgetExhausted)
 			if k > 0 {
 				v.times = append(v.times, us(d))
 			}
@@ -150,12 +163,21 @@ func TestDrainProbe(t *testing.T) {
 	for _, v := range vs {
 		s := slices.Clone(v.times)
 		slices.Sort(s)
-		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d\n",
-			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n)
+		fmt.Printf("PROBE %-24s grid %5d×%-3d fin %v: %8.1f µs (min %.1f, max %.1f, n %d), DONE_COUNT %d of %d, BUDGET_EXHAUSTED %d, compiled in %.1f ms (CPU %.1f ms)\n",
+			v.name, v.grid, v.width, v.finalize, s[len(s)/2], s[0], s[len(s)-1], len(s), v.done, n, v.exhausted, ms(v.compile), ms(v.compileCPU))
 		if v.done != n {
 			t.Errorf("probe %s: DONE_COUNT %d, want %d", v.name, v.done, n)
 		}
 	}
+}
+
+// processCPU is the CPU time Node's process has used (process.cpuUsage:
+// every thread, Dawn's and the adapter's included): a compile's cost that
+// other processes on a loaded machine do not inflate as they do its wall
+// time.
+func processCPU() time.Duration {
+	u := js.Global().Get("process").Call("cpuUsage")
+	return time.Duration(u.Get("user").Float()+u.Get("system").Float()) * time.Microsecond
 }
 
 // barePL is the bare ring's pipeline layout (newFloors's, rebuilt).

@@ -91,9 +91,10 @@
 override WORKGROUP_SIZE_X: u32 = 64u;
 // WORKGROUP_CLAIMS: claims by workgroup (claim_next: one atomicAdd per
 // round for all lanes, handed out through workgroup memory, with two
-// barriers per round) instead of one atomicAdd per lane (claim_lane). The
-// runner turns it on for GPUs; a CPU adapter (SwiftShader) pays more for
-// the barriers than for the atomics.
+// barriers per round) instead of one atomicAdd per lane and claim
+// (lane_loop). The runner turns it on for GPUs; a CPU adapter
+// (SwiftShader) pays more for the barriers than for the atomics, and the
+// code without it is shaped for such an adapter (lane_loop, args).
 override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;
@@ -386,48 +387,62 @@ fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
 // (docs/OPCODES.md) replace the next line; without one it stays a comment.
 // @user-declarations
 
-// args4 loads ARG0..ARG3 of a claimed slot: only the cases that read
-// arguments load them (a NOP loads none).
+// args4 loads ARG0..ARG3 of a claimed slot.
 fn args4(slot: u32) -> vec4<u32> {
     let arg = slot * SLOT_WORDS + SLOT_ARG0;
     return vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
                      atomicLoad(&ring[arg + 2u]), atomicLoad(&ring[arg + 3u]));
 }
 
-// execute runs opcode op of a claimed slot; the built-in cases load the
-// arguments they use (args4). User opcodes' cases replace the @user-cases
+// args is a case's arguments: with WORKGROUP_CLAIMS (a GPU) only the cases
+// that read arguments load them (a NOP loads none); without, pre, which
+// execute loaded once for all cases: a CPU adapter runs every case's
+// block, taken or not, so nine loads in the cases cost nine times one.
+fn args(slot: u32, pre: vec4<u32>) -> vec4<u32> {
+    if (WORKGROUP_CLAIMS) {
+        return args4(slot);
+    }
+    return pre;
+}
+
+// execute runs opcode op of a claimed slot; the built-in cases take the
+// arguments they use through args. User opcodes' cases replace the @user-cases
 // line, each calling its function with all SLOT_ARGS argument words.
 fn execute(op: u32, slot: u32) -> Outcome {
+    var pre = vec4<u32>();
+    if (!WORKGROUP_CLAIMS) {
+        pre = args4(slot);
+    }
     switch op {
         case OP_NOP: {
             if (ENABLE_OP_NOP) { return ends(STATUS_DONE); }
         }
         case OP_STORE_U32: {
-            if (ENABLE_OP_STORE_U32) { let a = args4(slot); return op_store_u32(a.x, a.y); }
+            if (ENABLE_OP_STORE_U32) { let a = args(slot, pre); return op_store_u32(a.x, a.y); }
         }
         case OP_ATOMIC_ADD: {
-            if (ENABLE_OP_ATOMIC_ADD) { let a = args4(slot); return op_atomic_add(a.x, a.y); }
+            if (ENABLE_OP_ATOMIC_ADD) { let a = args(slot, pre); return op_atomic_add(a.x, a.y); }
         }
         case OP_LOAD_U32: {
-            if (ENABLE_OP_LOAD_U32) { let a = args4(slot); return op_load_u32(a.x, a.y); }
+            if (ENABLE_OP_LOAD_U32) { let a = args(slot, pre); return op_load_u32(a.x, a.y); }
         }
         case OP_COMPARE_SWAP: {
-            if (ENABLE_OP_COMPARE_SWAP) { let a = args4(slot); return op_compare_swap(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_COMPARE_SWAP) { let a = args(slot, pre); return op_compare_swap(a.x, a.y, a.z, a.w); }
         }
         case OP_MEMCPY: {
-            if (ENABLE_OP_MEMCPY) { let a = args4(slot); return op_memcpy(a.x, a.y, a.z); }
+            if (ENABLE_OP_MEMCPY) { let a = args(slot, pre); return op_memcpy(a.x, a.y, a.z); }
         }
         case OP_DFA_STEP: {
-            if (ENABLE_OP_DFA_STEP) { let a = args4(slot); return op_dfa_step(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_DFA_STEP) { let a = args(slot, pre); return op_dfa_step(a.x, a.y, a.z, a.w); }
         }
         case OP_BATCH_FENCE: {
-            if (ENABLE_OP_BATCH_FENCE) { let a = args4(slot); return op_batch_fence(a.y, a.z); }
+            if (ENABLE_OP_BATCH_FENCE) { let a = args(slot, pre); return op_batch_fence(a.y, a.z); }
         }
         case OP_HASH: {
-            if (ENABLE_OP_HASH) { let a = args4(slot); return op_hash(a.x, a.y, a.z); }
+            if (ENABLE_OP_HASH) { let a = args(slot, pre); return op_hash(a.x, a.y, a.z); }
         }
         case OP_SPIN: {
-            if (ENABLE_OP_SPIN) { let a = args4(slot); return op_spin(a.x, a.y, a.z); }
+            if (ENABLE_OP_SPIN) { let a = args(slot, pre); return op_spin(a.x, a.y, a.z); }
         }
         case OP_YIELD: {
             if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
@@ -443,7 +458,7 @@ fn execute(op: u32, slot: u32) -> Outcome {
         }
         case OP_PRINTF: {
             if (ENABLE_OP_PRINTF) {
-                let a = args4(slot);
+                let a = args(slot, pre);
                 log_append(a.x, slot, a.y, a.z);
                 return ends(STATUS_DONE);
             }
@@ -595,23 +610,140 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
     return claim;
 }
 
+// LaneClaim is a claim and its partition's bounds: OFF, size and TAIL.
+struct LaneClaim {
+    claim: Claim,
+    start: u32,
+    size: u32,
+    tail: u32,
+}
+
 // claim_lane is claim_next for one lane (WORKGROUP_CLAIMS off): the first
 // ticket below TAIL of the lane's live partitions 0..4, in order, one
 // atomicAdd per ticket; a partition whose ticket failed leaves the lane's
-// live set.
-fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
-    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+// live set. It reads TAIL and OFF from control, not from a LaneRing, so
+// lane_loop carries no arrays through its loops.
+fn claim_lane(live: ptr<function, u32>) -> LaneClaim {
+    var l = LaneClaim(Claim(false, 0u, 0u), 0u, 1u, 0u);
+    for (var p = 0u; p < PRIORITY_LEVELS && !l.claim.owned; p++) {
         let bit = 1u << p;
-        if (((*r).live & bit) == 0u) {
-            continue;
+        if ((*live & bit) != 0u) {
+            let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            let q = partition_at(p);
+            l = LaneClaim(Claim(false, p, 0u), q.start, q.end - q.start, atomicLoad(&control[CTRL_TAIL + p]));
+            if (c < l.tail) {
+                l.claim = Claim(true, p, l.start + c % l.size);
+            } else {
+                *live &= ~bit;
+            }
         }
-        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c < (*r).tail[p]) {
-            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
-        }
-        (*r).live &= ~bit;
     }
-    return Claim(false, 0u, 0u);
+    return l;
+}
+
+// lane_loop is the drain's loop without WORKGROUP_CLAIMS: up to budget
+// claims of one ticket each, in claim_lane's order, SHUTDOWN read before
+// each. live is the usable partitions not seen drained, and left so.
+// Returns true when it stopped for SHUTDOWN or found every partition
+// drained (not for the budget).
+//
+// It is two loops for a CPU adapter's sake (the one that runs it: the
+// runner claims by workgroup on GPUs). SwiftShader runs a group of lanes
+// in lockstep through every block of a loop's body, taken or not, so a
+// claim there costs all of run_slot: every opcode's checks and atomics.
+// The inner loop holds only the claim and run_plain, on the lane's
+// current partition (l: its bounds in scalars, not a LaneRing's arrays);
+// a slot run_plain leaves, or a drained partition (or none yet), ends it,
+// and the outer loop's claim_lane and run_slot run once per such slot,
+// not once per claim.
+fn lane_loop(budget: u32, k: ptr<function, LaneCounts>, live: ptr<function, u32>) -> bool {
+    var l = LaneClaim(Claim(false, 0u, 0u), 0u, 1u, 0u); // tail 0: no partition yet
+    var it = 0u;
+    var stopped = false;
+    // Every round takes at least one of the budget's iterations.
+    for (var round = 0u; round < budget && it < budget && !stopped; round++) {
+        var c = Claim(false, 0u, 0u);
+        var fresh = false; // this iteration's ticket by claim_lane
+        for (; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                stopped = true;
+                break;
+            }
+            if (l.tail == 0u) {
+                fresh = true;
+                break;
+            }
+            let p = l.claim.priority;
+            let t = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            if (t >= l.tail) {
+                *live &= ~(1u << p);
+                fresh = true;
+                break;
+            }
+            c = Claim(true, p, l.start + t % l.size);
+            if (!run_plain(c, k)) {
+                it++;
+                break;
+            }
+            c.owned = false;
+        }
+        if (fresh) {
+            l = claim_lane(live);
+            c = l.claim;
+            stopped = !c.owned;
+            it++;
+        }
+        if (c.owned) {
+            run_slot(c, k);
+        }
+    }
+    return stopped;
+}
+
+// plain_end is the final status of an opcode that does nothing but end
+// (NOP, YIELD, REQUEUE, WAIT_IO, each when enabled), else 0.
+fn plain_end(op: u32) -> u32 {
+    if (op == OP_NOP && ENABLE_OP_NOP) {
+        return STATUS_DONE;
+    }
+    if (op == OP_YIELD && ENABLE_OP_YIELD) {
+        return STATUS_YIELD;
+    }
+    if (op == OP_REQUEUE && ENABLE_OP_REQUEUE) {
+        return STATUS_REQUEUE;
+    }
+    if (op == OP_WAIT_IO && ENABLE_OP_WAIT_IO) {
+        return STATUS_WAIT_IO;
+    }
+    return 0u;
+}
+
+// run_plain is run_slot for the common case, in far less code: an
+// unlapped ring, a PUBLISHED slot with a plain_end opcode, of the
+// partition, tenant and opcode of the runs the lane counts (so the tenant
+// is valid and enabled: its mask was non-zero at the run's first claim,
+// and masks do not change during a dispatch). It returns false, having
+// changed nothing, for any other slot, which run_slot takes, starting
+// new runs.
+fn run_plain(c: Claim, k: ptr<function, LaneCounts>) -> bool {
+    let base = c.slot * SLOT_WORDS;
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
+    let end = plain_end(op);
+    if (end == 0u || (*k).op_n == 0u || (*k).op != op || (*k).tenant_n == 0u || (*k).tenant != tenant ||
+        (*k).prio_n == 0u || (*k).prio != c.priority || !unlapped() ||
+        atomicLoad(&ring[base + SLOT_STATUS]) != STATUS_PUBLISHED) {
+        return false;
+    }
+    (*k).claims += 1u;
+    (*k).prio_n += 1u;
+    (*k).tenant_n += 1u;
+    (*k).op_n += 1u;
+    atomicStore(&ring[base + SLOT_STATUS], end);
+    if (end == STATUS_DONE) {
+        (*k).done += 1u;
+    }
+    return true;
 }
 
 // work_remains reports whether some live partition still has HEAD < TAIL.
@@ -885,18 +1017,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         }
     } else {
         lr = lane_ring(slots);
-        for (var it = 0u; it < budget; it++) {
-            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
-                stopped = true;
-                break;
-            }
-            let c = claim_lane(&lr);
-            if (!c.owned) {
-                stopped = true;
-                break;
-            }
-            run_slot(c, &counts);
-        }
+        stopped = lane_loop(budget, &counts, &lr.live);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);

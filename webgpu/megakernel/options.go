@@ -399,12 +399,27 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 // far more lanes than it ran. With laneClaims items per lane the chains
 // run side by side; a workgroup that finds none left costs one failed
 // atomicAdd. bench/results-h200.md has the grids tried.
-func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32) uint32 {
+//
+// On a CPU adapter (cpu: the device's adapter info says so; a device
+// without adapter info is taken for a GPU) the grid is instead the fewest
+// workgroups that claim the queue at the full budget, at least one, within
+// the same ceiling. SwiftShader runs a few workgroups at a time on its
+// threads, so more lanes do not overlap the claims' round trips to memory
+// as a GPU's do, and each workgroup costs its lanes' setup and the last,
+// failed claim, which runs the drain loop's whole body (megakernel.wgsl's
+// lane_loop says why): at 65,536 NOP items the drain pass took 64.1 ms at
+// the policy's 255 workgroups and 9.7 ms at 16, at 4,096 items 13.2 ms at
+// 64 and 0.51 ms at 1 (bench/results-ring.md).
+func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32, cpu bool) uint32 {
 	g := o.grid(rec)
 	if o.Grid != 0 {
 		return g
 	}
-	perGroup := uint64(rec.WorkgroupSizeX) * uint64(min(o.Budget, laneClaims))
+	claims := min(o.Budget, laneClaims)
+	if cpu {
+		claims = o.Budget
+	}
+	perGroup := uint64(rec.WorkgroupSizeX) * uint64(claims)
 	if perGroup == 0 {
 		return g
 	}
@@ -412,6 +427,9 @@ func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint
 	ceiling := uint64(max(maxGroups, 1))
 	if o.WorkerGroups != 0 {
 		ceiling = min(ceiling, uint64(o.WorkerGroups))
+	}
+	if cpu {
+		return uint32(max(1, min(need, ceiling)))
 	}
 	return uint32(max(uint64(g), min(need, ceiling)))
 }

@@ -229,7 +229,8 @@ func TestModeAndGrid(t *testing.T) {
 	o.Mode, o.Grid = ModeJIT, 3
 	assert.True(t, o.jit(decode.LaunchRecommendation{}))
 	assert.EqualValues(t, 3, o.grid(rec))
-	assert.EqualValues(t, 3, o.gridFor(rec, 1<<20, 65535), "the override is kept")
+	assert.EqualValues(t, 3, o.gridFor(rec, 1<<20, 65535, false), "the override is kept")
+	assert.EqualValues(t, 3, o.gridFor(rec, 1<<20, 65535, true), "the override is kept on a CPU adapter")
 
 	// 255 workgroups of 64 lanes claim 130,560 items at 8 per lane: a
 	// larger queue gets the workgroups for 8 items per lane, so a full
@@ -237,20 +238,41 @@ func TestModeAndGrid(t *testing.T) {
 	o = valid()
 	o.Budget = 64
 	rec = decode.LaunchRecommendation{DispatchGrid: [3]uint32{255, 1, 1}, WorkgroupSizeX: 64}
-	assert.EqualValues(t, 255, o.gridFor(rec, 65536, 65535), "never below the policy's")
-	assert.EqualValues(t, 2048, o.gridFor(rec, 1<<20, 65535))
+	assert.EqualValues(t, 255, o.gridFor(rec, 65536, 65535, false), "never below the policy's")
+	assert.EqualValues(t, 2048, o.gridFor(rec, 1<<20, 65535, false))
 	o.Budget = 4
-	assert.EqualValues(t, 4096, o.gridFor(rec, 1<<20, 65535), "a budget below 8 claims is the lane's")
-	assert.EqualValues(t, 300, o.gridFor(rec, 1<<24, 300), "at most the device's limit")
+	assert.EqualValues(t, 4096, o.gridFor(rec, 1<<20, 65535, false), "a budget below 8 claims is the lane's")
+	assert.EqualValues(t, 300, o.gridFor(rec, 1<<24, 300, false), "at most the device's limit")
 	// A worker cap bounds the raised grid too: the policy's grid of one
 	// workgroup stays one (reliability.spec paces a drain by it).
 	o.WorkerGroups = 1
 	one := decode.LaunchRecommendation{DispatchGrid: [3]uint32{1, 1, 1}, WorkgroupSizeX: 64}
-	assert.EqualValues(t, 1, o.gridFor(one, 1<<20, 65535), "the worker cap holds")
+	assert.EqualValues(t, 1, o.gridFor(one, 1<<20, 65535, false), "the worker cap holds")
 	o.WorkerGroups = 100
 	capped := decode.LaunchRecommendation{DispatchGrid: [3]uint32{60, 1, 1}, WorkgroupSizeX: 64}
-	assert.EqualValues(t, 100, o.gridFor(capped, 1<<20, 65535), "the worker cap holds")
-	assert.EqualValues(t, 60, o.gridFor(capped, 1<<10, 65535), "never below the policy's")
+	assert.EqualValues(t, 100, o.gridFor(capped, 1<<20, 65535, false), "the worker cap holds")
+	assert.EqualValues(t, 60, o.gridFor(capped, 1<<10, 65535, false), "never below the policy's")
+
+	// On a CPU adapter: the fewest workgroups that claim the queue at the
+	// full budget, even below the policy's grid, within the same ceiling.
+	o = valid()
+	o.Budget = 64
+	for _, c := range []struct {
+		name       string
+		queue, max uint32
+		want       uint32
+	}{
+		{"a page frame's 4,096 items", 4096, 65535, 1},
+		{"row 1's 65,536 items", 65536, 65535, 16},
+		{"one item more than a workgroup claims", 4097, 65535, 2},
+		{"an empty queue", 0, 65535, 1},
+		{"a full 1 M ring, above the policy's grid", 1 << 20, 65535, 256},
+		{"at most the device's limit", 1 << 20, 100, 100},
+	} {
+		assert.EqualValues(t, c.want, o.gridFor(rec, c.queue, c.max, true), c.name)
+	}
+	o.WorkerGroups = 8
+	assert.EqualValues(t, 8, o.gridFor(rec, 1<<20, 65535, true), "the worker cap holds on a CPU adapter")
 	assert.Equal(t, "jit", ModeJIT.String())
 	assert.Equal(t, "Mode(9)", Mode(9).String())
 }

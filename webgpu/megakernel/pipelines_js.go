@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/ringscope/ringscope/webgpu"
@@ -146,12 +145,8 @@ func (r *Runner) workgroupClaims() bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims
 	}
-	info, ok := r.dev.AdapterInfo()
-	if !ok || info.IsFallbackAdapter {
-		return false
-	}
-	name := strings.ToLower(info.Vendor + " " + info.Architecture + " " + info.Device + " " + info.Description)
-	return !strings.Contains(name, "swiftshader") && !strings.Contains(name, "llvmpipe")
+	_, ok := r.dev.AdapterInfo()
+	return ok && !r.cpuAdapter()
 }
 
 // pipelineKey names the drain pipeline of width and mode; the last key is

@@ -46,6 +46,7 @@ var ErrClosed = errors.New("megakernel: runner is closed")
 // usable: create one with Open.
 type Runner struct {
 	dev  *webgpu.Device
+	cpu  cpuCache
 	opts Options
 	lay  layout
 	q    *host.Queue

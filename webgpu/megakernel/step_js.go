@@ -92,7 +92,7 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 		return r.fail("plan launch", err)
 	}
 	width := rec.WorkgroupSizeX
-	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension))
+	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpuAdapter())
 	jit := r.opts.jit(rec)
 
 	// Resources.

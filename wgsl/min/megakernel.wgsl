@@ -94,6 +94,7 @@ override WORKGROUP_SIZE_X: u32 = 64u;
 
 
 
+
 override WORKGROUP_CLAIMS: bool = false;
 
 override ENABLE_OP_NOP: bool = true;
@@ -387,7 +388,6 @@ fn op_spin(rounds: u32, result: u32, seed: u32) -> Outcome {
 // @user-declarations
 
 
-
 fn args4(slot: u32) -> vec4<u32> {
     let arg = slot * SLOT_WORDS + SLOT_ARG0;
     return vec4<u32>(atomicLoad(&ring[arg]), atomicLoad(&ring[arg + 1u]),
@@ -397,37 +397,52 @@ fn args4(slot: u32) -> vec4<u32> {
 
 
 
+
+fn args(slot: u32, pre: vec4<u32>) -> vec4<u32> {
+    if (WORKGROUP_CLAIMS) {
+        return args4(slot);
+    }
+    return pre;
+}
+
+
+
+
 fn execute(op: u32, slot: u32) -> Outcome {
+    var pre = vec4<u32>();
+    if (!WORKGROUP_CLAIMS) {
+        pre = args4(slot);
+    }
     switch op {
         case OP_NOP: {
             if (ENABLE_OP_NOP) { return ends(STATUS_DONE); }
         }
         case OP_STORE_U32: {
-            if (ENABLE_OP_STORE_U32) { let a = args4(slot); return op_store_u32(a.x, a.y); }
+            if (ENABLE_OP_STORE_U32) { let a = args(slot, pre); return op_store_u32(a.x, a.y); }
         }
         case OP_ATOMIC_ADD: {
-            if (ENABLE_OP_ATOMIC_ADD) { let a = args4(slot); return op_atomic_add(a.x, a.y); }
+            if (ENABLE_OP_ATOMIC_ADD) { let a = args(slot, pre); return op_atomic_add(a.x, a.y); }
         }
         case OP_LOAD_U32: {
-            if (ENABLE_OP_LOAD_U32) { let a = args4(slot); return op_load_u32(a.x, a.y); }
+            if (ENABLE_OP_LOAD_U32) { let a = args(slot, pre); return op_load_u32(a.x, a.y); }
         }
         case OP_COMPARE_SWAP: {
-            if (ENABLE_OP_COMPARE_SWAP) { let a = args4(slot); return op_compare_swap(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_COMPARE_SWAP) { let a = args(slot, pre); return op_compare_swap(a.x, a.y, a.z, a.w); }
         }
         case OP_MEMCPY: {
-            if (ENABLE_OP_MEMCPY) { let a = args4(slot); return op_memcpy(a.x, a.y, a.z); }
+            if (ENABLE_OP_MEMCPY) { let a = args(slot, pre); return op_memcpy(a.x, a.y, a.z); }
         }
         case OP_DFA_STEP: {
-            if (ENABLE_OP_DFA_STEP) { let a = args4(slot); return op_dfa_step(a.x, a.y, a.z, a.w); }
+            if (ENABLE_OP_DFA_STEP) { let a = args(slot, pre); return op_dfa_step(a.x, a.y, a.z, a.w); }
         }
         case OP_BATCH_FENCE: {
-            if (ENABLE_OP_BATCH_FENCE) { let a = args4(slot); return op_batch_fence(a.y, a.z); }
+            if (ENABLE_OP_BATCH_FENCE) { let a = args(slot, pre); return op_batch_fence(a.y, a.z); }
         }
         case OP_HASH: {
-            if (ENABLE_OP_HASH) { let a = args4(slot); return op_hash(a.x, a.y, a.z); }
+            if (ENABLE_OP_HASH) { let a = args(slot, pre); return op_hash(a.x, a.y, a.z); }
         }
         case OP_SPIN: {
-            if (ENABLE_OP_SPIN) { let a = args4(slot); return op_spin(a.x, a.y, a.z); }
+            if (ENABLE_OP_SPIN) { let a = args(slot, pre); return op_spin(a.x, a.y, a.z); }
         }
         case OP_YIELD: {
             if (ENABLE_OP_YIELD) { return ends(STATUS_YIELD); }
@@ -443,7 +458,7 @@ fn execute(op: u32, slot: u32) -> Outcome {
         }
         case OP_PRINTF: {
             if (ENABLE_OP_PRINTF) {
-                let a = args4(slot);
+                let a = args(slot, pre);
                 log_append(a.x, slot, a.y, a.z);
                 return ends(STATUS_DONE);
             }
@@ -596,22 +611,139 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
 }
 
 
+struct LaneClaim {
+    claim: Claim,
+    start: u32,
+    size: u32,
+    tail: u32,
+}
 
 
 
-fn claim_lane(r: ptr<function, LaneRing>) -> Claim {
-    for (var p = 0u; p < PRIORITY_LEVELS; p++) {
+
+
+
+fn claim_lane(live: ptr<function, u32>) -> LaneClaim {
+    var l = LaneClaim(Claim(false, 0u, 0u), 0u, 1u, 0u);
+    for (var p = 0u; p < PRIORITY_LEVELS && !l.claim.owned; p++) {
         let bit = 1u << p;
-        if (((*r).live & bit) == 0u) {
-            continue;
+        if ((*live & bit) != 0u) {
+            let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            let q = partition_at(p);
+            l = LaneClaim(Claim(false, p, 0u), q.start, q.end - q.start, atomicLoad(&control[CTRL_TAIL + p]));
+            if (c < l.tail) {
+                l.claim = Claim(true, p, l.start + c % l.size);
+            } else {
+                *live &= ~bit;
+            }
         }
-        let c = atomicAdd(&control[CTRL_HEAD + p], 1u);
-        if (c < (*r).tail[p]) {
-            return Claim(true, p, (*r).start[p] + c % (*r).size[p]);
-        }
-        (*r).live &= ~bit;
     }
-    return Claim(false, 0u, 0u);
+    return l;
+}
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+fn lane_loop(budget: u32, k: ptr<function, LaneCounts>, live: ptr<function, u32>) -> bool {
+    var l = LaneClaim(Claim(false, 0u, 0u), 0u, 1u, 0u);
+    var it = 0u;
+    var stopped = false;
+
+    for (var round = 0u; round < budget && it < budget && !stopped; round++) {
+        var c = Claim(false, 0u, 0u);
+        var fresh = false;
+        for (; it < budget; it++) {
+            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
+                stopped = true;
+                break;
+            }
+            if (l.tail == 0u) {
+                fresh = true;
+                break;
+            }
+            let p = l.claim.priority;
+            let t = atomicAdd(&control[CTRL_HEAD + p], 1u);
+            if (t >= l.tail) {
+                *live &= ~(1u << p);
+                fresh = true;
+                break;
+            }
+            c = Claim(true, p, l.start + t % l.size);
+            if (!run_plain(c, k)) {
+                it++;
+                break;
+            }
+            c.owned = false;
+        }
+        if (fresh) {
+            l = claim_lane(live);
+            c = l.claim;
+            stopped = !c.owned;
+            it++;
+        }
+        if (c.owned) {
+            run_slot(c, k);
+        }
+    }
+    return stopped;
+}
+
+
+
+fn plain_end(op: u32) -> u32 {
+    if (op == OP_NOP && ENABLE_OP_NOP) {
+        return STATUS_DONE;
+    }
+    if (op == OP_YIELD && ENABLE_OP_YIELD) {
+        return STATUS_YIELD;
+    }
+    if (op == OP_REQUEUE && ENABLE_OP_REQUEUE) {
+        return STATUS_REQUEUE;
+    }
+    if (op == OP_WAIT_IO && ENABLE_OP_WAIT_IO) {
+        return STATUS_WAIT_IO;
+    }
+    return 0u;
+}
+
+
+
+
+
+
+
+
+fn run_plain(c: Claim, k: ptr<function, LaneCounts>) -> bool {
+    let base = c.slot * SLOT_WORDS;
+    let op = atomicLoad(&ring[base + SLOT_OPCODE]);
+    let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
+    let end = plain_end(op);
+    if (end == 0u || (*k).op_n == 0u || (*k).op != op || (*k).tenant_n == 0u || (*k).tenant != tenant ||
+        (*k).prio_n == 0u || (*k).prio != c.priority || !unlapped() ||
+        atomicLoad(&ring[base + SLOT_STATUS]) != STATUS_PUBLISHED) {
+        return false;
+    }
+    (*k).claims += 1u;
+    (*k).prio_n += 1u;
+    (*k).tenant_n += 1u;
+    (*k).op_n += 1u;
+    atomicStore(&ring[base + SLOT_STATUS], end);
+    if (end == STATUS_DONE) {
+        (*k).done += 1u;
+    }
+    return true;
 }
 
 
@@ -885,18 +1017,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         }
     } else {
         lr = lane_ring(slots);
-        for (var it = 0u; it < budget; it++) {
-            if (atomicLoad(&control[CTRL_SHUTDOWN]) != 0u) {
-                stopped = true;
-                break;
-            }
-            let c = claim_lane(&lr);
-            if (!c.owned) {
-                stopped = true;
-                break;
-            }
-            run_slot(c, &counts);
-        }
+        stopped = lane_loop(budget, &counts, &lr.live);
     }
     if (!stopped && atomicLoad(&control[CTRL_SHUTDOWN]) == 0u && work_remains(&lr)) {
         atomicAdd(&control[CTRL_BUDGET_EXHAUSTED], 1u);
