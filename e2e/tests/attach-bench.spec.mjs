@@ -110,7 +110,7 @@ async function measureQuiet(page, pace, mode) {
   if (inWindow.length < 2) throw new Error(`${mode}: ${inWindow.length} samples in the window (ready at ${got.readyAt} ms: ${got.attached})`);
   const [a, b] = [inWindow[0], inWindow.at(-1)];
   const s = (b[0] - a[0]) / 1000;
-  return { pace, mode, seconds: s, hostFps: (b[1] - a[1]) / s, ringscopeFps: 0, readback: got.rs?.readback ?? null, pacing: got.rs?.pacing ?? null, wasmMiB: 0, jsHeapMiB: 0 };
+  return { pace, mode, seconds: s, hostFps: (b[1] - a[1]) / s, ringscopeFps: got.rs?.pacing?.rate ?? 0, readback: got.rs?.readback ?? null, pacing: got.rs?.pacing ?? null, wasmMiB: 0, jsHeapMiB: 0 };
 }
 
 async function measure(page, pace, mode, round) {
