@@ -110,7 +110,7 @@ async function measureQuiet(page, pace, mode) {
   if (inWindow.length < 2) throw new Error(`${mode}: ${inWindow.length} samples in the window (ready at ${got.readyAt} ms: ${got.attached})`);
   const [a, b] = [inWindow[0], inWindow.at(-1)];
   const s = (b[0] - a[0]) / 1000;
-  return { pace, mode, seconds: s, hostFps: (b[1] - a[1]) / s, ringscopeFps: got.rs?.pacing?.rate ?? 0, readback: got.rs?.readback ?? null, pacing: got.rs?.pacing ?? null, wasmMiB: 0, jsHeapMiB: 0 };
+  return { pace, mode, seconds: s, hostFps: (b[1] - a[1]) / s, ringscopeFps: got.rs?.pacing?.rate ?? 0, readback: got.rs?.readback ?? null, pacing: got.rs?.pacing ?? null, wasmMiB: null, jsHeapMiB: null };
 }
 
 async function measure(page, pace, mode, round) {
@@ -207,7 +207,8 @@ test('attach: host frame rate alone vs attached at 65,536 slots', { tag: '@bench
         const page = await ctx.newPage();
         rows.push({ round, ...(await measure(page, pace, mode, round)) });
         const r = rows.at(-1);
-        console.log(`pace ${pace} round ${round} ${mode.padEnd(7)}: host ${r.hostFps.toFixed(1)} frames/s, wasm ${r.wasmMiB.toFixed(0)} MiB, JS heap ${r.jsHeapMiB.toFixed(0)} MiB` +
+        console.log(`pace ${pace} round ${round} ${mode.padEnd(7)}: host ${r.hostFps.toFixed(1)} frames/s` +
+          (r.wasmMiB === null ? '' : `, wasm ${r.wasmMiB.toFixed(0)} MiB, JS heap ${r.jsHeapMiB.toFixed(0)} MiB`) +
           (attached(r.mode) && r.readback ? `, ringscope ${r.ringscopeFps.toFixed(1)} frames/s (${r.readback} readback)` : '') +
           (r.pacing ? `, pacing: budget ${r.pacing.budget} share ${r.pacing.share.toFixed(3)} cost ${r.pacing.costMS.toFixed(1)} ms${r.pacing.throttled ? ' throttled' : ''}${r.pacing.atFloor ? ' at floor' : ''}` : ''));
         await ctx.close();
