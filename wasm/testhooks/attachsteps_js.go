@@ -80,6 +80,10 @@ func attachSteps(args []js.Value) (any, error) {
 		}
 		if ok {
 			read++
+		} else {
+			// A host buffer is mapped: give the event loop the turn that
+			// unmaps it (a Sleep of 0 would spin without yielding to JS).
+			time.Sleep(time.Millisecond)
 		}
 	}
 	if d := o.Get("detach"); d.IsUndefined() || jsarg.Truthy(d) {
