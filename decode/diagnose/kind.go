@@ -1,0 +1,83 @@
+package diagnose
+
+import "fmt"
+
+// Kind names a cause. The names are kebab-case and part of the contract
+// (docs/DIAGNOSIS.md has one row per kind); the order is the order causes
+// are listed in, the one that explains the others first.
+type Kind uint8
+
+// The cause kinds, most explanatory first.
+const (
+	// DeviceLost: the GPU device is gone; nothing runs until recovery.
+	DeviceLost Kind = iota + 1
+	// Shutdown: SHUTDOWN is set while work is queued.
+	Shutdown
+	// MaskedTenant: queued work belongs to a tenant whose mask is off.
+	MaskedTenant
+	// WaitIO: WAIT_IO slots wait for a host IO service that does not answer.
+	WaitIO
+	// RequeueLoop: slots requeue themselves over and over, completing nothing.
+	RequeueLoop
+	// PriorityInversion: a higher priority waits while a lower one runs.
+	PriorityInversion
+	// Starvation: a tenant's queued work is not claimed while others' is.
+	Starvation
+	// Budget: lanes spend their claim budget every submission and the
+	// queue grows.
+	Budget
+	// BackPressure: publishes are refused because a partition is full.
+	BackPressure
+	// FaultStorm: a large share of completions are faults.
+	FaultStorm
+	// LogOverflow: the log buffer dropped records.
+	LogOverflow
+	// NoProgress: a stall no other rule explains.
+	NoProgress
+	kindEnd
+)
+
+var kindNames = [kindEnd]string{
+	DeviceLost:        "device-lost",
+	Shutdown:          "shutdown",
+	MaskedTenant:      "masked-tenant",
+	WaitIO:            "wait-io",
+	RequeueLoop:       "requeue-loop",
+	PriorityInversion: "priority-inversion",
+	Starvation:        "starvation",
+	Budget:            "budget",
+	BackPressure:      "back-pressure",
+	FaultStorm:        "fault-storm",
+	LogOverflow:       "log-overflow",
+	NoProgress:        "no-progress",
+}
+
+// String is the kind's kebab-case name.
+func (k Kind) String() string {
+	if k > 0 && k < kindEnd {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// MarshalText writes the name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Vocabulary lists every kind, in listing order.
+func Vocabulary() []Kind {
+	ks := make([]Kind, 0, kindEnd-1)
+	for k := DeviceLost; k < kindEnd; k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// ParseKind is String's inverse.
+func ParseKind(s string) (Kind, bool) {
+	for k := DeviceLost; k < kindEnd; k++ {
+		if kindNames[k] == s {
+			return k, true
+		}
+	}
+	return 0, false
+}
