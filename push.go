@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,7 +28,12 @@ import (
 // checked by pushlabel.Valid, so the relay reaches nothing else. Only the
 // page's own fetches use it: a request must carry X-Ringscope-Push (which
 // a cross-origin page cannot send without a preflight this server never
-// grants) and, where the browser says, Sec-Fetch-Site: same-origin.
+// grants) and, where the browser says, Sec-Fetch-Site: same-origin. Its
+// Host must be an address this server serves (allowHosts), so a page of
+// another name that DNS rebinding points at this server is refused. The
+// relay never follows a redirect: the gateway's answer comes back as it is,
+// so a gateway (or whatever answers at its address) cannot make the server
+// fetch, or re-send a push to, another URL.
 
 // pushPrefix is the relay's path.
 const pushPrefix = "/pushgateway/"
@@ -42,6 +48,14 @@ const pushTimeout = 10 * time.Second
 type pushRelay struct {
 	target *url.URL
 	client *http.Client
+
+	// The addresses the server serves (allowHosts): its port, its IP
+	// (nil: every IP, a listener on the unspecified address) and the
+	// host name -addr gave, if any. Until allowHosts, no Host is served.
+	port     string
+	ip       net.IP
+	name     string
+	hostsSet bool
 }
 
 // newPushRelay checks the -pushgateway URL: http or https, a host, no
@@ -55,7 +69,59 @@ func newPushRelay(raw string) (*pushRelay, error) {
 		return nil, fmt.Errorf("-pushgateway %q: want http://host:port[/path] of a Pushgateway", raw)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
-	return &pushRelay{target: u, client: &http.Client{Timeout: pushTimeout}}, nil
+	client := &http.Client{
+		Timeout: pushTimeout,
+		// The gateway's answer, a 3xx included, is the relay's answer.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &pushRelay{target: u, client: client}, nil
+}
+
+// allowHosts sets the Host values the relay answers to those of a server
+// listening at ln, started with -addr flagAddr: ln's port with ln's IP
+// (any IP literal where ln is on the unspecified address), "localhost"
+// where ln is on loopback or every address, or the host name of flagAddr.
+// A DNS-rebinding page reaches the server under its own name, which is
+// none of these.
+func (p *pushRelay) allowHosts(ln net.Addr, flagAddr string) error {
+	host, port, err := net.SplitHostPort(ln.String())
+	if err != nil {
+		return fmt.Errorf("pushgateway relay: listen address %q: %w", ln, err)
+	}
+	p.port, p.ip, p.name, p.hostsSet = port, net.ParseIP(host), "", true
+	if p.ip != nil && p.ip.IsUnspecified() {
+		p.ip = nil
+	}
+	if h, _, err := net.SplitHostPort(flagAddr); err == nil && h != "" && net.ParseIP(h) == nil {
+		p.name = strings.ToLower(h)
+	}
+	return nil
+}
+
+// servesHost reports whether a request's Host is an address this server
+// serves (allowHosts).
+func (p *pushRelay) servesHost(hostport string) bool {
+	if !p.hostsSet {
+		return false
+	}
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, "80" // a Host without a port is port 80's
+	}
+	host = strings.ToLower(host)
+	if port != p.port {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return p.ip == nil || p.ip.Equal(ip)
+	}
+	switch {
+	case host == "localhost":
+		return p.ip == nil || p.ip.IsLoopback()
+	case p.name != "":
+		return host == p.name
+	}
+	return false
 }
 
 // withPush serves the relay's path with push, everything else with h.
@@ -104,6 +170,10 @@ func (p *pushRelay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Header.Get("X-Ringscope-Push") == "" || (r.Header.Get("Sec-Fetch-Site") != "" && r.Header.Get("Sec-Fetch-Site") != "same-origin") {
 		http.Error(w, "pushgateway relay: only the page's own pushes are relayed", http.StatusForbidden)
+		return
+	}
+	if !p.servesHost(r.Host) {
+		http.Error(w, fmt.Sprintf("pushgateway relay: Host %q is not an address this server serves", r.Host), http.StatusMisdirectedRequest)
 		return
 	}
 	if r.URL.RawPath != "" {

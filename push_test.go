@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,10 +33,12 @@ func TestPushRelay(t *testing.T) {
 	defer gw.Close()
 	push, err := newPushRelay(gw.URL + "/base/")
 	require.NoError(t, err)
+	require.NoError(t, push.allowHosts(loopback8080, "127.0.0.1:8080"))
 	h := withPush(newHandler(testTree(t)), push)
 
 	send := func(method, path, body string, hdr map[string]string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r.Host = "127.0.0.1:8080"
 		for k, v := range hdr {
 			r.Header.Set(k, v)
 		}
@@ -64,6 +68,10 @@ func TestPushRelay(t *testing.T) {
 		{"other label", http.MethodPut, "/pushgateway/metrics/job/e2e/zone/a", page, http.StatusNotFound},
 		{"slash in a label", http.MethodPut, "/pushgateway/metrics/job/a%2Fb", page, http.StatusBadRequest},
 		{"dot dot", http.MethodPut, "/pushgateway/metrics/job/../../admin", page, http.StatusNotFound},
+		{"job dot", http.MethodPut, "/pushgateway/metrics/job/.", page, http.StatusNotFound},
+		{"job dot dot", http.MethodPut, "/pushgateway/metrics/job/..", page, http.StatusNotFound},
+		{"instance dot", http.MethodPut, "/pushgateway/metrics/job/e2e/instance/.", page, http.StatusNotFound},
+		{"instance dot dot", http.MethodPut, "/pushgateway/metrics/job/e2e/instance/..", page, http.StatusNotFound},
 		{"other gateway path", http.MethodPut, "/pushgateway/api/v1/admin/wipe", page, http.StatusNotFound},
 	}
 	for _, tt := range refused {
@@ -90,4 +98,106 @@ func TestPushRelay(t *testing.T) {
 		_, err := newPushRelay(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// loopback8080 is a server's listener address for the relay's Host rule.
+var loopback8080 = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+
+// A gateway (or whatever answers at its address) that redirects does not
+// make the relay fetch, or re-send a push to, another URL: the 3xx comes
+// back as the relay's answer and nothing reaches the second server.
+func TestPushRelayDoesNotFollowRedirects(t *testing.T) {
+	var mu sync.Mutex
+	var reached []string
+	secret := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reached = append(reached, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		fmt.Fprint(w, "the secret")
+	}))
+	defer secret.Close()
+	for _, code := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			http.Redirect(w, r, secret.URL+"/secret", code)
+		}))
+		push, err := newPushRelay(gw.URL)
+		require.NoError(t, err)
+		require.NoError(t, push.allowHosts(loopback8080, "127.0.0.1:8080"))
+		r := httptest.NewRequest(http.MethodPut, "/pushgateway/metrics/job/e2e", strings.NewReader("x 1\n"))
+		r.Host = "127.0.0.1:8080"
+		r.Header.Set("X-Ringscope-Push", "1")
+		w := httptest.NewRecorder()
+		withPush(newHandler(testTree(t)), push).ServeHTTP(w, r)
+		gw.Close()
+		assert.Equal(t, code, w.Code, "the gateway's %d comes back as it is", code)
+		assert.NotContains(t, w.Body.String(), "the secret", "%d", code)
+		assert.Empty(t, w.Header().Get("Location"), "%d: the relay sends no Location of the gateway's", code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Empty(t, reached, "nothing reached the redirect's target")
+}
+
+// The relay answers only the Host values of the addresses the server
+// serves: a page under another name (DNS rebinding) is refused before
+// anything reaches the gateway.
+func TestPushRelayHost(t *testing.T) {
+	var mu sync.Mutex
+	reached := 0
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reached++
+		mu.Unlock()
+	}))
+	defer gw.Close()
+	push, err := newPushRelay(gw.URL)
+	require.NoError(t, err)
+	status := func(host string) int {
+		r := httptest.NewRequest(http.MethodDelete, "/pushgateway/metrics/job/e2e", nil)
+		r.Host = host
+		r.Header.Set("X-Ringscope-Push", "1")
+		r.Header.Set("Sec-Fetch-Site", "same-origin")
+		w := httptest.NewRecorder()
+		withPush(newHandler(testTree(t)), push).ServeHTTP(w, r)
+		if w.Code == http.StatusMisdirectedRequest {
+			assert.Contains(t, w.Body.String(), "is not an address this server serves")
+		}
+		return w.Code
+	}
+	assert.Equal(t, http.StatusMisdirectedRequest, status("127.0.0.1:8080"), "no Host is served before allowHosts")
+
+	require.NoError(t, push.allowHosts(loopback8080, "127.0.0.1:8080"))
+	for host, want := range map[string]int{
+		"127.0.0.1:8080":        http.StatusOK,
+		"localhost:8080":        http.StatusOK,
+		"LOCALHOST:8080":        http.StatusOK,
+		"evil.example:8080":     http.StatusMisdirectedRequest,
+		"127.0.0.1:9999":        http.StatusMisdirectedRequest,
+		"10.0.0.1:8080":         http.StatusMisdirectedRequest,
+		"127.0.0.1":             http.StatusMisdirectedRequest,
+		"":                      http.StatusMisdirectedRequest,
+		"localhost.evil:8080":   http.StatusMisdirectedRequest,
+		"127.0.0.1.nip.io:8080": http.StatusMisdirectedRequest,
+	} {
+		assert.Equal(t, want, status(host), "Host %q", host)
+	}
+
+	// On every address: any IP literal and localhost; a host name only
+	// where -addr named it.
+	require.NoError(t, push.allowHosts(&net.TCPAddr{IP: net.IPv4zero, Port: 80}, "ci-box:80"))
+	for host, want := range map[string]int{
+		"10.0.0.1":        http.StatusOK,
+		"[::1]:80":        http.StatusOK,
+		"localhost":       http.StatusOK,
+		"ci-box":          http.StatusOK,
+		"evil.example":    http.StatusMisdirectedRequest,
+		"evil.example:80": http.StatusMisdirectedRequest,
+		"10.0.0.1:8080":   http.StatusMisdirectedRequest,
+	} {
+		assert.Equal(t, want, status(host), "Host %q", host)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 7, reached, "only the served Hosts reached the gateway")
 }

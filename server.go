@@ -62,6 +62,9 @@ func main() {
 	}
 	log.Printf("ringscope: serving %s on %s", *dir, serverURL(ln.Addr()))
 	if push != nil {
+		if err := push.allowHosts(ln.Addr(), *addr); err != nil {
+			log.Fatalf("ringscope: %v", err)
+		}
 		log.Printf("ringscope: relaying %s… to the Pushgateway %s", pushPrefix, push.target)
 	}
 	if err := serve(ctx, ln, newServer(withPush(newHandler(*dir), push))); err != nil {

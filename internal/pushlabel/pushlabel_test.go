@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// The loop is the regexp it replaced, byte for byte: every string of one
-// and two bytes, and the lengths at the bound.
+// The loop is the regexp it replaced, less "." and "..", byte for byte:
+// every string of one and two bytes, and the lengths at the bound.
 func TestValidMatchesTheRegexp(t *testing.T) {
 	re := regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 	check := func(s string) {
-		if Valid(s) != re.MatchString(s) {
-			t.Fatalf("Valid(%q) = %v, the regexp says %v", s, Valid(s), re.MatchString(s))
+		want := re.MatchString(s) && s != "." && s != ".."
+		if Valid(s) != want {
+			t.Fatalf("Valid(%q) = %v, want %v", s, Valid(s), want)
 		}
 	}
 	check("")
@@ -28,4 +29,7 @@ func TestValidMatchesTheRegexp(t *testing.T) {
 	assert.False(t, Valid(strings.Repeat("a", MaxLen+1)))
 	assert.False(t, Valid("é"))
 	assert.True(t, Valid("ci-run_3.2:a"))
+	assert.False(t, Valid("."), "a path segment, not a label")
+	assert.False(t, Valid(".."), "a path segment, not a label")
+	assert.True(t, Valid("..."))
 }
