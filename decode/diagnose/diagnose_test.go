@@ -1,0 +1,295 @@
+package diagnose
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+func TestHealthyRingsShowNoCause(t *testing.T) {
+	d, r := New(), newRing(65536, 8)
+	for i := range 600 {
+		r.clear()
+		r.queue(i%8, i%5, 40)     // fresh work, queued at readback
+		r.tel.Occupancy.Yield = 4 // a few parked slots
+		r.tel.Control.BudgetExhausted += uint32(i % 2)
+		for tn := range 8 {
+			r.complete(tn, tn%5, 500, uint32(tn%2)) // under 1% faults
+		}
+		r.log.Records = []decode.LogRecord{{Format: abi.LogFaultTag | abi.FaultUserFault, A: abi.OpRaise}}
+		got := r.step(d, 100)
+		require.Empty(t, got.Causes, "frame %d: %v", i, kinds(got))
+		require.Equal(t, Progressing, got.Health, "frame %d", i)
+	}
+}
+
+func TestIdleIsNothingQueuedNothingDone(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	for range 5 {
+		assert.Equal(t, Idle, r.step(d, 100).Health)
+	}
+	r.complete(0, 2, 10, 0)
+	assert.Equal(t, Progressing, r.step(d, 100).Health, "completions with an empty queue at readback are progress")
+	assert.Equal(t, Idle, r.step(d, 100).Health)
+}
+
+func TestMaskedTenantExplainsTheStall(t *testing.T) {
+	d, r := New(), newRing(4096, 8)
+	r.tel.Control.TenantMasks[0] = 0
+	r.queue(0, 2, 1812)
+	var got *Diagnosis
+	for range 6 {
+		r.tel.Control.Denied += 1812
+		got = r.step(d, 200)
+	}
+	require.Equal(t, Stalled, got.Health)
+	c := got.First()
+	require.NotNil(t, c)
+	assert.Equal(t, MaskedTenant, c.Kind)
+	assert.Equal(t, 0, c.Subject.Tenant)
+	slots, _ := c.Evidence.Get("slots")
+	assert.Equal(t, 1812.0, slots)
+	denied, _ := c.Evidence.Get("deniedPerFrame")
+	assert.Equal(t, 1812.0, denied)
+	assert.Contains(t, c.Fix, "setTenantMask(0, true)")
+	assert.Equal(t, []string{"masked-tenant"}, kinds(got), "one cause: tenants the ring does not run are not counted")
+
+	// Unmasking clears it within the watchdog's intervals.
+	r.tel.Control.TenantMasks[0] = 1
+	for range 3 {
+		r.clear()
+		r.complete(0, 2, 600, 0)
+		got = r.step(d, 200)
+	}
+	assert.Equal(t, Progressing, got.Health)
+	assert.Empty(t, got.Causes)
+}
+
+func TestAFewMaskedSlotsOnAProgressingRingAreNoCause(t *testing.T) {
+	d, r := New(), newRing(65536, 8)
+	r.tel.Control.TenantMasks[7] = 0
+	r.queue(7, 4, 16)
+	for range 20 {
+		r.complete(1, 2, 1000, 0)
+		got := r.step(d, 100)
+		require.Empty(t, got.Causes)
+	}
+	r.queue(7, 4, 700) // 1% of the ring
+	r.complete(1, 2, 1000, 0)
+	r.step(d, 100)
+	r.complete(1, 2, 1000, 0)
+	got := r.step(d, 100)
+	assert.Equal(t, Degraded, got.Health)
+	assert.Equal(t, []string{"masked-tenant"}, kinds(got))
+}
+
+func TestFaultStormNamesTheShareCodeAndOpcode(t *testing.T) {
+	d, r := New(), newRing(16384, 8)
+	r.facts.OpcodeName = func(op uint32) string { return map[uint32]string{0x1234: "SYS(0x1234)"}[op] }
+	var got *Diagnosis
+	for range 4 {
+		r.complete(1, 2, 1000, 400)
+		r.log.Records = r.log.Records[:0]
+		for i := range 40 {
+			code, op := uint32(abi.FaultUnknownOpcode), uint32(0x1234)
+			if i%4 == 0 {
+				code, op = abi.FaultProtected, abi.OpStoreU32
+			}
+			r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | code, A: op})
+		}
+		got = r.step(d, 100)
+	}
+	assert.Equal(t, Degraded, got.Health, "faults complete: degraded, not progressing")
+	c := got.First()
+	require.NotNil(t, c)
+	assert.Equal(t, FaultStorm, c.Kind)
+	share, _ := c.Evidence.Get("share")
+	assert.InDelta(t, 0.4, share, 1e-9)
+	assert.Equal(t, int64(0x1234), c.Subject.Opcode)
+	assert.Equal(t, "SYS(0x1234)", c.Subject.Name)
+	assert.Equal(t, "UNKNOWN_OPCODE", c.Evidence.Facts()[3].Text)
+	assert.Contains(t, c.Fix, "40%")
+}
+
+func TestFaultsUnderTheThresholdAreNoStorm(t *testing.T) {
+	d, r := New(), newRing(16384, 8)
+	for range 10 {
+		r.complete(1, 2, 1000, 99)
+		got := r.step(d, 100)
+		require.False(t, got.Has(FaultStorm))
+	}
+}
+
+func TestTenantStarvationNamesTheHotTenant(t *testing.T) {
+	d, r := New(), newRing(65536, 4)
+	r.queue(2, 3, 300)
+	var got *Diagnosis
+	for range 15 {
+		r.complete(0, 1, 5000, 0)
+		r.complete(1, 3, 100, 0)
+		got = r.step(d, 100)
+	}
+	c := got.First()
+	require.NotNil(t, c, "%v", kinds(got))
+	assert.Equal(t, Starvation, c.Kind)
+	assert.Equal(t, 2, c.Subject.Tenant)
+	hot, _ := c.Evidence.Get("hotTenant")
+	assert.Equal(t, 0.0, hot)
+	age, _ := c.Evidence.Get("ageMs")
+	assert.GreaterOrEqual(t, age, 1000.0)
+	// Tenant 2 is claimed again: it clears.
+	for range 4 {
+		r.complete(2, 3, 10, 0)
+		got = r.step(d, 100)
+	}
+	assert.False(t, got.Has(Starvation), "%v", kinds(got))
+}
+
+func TestPriorityInversionWhenALowerPriorityRuns(t *testing.T) {
+	d, r := New(), newRing(65536, 4)
+	r.queue(0, abi.PriorityCritical, 50)
+	var got *Diagnosis
+	for range 15 {
+		r.complete(1, abi.PriorityIdle, 800, 0)
+		r.complete(0, abi.PriorityIdle, 10, 0) // tenant 0 runs, at IDLE
+		got = r.step(d, 100)
+	}
+	require.True(t, got.Has(PriorityInversion), "%v", kinds(got))
+	c := got.First()
+	assert.Equal(t, PriorityInversion, c.Kind)
+	assert.Equal(t, abi.PriorityCritical, c.Subject.Priority)
+	lower, _ := c.Evidence.Get("lowerPriority")
+	assert.Equal(t, float64(abi.PriorityIdle), lower)
+}
+
+func TestBudgetWhenLanesExhaustAndTheQueueGrows(t *testing.T) {
+	d, r := New(), newRing(65536, 1)
+	var got *Diagnosis
+	for i := range 8 {
+		r.queue(0, 2, 500)
+		r.complete(0, 2, 300, 0)
+		r.tel.Control.BudgetExhausted += 64
+		got = r.step(d, 100)
+		if i < BudgetFrames {
+			require.False(t, got.Has(Budget))
+		}
+	}
+	require.True(t, got.Has(Budget), "%v", kinds(got))
+	c := got.Causes[0]
+	assert.Contains(t, c.Fix, "budget: 128")
+	// The queue stops growing: it clears once the window forgets the growth.
+	for range BudgetFrames + clearFrames {
+		r.complete(0, 2, 300, 0)
+		r.tel.Control.BudgetExhausted += 64
+		got = r.step(d, 100)
+	}
+	assert.False(t, got.Has(Budget))
+}
+
+func TestBackPressureNamesThePriority(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	var got *Diagnosis
+	for range 4 {
+		r.facts.Published += 900
+		r.facts.Refused[3] += 100
+		r.complete(0, 3, 900, 0)
+		got = r.step(d, 100)
+	}
+	require.Equal(t, []string{"back-pressure"}, kinds(got))
+	assert.Equal(t, 3, got.Causes[0].Subject.Priority)
+}
+
+func TestWaitIOWithoutAService(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	r.facts.IOService = false
+	r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 12, 4096-12
+	var got *Diagnosis
+	for range 3 {
+		got = r.step(d, 100)
+	}
+	require.Equal(t, []string{"wait-io"}, kinds(got))
+	assert.Equal(t, int64(abi.OpWaitIO), got.Causes[0].Subject.Opcode)
+	assert.Contains(t, got.Causes[0].Fix, "setIOService(true)")
+	r.facts.IOService = true // serviced: the slots complete
+	r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 0, 4096
+	for range 3 {
+		r.complete(0, 2, 12, 0)
+		got = r.step(d, 100)
+	}
+	assert.Empty(t, got.Causes)
+}
+
+func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	r.tel.Occupancy.Requeue, r.tel.Occupancy.Empty = 20, 4096-20
+	var got *Diagnosis
+	for range 4 {
+		r.acct.RequeueCount += 20
+		got = r.step(d, 100)
+	}
+	assert.Equal(t, "requeue-loop", kinds(got)[0])
+
+	d, r = New(), newRing(4096, 2)
+	r.tel.Control.Shutdown = true
+	r.queue(0, 2, 10)
+	got = r.step(d, 100)
+	assert.Equal(t, []string{"shutdown"}, kinds(got), "SHUTDOWN shows at once")
+
+	d, r = New(), newRing(4096, 2)
+	r.log.Dropped = 9
+	r.complete(0, 2, 10, 0)
+	r.step(d, 100)
+	got = r.step(d, 100)
+	assert.Equal(t, []string{"log-overflow"}, kinds(got))
+	assert.Contains(t, got.Causes[0].Fix, "logCapacity: 128")
+
+	d, r = New(), newRing(4096, 2)
+	r.facts.Lost, r.facts.LostReason, r.facts.InFlight = true, "runaway", []string{"SPIN_FOREVER"}
+	got = r.step(d, 100)
+	assert.Equal(t, Lost, got.Health)
+	assert.Equal(t, "SPIN_FOREVER", got.Causes[0].Subject.Name)
+	r.facts.Lost = false
+	got = r.step(d, 100)
+	assert.Empty(t, got.Causes, "recovery clears the loss at once")
+}
+
+func TestAnUnexplainedStallStillNamesACause(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	r.queue(1, 2, 30)
+	r.tel.Occupancy.Claimed, r.tel.Occupancy.Published = 30, 0
+	var got *Diagnosis
+	for range 6 {
+		got = r.step(d, 100)
+	}
+	assert.Equal(t, Stalled, got.Health)
+	assert.Equal(t, []string{"no-progress"}, kinds(got))
+}
+
+func TestOneNoisyFrameNeitherRaisesNorClears(t *testing.T) {
+	d, r := New(), newRing(16384, 2)
+	r.complete(0, 2, 1000, 500)
+	r.step(d, 100)
+	r.complete(0, 2, 1000, 0)
+	got := r.step(d, 100)
+	assert.False(t, got.Has(FaultStorm), "needs two frames in a row")
+}
+
+func TestVocabularyIsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/DIAGNOSIS.md")
+	require.NoError(t, err)
+	for _, k := range Vocabulary() {
+		assert.True(t, strings.Contains(string(b), "| `"+k.String()+"` |"), "docs/DIAGNOSIS.md has no row for %s", k)
+		got, ok := ParseKind(k.String())
+		assert.True(t, ok)
+		assert.Equal(t, k, got)
+	}
+	for _, h := range Healths() {
+		assert.Contains(t, string(b), "`"+h.String()+"`")
+	}
+}

@@ -1,0 +1,250 @@
+package diagnose
+
+import (
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Diagnoser turns each frame into a Diagnosis. It keeps the counters of the
+// frames before (the rules ask what rose and what did not) and each
+// cause's hysteresis. The zero value is not usable: use New. A Diagnoser
+// is not safe for concurrent use; Observe allocates only when a cause
+// first appears or its fix is reworded.
+type Diagnoser struct {
+	// hist holds the last windowFrames frames' counters, oldest first
+	// once full (a ring indexed by seq).
+	hist [windowFrames]sample
+	seq  int
+	// claimMoved is, per tenant and priority, when its claim counter last
+	// rose or it last had nothing queued: the start of its wait.
+	tenantSince   [abi.TenantSlots]float64
+	prioritySince [abi.PriorityLevels]float64
+
+	tracked []tracked
+	cands   []Cause
+	out     Diagnosis
+}
+
+// windowFrames is how many frames the rules look back over.
+const windowFrames = 8
+
+// sample is the part of one frame the rules compare across frames.
+type sample struct {
+	at         float64
+	done       uint32
+	faults     uint32
+	denied     uint32
+	exhausted  uint32
+	dispatches uint32
+	queue      uint32
+	requeues   uint64
+	published  uint64
+	refused    [abi.PriorityLevels]uint64
+	tenant     [abi.TenantSlots]uint32
+	priority   [abi.PriorityLevels]uint32
+	faultCodes [faultCodeSlots]uint32
+	faultOps   opTally
+}
+
+// tracked is a cause under hysteresis: seen counts consecutive frames its
+// rule held, missed consecutive frames it did not.
+type tracked struct {
+	cause        Cause
+	seen, missed int
+	active       bool
+}
+
+// New returns a Diagnoser with no history.
+func New() *Diagnoser { return &Diagnoser{} }
+
+// Reset forgets the history, as when the ring is re-opened.
+func (d *Diagnoser) Reset() {
+	*d = Diagnoser{tracked: d.tracked[:0], cands: d.cands[:0], out: Diagnosis{Causes: d.out.Causes[:0]}}
+}
+
+// Observe diagnoses one frame. The result is valid until the next Observe.
+func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
+	if in == nil || in.Ring == nil {
+		d.out.Health, d.out.Causes = Idle, d.out.Causes[:0]
+		return &d.out
+	}
+	if f == nil {
+		f = &Facts{}
+	}
+	if in.Watchdog != nil && in.Watchdog.Health.Reset {
+		at := in.AtMillis
+		d.Reset()
+		d.tenantSince, d.prioritySince = fill32(at), fill5(at)
+	}
+	cur := d.record(in, f)
+	r := rules{in: in, f: f, cur: cur, prev: d.at(1), old: d.oldest(), d: d}
+	d.cands = r.all(d.cands[:0])
+	d.track(in.AtMillis)
+	d.out.Health = r.health(len(d.out.Causes) > 0)
+	return &d.out
+}
+
+// record appends this frame's sample and updates the wait clocks.
+func (d *Diagnoser) record(in *Input, f *Facts) *sample {
+	c := &in.Ring.Control
+	prev := d.at(0)
+	first := d.seq == 0
+	d.seq++
+	s := &d.hist[(d.seq-1)%windowFrames]
+	*s = sample{at: in.AtMillis, done: c.DoneCount, faults: c.Faults, denied: c.Denied, exhausted: c.BudgetExhausted,
+		dispatches: c.Dispatches, queue: in.Ring.Occupancy.QueueDepth(), refused: f.Refused, published: f.Published,
+		tenant: c.TenantFairness, priority: c.PriorityFairness}
+	if in.Requeues != nil {
+		s.requeues = in.Requeues.RequeueCount + in.Requeues.AgedPromotions
+	}
+	if in.Log != nil {
+		s.tallyFaults(in.Log)
+	}
+	a := &in.Ring.Active
+	for t := range abi.TenantSlots {
+		if first || a.Tenant[t] == 0 || s.tenant[t] != prev.tenant[t] {
+			d.tenantSince[t] = in.AtMillis
+		}
+	}
+	for p := range abi.PriorityLevels {
+		if first || a.Priority[p] == 0 || s.priority[p] != prev.priority[p] {
+			d.prioritySince[p] = in.AtMillis
+		}
+	}
+	return s
+}
+
+// at returns the sample of k frames ago (0: the latest); the latest when
+// fewer frames were seen.
+func (d *Diagnoser) at(k int) *sample {
+	if d.seq == 0 {
+		return &d.hist[0]
+	}
+	k = min(k, d.seq-1, windowFrames-1)
+	return &d.hist[(d.seq-1-k)%windowFrames]
+}
+
+// oldest is the oldest sample in the window.
+func (d *Diagnoser) oldest() *sample { return d.at(windowFrames - 1) }
+
+// frames is how many samples the window holds.
+func (d *Diagnoser) frames() int { return min(d.seq, windowFrames) }
+
+// track folds this frame's candidate causes into the tracked ones: a cause
+// becomes active once its rule held for its kind's confirm frames, and
+// stops being active after clearFrames frames without it.
+func (d *Diagnoser) track(at float64) {
+	for i := range d.tracked {
+		d.tracked[i].missed++
+	}
+	for _, c := range d.cands {
+		i := d.find(c.Kind, c.Subject)
+		if i < 0 {
+			d.tracked = append(d.tracked, tracked{cause: c})
+			i = len(d.tracked) - 1
+		}
+		t := &d.tracked[i]
+		fix, since := t.cause.Fix, t.cause.SinceMillis
+		t.cause = c
+		if fix == c.Fix || c.Fix == "" {
+			t.cause.Fix = fix
+		}
+		t.seen, t.missed = t.seen+1, 0
+		if !t.active && t.seen >= confirmFrames(c.Kind) {
+			t.active, since = true, at
+		}
+		t.cause.SinceMillis = since
+	}
+	kept := d.tracked[:0]
+	for _, t := range d.tracked {
+		switch {
+		case t.missed == 0:
+		case !t.active || t.missed >= clearFrames || t.cause.Kind == DeviceLost:
+			continue
+		default:
+			t.seen = 0
+		}
+		kept = append(kept, t)
+	}
+	d.tracked = kept
+	d.out.Causes = d.out.Causes[:0]
+	for k := DeviceLost; k < kindEnd; k++ {
+		for _, t := range d.tracked {
+			if t.active && t.cause.Kind == k {
+				d.out.Causes = append(d.out.Causes, t.cause)
+			}
+		}
+	}
+}
+
+func (d *Diagnoser) find(k Kind, s Subject) int {
+	for i := range d.tracked {
+		if d.tracked[i].cause.Kind == k && d.tracked[i].cause.Subject == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// clearFrames is how many frames in a row a cause's rule must fail before
+// the cause clears: one quiet frame is not a recovery.
+const clearFrames = 3
+
+// confirmFrames is how many frames in a row a rule must hold before its
+// cause shows. Facts the host knows for certain show at once.
+func confirmFrames(k Kind) int {
+	switch k {
+	case DeviceLost, Shutdown:
+		return 1
+	}
+	return 2
+}
+
+// tallyFaults counts this frame's fault records by code and opcode.
+func (s *sample) tallyFaults(l *decode.Log) {
+	for _, r := range l.Records {
+		code := r.FaultCode()
+		if code == 0 {
+			continue
+		}
+		s.faultCodes[min(uint32(code), faultCodeSlots-1)]++
+		s.faultOps.add(r.A)
+	}
+}
+
+// faultCodeSlots bounds the fault codes tallied; larger codes share the last.
+const faultCodeSlots = 16
+
+// opTally counts a few opcodes, the most frequent kept (space-saving).
+type opTally struct {
+	op [4]uint32
+	n  [4]uint32
+}
+
+func (t *opTally) add(op uint32) {
+	low := 0
+	for i := range t.op {
+		if t.n[i] > 0 && t.op[i] == op {
+			t.n[i]++
+			return
+		}
+		if t.n[i] < t.n[low] {
+			low = i
+		}
+	}
+	t.op[low], t.n[low] = op, t.n[low]+1
+}
+
+func fill32(v float64) (a [abi.TenantSlots]float64) {
+	for i := range a {
+		a[i] = v
+	}
+	return a
+}
+
+func fill5(v float64) (a [abi.PriorityLevels]float64) {
+	for i := range a {
+		a[i] = v
+	}
+	return a
+}

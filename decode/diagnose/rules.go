@@ -1,0 +1,436 @@
+package diagnose
+
+import (
+	"strconv"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// The thresholds of the rules (docs/DIAGNOSIS.md lists them by kind).
+const (
+	// MaskedRingShare is the share of the ring's slots that masked work
+	// must hold to be a cause while the ring still progresses (while it
+	// stalls, any masked work is).
+	MaskedRingShare = 0.01
+	// FaultShare is the share of completions that faulted, over the
+	// window, above which the faults are a storm; FaultMinDone the
+	// completions the window must hold to judge.
+	FaultShare   = 0.10
+	FaultMinDone = 64
+	// StarveMillis is how long queued work may go unclaimed while others
+	// are claimed before it is starving.
+	StarveMillis = 1000
+	// RequeueMin is the requeues a window must hold, at least as many as
+	// its completions, to be a requeue loop.
+	RequeueMin = 16
+	// BudgetFrames is how many frames in a row lanes must exhaust their
+	// budget, while the queue grows, to blame the budget.
+	BudgetFrames = 4
+	// RefusedShare is the share of one priority's publishes refused over
+	// the window above which the partition is back-pressuring.
+	RefusedShare = 0.05
+)
+
+// rules evaluates every rule over one frame.
+type rules struct {
+	in   *Input
+	f    *Facts
+	cur  *sample
+	prev *sample // the frame before (cur itself on the first frame)
+	old  *sample // the oldest frame of the window
+	d    *Diagnoser
+}
+
+// all appends every cause whose rule holds this frame, before hysteresis.
+func (r *rules) all(dst []Cause) []Cause {
+	n := len(dst)
+	dst = r.deviceLost(dst)
+	dst = r.shutdown(dst)
+	dst = r.maskedTenants(dst)
+	dst = r.waitIO(dst)
+	dst = r.requeueLoop(dst)
+	dst = r.priorities(dst)
+	dst = r.tenantStarvation(dst)
+	dst = r.budget(dst)
+	dst = r.backPressure(dst)
+	dst = r.faultStorm(dst)
+	dst = r.logOverflow(dst)
+	if len(dst) == n {
+		dst = r.noProgress(dst)
+	}
+	return dst
+}
+
+// health is the one-word verdict, given whether a cause is active.
+func (r *rules) health(caused bool) Health {
+	switch {
+	case r.f.Lost:
+		return Lost
+	case r.stalled():
+		return Stalled
+	case caused:
+		return Degraded
+	case r.cur.queue == 0 && r.cur.done == r.prev.done:
+		return Idle
+	}
+	return Progressing
+}
+
+func (r *rules) stalled() bool { return r.in.Watchdog != nil && r.in.Watchdog.Stalled }
+
+// suspect reports an interval with work queued and none done.
+func (r *rules) suspect() bool {
+	return r.in.Watchdog != nil && (r.in.Watchdog.Stalled || r.in.Watchdog.Health.SuspectedStall)
+}
+
+// windowMillis is the time the window spans.
+func (r *rules) windowMillis() float64 { return r.cur.at - r.old.at }
+
+func (r *rules) deviceLost(dst []Cause) []Cause {
+	if !r.f.Lost {
+		return dst
+	}
+	c := Cause{Kind: DeviceLost, Subject: NoSubject}
+	if len(r.f.InFlight) > 0 {
+		c.Subject.Name = r.f.InFlight[0]
+	}
+	c.Evidence.AddText("reason", r.f.LostReason)
+	c.Evidence.Add("inFlight", float64(len(r.f.InFlight)))
+	for i, op := range r.f.InFlight {
+		if i == 3 {
+			break
+		}
+		c.Evidence.AddText("opcode", op)
+	}
+	c.Fix = "The page recovers the device and reopens the ring; if a user opcode was in flight, bound its loops."
+	if len(r.f.InFlight) > 0 {
+		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
+			", which was in flight when the device was lost."
+	}
+	return append(dst, c)
+}
+
+func (r *rules) shutdown(dst []Cause) []Cause {
+	if !r.in.Ring.Control.Shutdown || r.cur.queue == 0 {
+		return dst
+	}
+	c := Cause{Kind: Shutdown, Subject: NoSubject, Fix: "SHUTDOWN is set: call setShutdown(false) to let lanes claim again."}
+	c.Evidence.Add("queued", float64(r.cur.queue))
+	return append(dst, c)
+}
+
+func (r *rules) maskedTenants(dst []Cause) []Cause {
+	ring := float64(r.in.Ring.Occupancy.TotalSlots())
+	denied := float64(r.cur.denied - r.prev.denied)
+	for t := range r.f.tenants() {
+		n := r.in.Ring.Active.Tenant[t]
+		if n == 0 || r.in.Ring.Control.TenantMasks[t] != 0 {
+			continue
+		}
+		if !r.suspect() && float64(n) < MaskedRingShare*ring {
+			continue
+		}
+		c := Cause{Kind: MaskedTenant, Subject: TenantSubject(t)}
+		c.Evidence.Add("slots", float64(n))
+		c.Evidence.Add("share", share(float64(n), float64(r.cur.queue)))
+		c.Evidence.Add("deniedPerFrame", denied)
+		c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and holds " + strconv.FormatUint(uint64(n), 10) +
+			" queued slots: setTenantMask(" + strconv.Itoa(t) + ", true) to run them, or stop publishing its work."
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func (r *rules) waitIO(dst []Cause) []Cause {
+	n := r.in.Ring.Occupancy.WaitIO
+	if n == 0 || (r.f.IOService && r.f.IOWaiting == 0) {
+		return dst
+	}
+	c := Cause{Kind: WaitIO, Subject: OpcodeSubject(abi.OpWaitIO, r.f.opName(abi.OpWaitIO))}
+	c.Evidence.Add("slots", float64(n))
+	c.Evidence.Add("waiting", float64(r.f.IOWaiting))
+	if r.f.IOService {
+		c.Fix = "The IO service answers 'not ready' for " + strconv.Itoa(r.f.IOWaiting) + " WAIT_IO slots: check what they wait on."
+	} else {
+		c.Fix = "WAIT_IO slots wait for a host IO service and none runs: setIOService(true), or stop publishing WAIT_IO."
+	}
+	return append(dst, c)
+}
+
+func (r *rules) requeueLoop(dst []Cause) []Cause {
+	rq := r.cur.requeues - r.old.requeues
+	done := uint64(r.cur.done - r.old.done)
+	if r.d.frames() < 3 || rq < RequeueMin || rq < done {
+		return dst
+	}
+	c := Cause{Kind: RequeueLoop, Subject: NoSubject}
+	c.Subject.Name = "REQUEUE"
+	c.Evidence.Add("requeues", float64(rq))
+	c.Evidence.Add("completed", float64(done))
+	c.Evidence.Add("slots", float64(r.in.Ring.Occupancy.Requeue))
+	if r.in.Requeues != nil {
+		c.Evidence.Add("maxAge", float64(r.in.Requeues.MaxPriorityAge))
+	}
+	c.Fix = "Slots end REQUEUE again and again without completing: give the opcode an exit (complete, or FAULT after N tries)."
+	return append(dst, c)
+}
+
+// priorities finds priorities whose queued work goes unclaimed while
+// others' is claimed: an inversion when a lower priority runs, starvation
+// when only higher ones do.
+func (r *rules) priorities(dst []Cause) []Cause {
+	if r.d.frames() < 3 {
+		return dst
+	}
+	a := &r.in.Ring.Active
+	masked := uint32(0) // a bound on the queued work of masked tenants
+	for t := range abi.TenantCount {
+		if r.in.Ring.Control.TenantMasks[t] == 0 {
+			masked += a.Tenant[t]
+		}
+	}
+	for p := range abi.PriorityLevels {
+		age := r.cur.at - r.d.prioritySince[p]
+		// Masked work waits by design (masked-tenant names it): a
+		// priority starves only when it holds more than that.
+		if a.Priority[p] <= masked || age < StarveMillis {
+			continue
+		}
+		lower, higher := uint32(0), uint32(0)
+		runner := -1
+		for q := range abi.PriorityLevels {
+			moved := r.cur.priority[q] - r.old.priority[q]
+			switch {
+			case q > p && moved > 0:
+				lower += moved
+				if runner < 0 {
+					runner = q
+				}
+			case q < p:
+				higher += moved
+			}
+		}
+		kind := PriorityInversion
+		switch {
+		case lower > 0:
+		case higher > 0:
+			kind = Starvation
+		default:
+			continue
+		}
+		c := Cause{Kind: kind, Subject: PrioritySubject(p)}
+		c.Evidence.Add("ageMs", age)
+		c.Evidence.Add("slots", float64(a.Priority[p]))
+		if kind == PriorityInversion {
+			c.Evidence.Add("lowerPriority", float64(runner))
+			c.Evidence.Add("lowerClaims", float64(lower))
+			c.Fix = priorityName(p) + " work has waited " + seconds(age) + " unclaimed while " + priorityName(runner) +
+				" runs: find what holds it (its tenants' masks and quotas, a parked slot at its partition's head)."
+		} else {
+			c.Evidence.Add("higherClaims", float64(higher))
+			c.Fix = priorityName(p) + " work has waited " + seconds(age) + " while higher priorities take every claim: " +
+				"publish less above it or raise the budget."
+		}
+		if w := r.f.Waits; w != nil {
+			c.Evidence.Add("p99WaitMs", w.Priority[p].P99)
+			c.Evidence.Add("oldestAgeMs", w.Priority[p].OldestAge)
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func (r *rules) tenantStarvation(dst []Cause) []Cause {
+	if r.d.frames() < 3 || r.cur.done == r.old.done {
+		return dst
+	}
+	hot, hotClaims, total := -1, uint32(0), uint32(0)
+	for t := range abi.TenantSlots {
+		moved := r.cur.tenant[t] - r.old.tenant[t]
+		total += moved
+		if moved > hotClaims {
+			hot, hotClaims = t, moved
+		}
+	}
+	for t := range r.f.tenants() {
+		age := r.cur.at - r.d.tenantSince[t]
+		if t == hot || r.in.Ring.Active.Tenant[t] == 0 || r.in.Ring.Control.TenantMasks[t] == 0 || age < StarveMillis {
+			continue
+		}
+		c := Cause{Kind: Starvation, Subject: TenantSubject(t)}
+		c.Evidence.Add("ageMs", age)
+		c.Evidence.Add("slots", float64(r.in.Ring.Active.Tenant[t]))
+		c.Evidence.Add("hotTenant", float64(hot))
+		c.Evidence.Add("hotShare", share(float64(hotClaims), float64(total)))
+		if w := r.f.Waits; w != nil {
+			c.Evidence.Add("p99WaitMs", w.Tenant[t].P99)
+			c.Evidence.Add("oldestAgeMs", w.Tenant[t].OldestAge)
+		}
+		c.Fix = "Tenant " + strconv.Itoa(t) + "'s work has waited " + seconds(age) + " unclaimed while tenant " + strconv.Itoa(hot) +
+			" takes " + percent(share(float64(hotClaims), float64(total))) + " of claims: give tenant " + strconv.Itoa(hot) +
+			" a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func (r *rules) budget(dst []Cause) []Cause {
+	n := min(BudgetFrames, r.d.frames()-1)
+	if n < BudgetFrames {
+		return dst
+	}
+	for k := range n {
+		if r.d.at(k).exhausted == r.d.at(k+1).exhausted {
+			return dst
+		}
+	}
+	first := r.d.at(n)
+	if r.cur.queue <= first.queue || r.cur.done == first.done {
+		return dst
+	}
+	c := Cause{Kind: Budget, Subject: NoSubject}
+	c.Evidence.Add("budget", float64(r.f.Budget))
+	c.Evidence.Add("exhaustedPerFrame", float64(r.cur.exhausted-first.exhausted)/float64(n))
+	c.Evidence.Add("queueGrowth", float64(r.cur.queue)-float64(first.queue))
+	c.Evidence.Add("queued", float64(r.cur.queue))
+	c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
+	if r.f.Budget > 0 {
+		c.Fix += " (open({budget: " + strconv.FormatUint(uint64(min(2*r.f.Budget, 1<<16)), 10) + "}))"
+	}
+	c.Fix += " or the worker groups."
+	return append(dst, c)
+}
+
+func (r *rules) backPressure(dst []Cause) []Cause {
+	published := r.f.Published
+	for p := range abi.PriorityLevels {
+		refused := r.cur.refused[p] - r.old.refused[p]
+		if refused == 0 {
+			continue
+		}
+		// The published items of the window are not known per priority:
+		// compare with all of them, which understates the share.
+		all := float64(refused) + float64(published-r.d.publishedAtOld())
+		if share(float64(refused), all) < RefusedShare {
+			continue
+		}
+		c := Cause{Kind: BackPressure, Subject: PrioritySubject(p)}
+		c.Evidence.Add("refused", float64(refused))
+		c.Evidence.Add("share", share(float64(refused), all))
+		if ms := r.windowMillis(); ms > 0 {
+			c.Evidence.Add("refusedPerSecond", float64(refused)*1000/ms)
+		}
+		c.Evidence.Add("queued", float64(r.in.Ring.Active.Priority[p]))
+		c.Fix = priorityName(p) + "'s partition is full and refuses publishes: publish less at " + priorityName(p) +
+			", drain faster (budget, workers), or give it more slots."
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func (r *rules) faultStorm(dst []Cause) []Cause {
+	done := float64(r.cur.done - r.old.done)
+	faults := float64(r.cur.faults - r.old.faults)
+	if done < FaultMinDone || share(faults, done) < FaultShare {
+		return dst
+	}
+	var codes [faultCodeSlots]uint32
+	var ops opTally
+	for k := range r.d.frames() {
+		s := r.d.at(k)
+		for i, n := range s.faultCodes {
+			codes[i] += n
+		}
+		for i, n := range s.faultOps.n {
+			for range min(n, 1<<12) {
+				ops.add(s.faultOps.op[i])
+			}
+		}
+	}
+	top, logged := 0, uint32(0)
+	for i, n := range codes {
+		logged += n
+		if n > codes[top] {
+			top = i
+		}
+	}
+	op := 0
+	for i := range ops.n {
+		if ops.n[i] > ops.n[op] {
+			op = i
+		}
+	}
+	c := Cause{Kind: FaultStorm, Subject: NoSubject}
+	if ops.n[op] > 0 {
+		c.Subject = OpcodeSubject(ops.op[op], r.f.opName(ops.op[op]))
+	}
+	c.Evidence.Add("share", share(faults, done))
+	c.Evidence.Add("faults", faults)
+	c.Evidence.Add("completed", done)
+	if logged > 0 {
+		c.Evidence.AddText("topFault", decode.FaultCode(top).String())
+		c.Evidence.Add("topFaultShare", share(float64(codes[top]), float64(logged)))
+	}
+	c.Fix = percent(share(faults, done)) + " of completions fault"
+	if logged > 0 {
+		c.Fix += ", most with " + decode.FaultCode(top).String()
+	}
+	if c.Subject.Opcode >= 0 {
+		c.Fix += " from " + c.Subject.Name
+	}
+	c.Fix += ": read the log panel's fault records and fix what publishes them."
+	return append(dst, c)
+}
+
+func (r *rules) logOverflow(dst []Cause) []Cause {
+	l := r.in.Log
+	if l == nil || l.Dropped == 0 {
+		return dst
+	}
+	c := Cause{Kind: LogOverflow, Subject: NoSubject}
+	c.Evidence.Add("dropped", float64(l.Dropped))
+	c.Evidence.Add("capacity", float64(l.Capacity))
+	c.Fix = "The log dropped " + strconv.FormatUint(uint64(l.Dropped), 10) + " records: raise its capacity (open({logCapacity: " +
+		strconv.FormatUint(uint64(max(2*l.Capacity, 64)), 10) + "})) or log less."
+	return append(dst, c)
+}
+
+func (r *rules) noProgress(dst []Cause) []Cause {
+	if !r.stalled() {
+		return dst
+	}
+	o := &r.in.Ring.Occupancy
+	c := Cause{Kind: NoProgress, Subject: NoSubject}
+	c.Evidence.Add("queued", float64(r.cur.queue))
+	c.Evidence.Add("published", float64(o.Published))
+	c.Evidence.Add("claimed", float64(o.Claimed))
+	c.Evidence.Add("yield", float64(o.Yield))
+	c.Evidence.Add("stalledMs", r.in.Watchdog.StalledForMillis)
+	c.Fix = "Work is queued and nothing completes, and no rule explains it: inspect the oldest PUBLISHED and any CLAIMED slot."
+	return append(dst, c)
+}
+
+// publishedAtOld is the host's published count at the window's oldest
+// frame (tracked beside the samples).
+func (d *Diagnoser) publishedAtOld() uint64 { return d.oldest().published }
+
+func share(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return part / whole
+}
+
+func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
+
+func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }
+
+var priorityNames = [abi.PriorityLevels]string{"CRITICAL", "HIGH", "NORMAL", "LOW", "IDLE"}
+
+func priorityName(p int) string {
+	if p >= 0 && p < abi.PriorityLevels {
+		return priorityNames[p]
+	}
+	return "priority " + strconv.Itoa(p)
+}
