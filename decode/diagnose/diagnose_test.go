@@ -194,6 +194,7 @@ func TestBudgetWhenLanesExhaustAndTheQueueGrows(t *testing.T) {
 
 func TestBackPressureNamesThePriority(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
+	r.tel.Control.PriorityOffsets = [6]uint32{0, 800, 1600, 2400, 3200, 4096}
 	var got *Diagnosis
 	for range 4 {
 		r.facts.Published += 900
@@ -203,6 +204,7 @@ func TestBackPressureNamesThePriority(t *testing.T) {
 	}
 	require.Equal(t, []string{"back-pressure"}, kinds(got))
 	assert.Equal(t, 3, got.Causes[0].Subject.Priority)
+	assert.Contains(t, got.Causes[0].Fix, "parked slot", "an empty partition that refuses is blocked, not full")
 }
 
 func TestWaitIOWithoutAService(t *testing.T) {
@@ -242,12 +244,21 @@ func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 	assert.Equal(t, []string{"shutdown"}, kinds(got), "SHUTDOWN shows at once")
 
 	d, r = New(), newRing(4096, 2)
-	r.log.Dropped = 9
-	r.complete(0, 2, 10, 0)
-	r.step(d, 100)
-	got = r.step(d, 100)
+	for range 3 { // a full log that keeps logging: the panel's business
+		r.log.Cursor += 40
+		r.log.Dropped = r.log.Cursor - min(r.log.Cursor, 64)
+		r.complete(0, 2, 10, 0)
+		got = r.step(d, 100)
+	}
+	assert.Empty(t, got.Causes)
+	for range 2 { // a frame that writes more than the log holds
+		r.log.Cursor += 100
+		r.log.Dropped = r.log.Cursor - 64
+		r.complete(0, 2, 10, 0)
+		got = r.step(d, 100)
+	}
 	assert.Equal(t, []string{"log-overflow"}, kinds(got))
-	assert.Contains(t, got.Causes[0].Fix, "logCapacity: 128")
+	assert.Contains(t, got.Causes[0].Fix, "logCapacity: 200")
 
 	d, r = New(), newRing(4096, 2)
 	r.facts.Lost, r.facts.LostReason, r.facts.InFlight = true, "runaway", []string{"SPIN_FOREVER"}

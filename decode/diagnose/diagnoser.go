@@ -7,7 +7,7 @@ import (
 
 // Diagnoser turns each frame into a Diagnosis. It keeps the counters of the
 // frames before (the rules ask what rose and what did not) and each
-// cause's hysteresis. The zero value is not usable: use New. A Diagnoser
+// cause's hysteresis. The zero value is ready (New is the same). A Diagnoser
 // is not safe for concurrent use; Observe allocates only when a cause
 // first appears or its fix is reworded.
 type Diagnoser struct {
@@ -38,6 +38,7 @@ type sample struct {
 	dispatches uint32
 	queue      uint32
 	requeues   uint64
+	logCursor  uint32
 	published  uint64
 	refused    [abi.PriorityLevels]uint64
 	tenant     [abi.TenantSlots]uint32
@@ -98,6 +99,7 @@ func (d *Diagnoser) record(in *Input, f *Facts) *sample {
 		s.requeues = in.Requeues.RequeueCount + in.Requeues.AgedPromotions
 	}
 	if in.Log != nil {
+		s.logCursor = in.Log.Cursor
 		s.tallyFaults(in.Log)
 	}
 	a := &in.Ring.Active

@@ -321,9 +321,21 @@ func (r *rules) backPressure(dst []Cause) []Cause {
 		if ms := r.windowMillis(); ms > 0 {
 			c.Evidence.Add("refusedPerSecond", float64(refused)*1000/ms)
 		}
-		c.Evidence.Add("queued", float64(r.in.Ring.Active.Priority[p]))
-		c.Fix = priorityName(p) + "'s partition is full and refuses publishes: publish less at " + priorityName(p) +
-			", drain faster (budget, workers), or give it more slots."
+		queued := r.in.Ring.Active.Priority[p]
+		off := &r.in.Ring.Control.PriorityOffsets
+		capacity := off[p+1] - min(off[p], off[p+1])
+		c.Evidence.Add("queued", float64(queued))
+		c.Evidence.Add("capacity", float64(capacity))
+		if 2*queued < capacity {
+			// Mostly empty, yet refusing: a slot parked in place (YIELD of
+			// a masked tenant, WAIT_IO) is where the partition wraps.
+			c.Fix = priorityName(p) + " refuses publishes with " + strconv.FormatUint(uint64(queued), 10) + " of " +
+				strconv.FormatUint(uint64(capacity), 10) + " slots queued: a parked slot (a masked tenant's YIELD, a WAIT_IO) " +
+				"blocks where the partition wraps; unmask or service it."
+		} else {
+			c.Fix = priorityName(p) + "'s partition is full and refuses publishes: publish less at " + priorityName(p) +
+				", drain faster (budget, workers), or give it more slots."
+		}
 		dst = append(dst, c)
 	}
 	return dst
@@ -383,16 +395,23 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 	return append(dst, c)
 }
 
+// logOverflow blames the log when one frame's records alone overflow it.
+// The log is append-only for a generation, so any log that keeps logging
+// fills in the end (the log panel says so); what no reading of the log can
+// recover is a frame that wrote more records than the log holds at all.
 func (r *rules) logOverflow(dst []Cause) []Cause {
 	l := r.in.Log
-	if l == nil || l.Dropped == 0 {
+	written := r.cur.logCursor - r.prev.logCursor
+	if l == nil || l.Dropped == 0 || r.d.frames() < 2 || written <= l.Capacity {
 		return dst
 	}
 	c := Cause{Kind: LogOverflow, Subject: NoSubject}
 	c.Evidence.Add("dropped", float64(l.Dropped))
 	c.Evidence.Add("capacity", float64(l.Capacity))
-	c.Fix = "The log dropped " + strconv.FormatUint(uint64(l.Dropped), 10) + " records: raise its capacity (open({logCapacity: " +
-		strconv.FormatUint(uint64(max(2*l.Capacity, 64)), 10) + "})) or log less."
+	c.Evidence.Add("recordsPerFrame", float64(written))
+	c.Fix = "One frame wrote " + strconv.FormatUint(uint64(written), 10) + " log records into a log of " +
+		strconv.FormatUint(uint64(l.Capacity), 10) + ": raise its capacity (open({logCapacity: " +
+		strconv.FormatUint(uint64(max(2*written, 64)), 10) + "})) or log less."
 	return append(dst, c)
 }
 

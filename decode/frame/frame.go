@@ -1,6 +1,9 @@
 package frame
 
-import "github.com/ringscope/ringscope/decode"
+import (
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
+)
 
 // Frame is one decoded telemetry frame, what Dashboard.Apply consumes. Every
 // pointer may be nil (that part was not produced this frame; its panel
@@ -20,7 +23,10 @@ type Frame struct {
 	// health since the previous frame, consecutive stalled intervals, the
 	// stall flag and the completion rate.
 	Watchdog *decode.WatchdogState
-	Sketch   *decode.SketchTelemetry
+	// Diagnosis is the frame's verdict (decode/diagnose): the health and
+	// the active causes every view shows.
+	Diagnosis *diagnose.Diagnosis
+	Sketch    *decode.SketchTelemetry
 	// Priority is the requeue/promotion accounting of the host publisher.
 	Priority *decode.PriorityRequeueAccounting
 

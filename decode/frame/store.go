@@ -1,6 +1,9 @@
 package frame
 
-import "github.com/ringscope/ringscope/decode"
+import (
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
+)
 
 // Parts is what one frame is assembled from: the decoded state of one
 // readback and what its producer knows about it. Pointers may be nil
@@ -17,7 +20,9 @@ type Parts struct {
 	Launch   *decode.LaunchRecommendation
 	Report   *decode.MegakernelReport
 	Watchdog decode.WatchdogState
-	Priority decode.PriorityRequeueAccounting
+	// Diagnosis, when set, is copied into the frame.
+	Diagnosis *diagnose.Diagnosis
+	Priority  decode.PriorityRequeueAccounting
 	// Sketches, when set, fills the frame's sketches (a GPU summary's);
 	// otherwise they are computed from Ring's slots in the shape
 	// SketchDepth × SketchWidth (none when the ring has no slots).
@@ -55,6 +60,7 @@ type buffer struct {
 	report    decode.MegakernelReport
 	log       decode.Log
 	priority  decode.PriorityRequeueAccounting
+	diagnosis diagnose.Diagnosis
 	statusMap []uint32
 }
 
@@ -72,6 +78,10 @@ func (s *Store) Assemble(p *Parts) *Frame {
 	if sm := &p.Ring.StatusMap; sm.Len() > 0 {
 		b.statusMap = append(b.statusMap[:0], sm.Words()...)
 		f.StatusMap, f.StatusSlots = b.statusMap, sm.Len()
+	}
+	if p.Diagnosis != nil {
+		p.Diagnosis.CopyInto(&b.diagnosis)
+		f.Diagnosis = &b.diagnosis
 	}
 	if p.HostSlot != nil {
 		f.HostSlot, f.HostSlotOK = *p.HostSlot, true

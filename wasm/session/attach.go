@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -14,15 +15,20 @@ type saved struct {
 	why      string
 	watchdog *decode.Watchdog
 	report   decode.MegakernelReport
+	facts    diagnose.Facts
 }
 
 // Attach makes the session's frames read at, a host's ring, until Detach:
 // a fresh watchdog and report, and at's readback (why says why it was
 // chosen). The runner's state is kept for Detach.
 func (s *Session) Attach(at Attached, why string) {
-	s.saved = saved{summary: s.readback.summary, why: s.readback.why, watchdog: s.watchdog, report: s.report}
+	s.saved = saved{summary: s.readback.summary, why: s.readback.why, watchdog: s.watchdog, report: s.report,
+		facts: s.diagnosis.facts}
 	s.attached = at
 	s.watchdog = decode.NewWatchdog(s.watchN)
+	// The host's own kernel and code run its ring: which tenants it runs
+	// is unknown, and its WAIT_IO slots are its to service.
+	s.diagnosis.reset(diagnose.Facts{IOService: true, OpcodeName: s.diagnosis.facts.OpcodeName})
 	s.report = decode.MegakernelReport{}
 	s.readback.reset(at.Summary(), why)
 }
@@ -38,6 +44,7 @@ func (s *Session) Detach() {
 	}
 	s.attached = nil
 	s.watchdog, s.report = s.saved.watchdog, s.saved.report
+	s.diagnosis.reset(s.saved.facts)
 	s.readback.reset(s.saved.summary, s.saved.why)
 	s.saved = saved{}
 }

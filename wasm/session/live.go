@@ -48,9 +48,11 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 	}
 	s.readback.stepped(ep.RingRead, ep.Telemetry.BytesReadBack)
 	s.takeInspected(s.runner.Ring()) // before Requeue moves parked slots
-	if _, err := s.runner.Requeue(); err != nil {
+	st, err := s.runner.Requeue()
+	if err != nil {
 		return nil, err
 	}
+	s.diagnosis.facts.IOWaiting = st.Waiting
 	f := s.assemble(s.runner, ep, epochTimings(ep, publish), ep.Timings.Decode, !ep.RingRead)
 	// Faults were recorded above; free their slots for new work.
 	s.runner.ReclaimFaults()
@@ -76,6 +78,7 @@ func (s *Session) publishShedding(items []host.Item) error {
 				kept = append(kept, it)
 			}
 		}
+		s.NoteRefused(full.Priority, len(items)-len(kept))
 		items = kept
 	}
 	return nil
@@ -126,6 +129,7 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	now := s.now()
 	p := frame.Parts{Seq: s.seq, AtMillis: now, Ring: tel, Log: src.Log(), Priority: src.Accounting(),
 		Watchdog: s.watchdog.Observe(now, tel), SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
+	p.Diagnosis = s.diagnosis.observe(&p, src.Published())
 	if s.readback.summary {
 		// A summary frame has no slots to sketch: the GPU sketched them
 		// (the same counters, bit for bit).

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -30,6 +31,7 @@ type Session struct {
 
 	watchdog     *decode.Watchdog
 	watchN       int
+	diagnosis    diagnosis
 	report       decode.MegakernelReport
 	sketchDepth  int
 	sketchWidth  int
@@ -80,6 +82,7 @@ func (s *Session) Open(r Ring) {
 	s.runner, s.gen = r.Runner, r.Generator
 	s.watchN = r.WatchdogIntervals
 	s.watchdog = decode.NewWatchdog(s.watchN)
+	s.diagnosis.reset(diagnose.Facts{IOService: true})
 	s.report = decode.MegakernelReport{}
 	s.sketchDepth, s.sketchWidth = r.SketchDepth, r.SketchWidth
 	s.readback.reset(r.Summary, r.Why)

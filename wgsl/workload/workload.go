@@ -98,12 +98,14 @@ func New(spec Spec) (*Generator, error) {
 	skew := 0.0 // uniform
 	switch spec.Preset {
 	case DefaultMix:
+		// No masked tenant: a masked tenant's slots park where they are,
+		// and once its partition wraps onto them every publish there is
+		// refused (back-pressure the diagnosis rightly reports). A healthy
+		// mix is the baseline; the stall preset shows masking.
 		skew = 1
 		if spec.Tenants >= 3 {
-			g.masked = int(spec.Tenants) - 1
 			g.faulty = 1
 		}
-		g.maskedCap = 16
 	case SkewedTenants:
 		skew = 1.5
 	case Stall:

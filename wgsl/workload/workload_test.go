@@ -66,9 +66,10 @@ func TestDefaultMixCoversTheClasses(t *testing.T) {
 	assert.LessOrEqual(t, ops[abi.OpYield]+ops[abi.OpRequeue], workload.ParkedCap, "parked work is capped")
 	assert.Len(t, prios, abi.PriorityLevels)
 	assert.Greater(t, tenants[0], tenants[5], "tenant load is skewed")
-	masked := uint32(g.MaskedTenant())
-	assert.Equal(t, uint32(0), g.Masks()[masked])
-	assert.LessOrEqual(t, tenants[masked], 16, "the masked tenant's work is capped")
+	assert.Equal(t, -1, g.MaskedTenant(), "a healthy mix masks no tenant")
+	for tn, m := range g.Masks() {
+		assert.NotZero(t, m, "tenant %d", tn)
+	}
 	assert.Positive(t, windows)
 }
 

@@ -1,0 +1,59 @@
+package session
+
+import (
+	"github.com/ringscope/ringscope/decode/diagnose"
+	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// diagnosis is the session's half of the verdict: the Diagnoser its frames
+// feed and the host facts it reads beside them, some set by the page
+// (SetFacts: the ring's tenants, budget, IO service, opcode names), some
+// counted here (refused publishes, WAIT_IO left waiting).
+type diagnosis struct {
+	d     diagnose.Diagnoser
+	facts diagnose.Facts
+}
+
+// reset starts a fresh history on facts, with no refusals counted.
+func (g *diagnosis) reset(facts diagnose.Facts) {
+	g.d.Reset()
+	g.facts = facts
+	g.facts.Refused = [abi.PriorityLevels]uint64{}
+}
+
+// observe diagnoses the frame p is assembling; published is the source's
+// publish count.
+func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosis {
+	g.facts.Published = published
+	in := diagnose.Input{AtMillis: p.AtMillis, Ring: p.Ring, Watchdog: &p.Watchdog, Log: p.Log, Requeues: &p.Priority}
+	return g.d.Observe(&in, &g.facts)
+}
+
+// SetFacts sets what the page knows of the ring that its buffers do not
+// say. The counts the session keeps itself (refusals, publishes, WAIT_IO
+// left waiting) are kept.
+func (s *Session) SetFacts(f diagnose.Facts) {
+	g := &s.diagnosis
+	f.Refused, f.Published, f.IOWaiting = g.facts.Refused, g.facts.Published, g.facts.IOWaiting
+	g.facts = f
+}
+
+// Facts is the host facts the next frame is diagnosed with.
+func (s *Session) Facts() diagnose.Facts { return s.diagnosis.facts }
+
+// NoteRefused counts n publishes at priority refused because its
+// partition was full (the live loop's shedding, or an API publish).
+func (s *Session) NoteRefused(priority uint32, n int) {
+	if priority < abi.PriorityLevels && n > 0 {
+		s.diagnosis.facts.Refused[priority] += uint64(n)
+	}
+}
+
+// Diagnosis is the verdict of the last frame (nil before the first).
+func (s *Session) Diagnosis() *diagnose.Diagnosis {
+	if f := s.frames.Last(); f != nil {
+		return f.Diagnosis
+	}
+	return nil
+}
