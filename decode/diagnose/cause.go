@@ -31,6 +31,12 @@ type Subject struct {
 	Name string
 }
 
+// same reports whether s and o are about the same thing (a name is only
+// how it reads).
+func (s Subject) same(o Subject) bool {
+	return s.Tenant == o.Tenant && s.Priority == o.Priority && s.Opcode == o.Opcode
+}
+
 // None marks a Subject field that does not apply.
 const None = -1
 

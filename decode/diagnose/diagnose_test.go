@@ -114,7 +114,7 @@ func TestFaultStormNamesTheShareCodeAndOpcode(t *testing.T) {
 	assert.Equal(t, int64(0x1234), c.Subject.Opcode)
 	assert.Equal(t, "SYS(0x1234)", c.Subject.Name)
 	assert.Equal(t, "UNKNOWN_OPCODE", c.Evidence.Facts()[3].Text)
-	assert.Contains(t, c.Fix, "40%")
+	assert.Contains(t, c.Fix, "UNKNOWN_OPCODE from SYS(0x1234)")
 }
 
 func TestFaultsUnderTheThresholdAreNoStorm(t *testing.T) {
@@ -303,4 +303,21 @@ func TestVocabularyIsDocumented(t *testing.T) {
 	for _, h := range Healths() {
 		assert.Contains(t, string(b), "`"+h.String()+"`")
 	}
+}
+
+func TestTheSteadyStateAllocatesNothing(t *testing.T) {
+	d, r := New(), newRing(16384, 8)
+	r.tel.Control.TenantMasks[0] = 0
+	r.queue(0, 2, 900)
+	r.log.Records = []decode.LogRecord{{Format: abi.LogFaultTag | abi.FaultUnknownOpcode, A: 0x1234}}
+	step := func() {
+		r.complete(1, 2, 1000, 400)
+		r.tel.Control.Denied += 900
+		r.step(d, 100)
+	}
+	for range 10 {
+		step()
+	}
+	require.Equal(t, []string{"masked-tenant", "fault-storm"}, kinds(&d.out))
+	assert.Zero(t, testing.AllocsPerRun(50, step), "a frame with active causes allocates nothing")
 }

@@ -146,10 +146,13 @@ func (d *Diagnoser) track(at float64) {
 			i = len(d.tracked) - 1
 		}
 		t := &d.tracked[i]
-		fix, since := t.cause.Fix, t.cause.SinceMillis
+		fix, name, since := t.cause.Fix, t.cause.Subject.Name, t.cause.SinceMillis
 		t.cause = c
-		if fix == c.Fix || c.Fix == "" {
+		if c.Fix == "" {
 			t.cause.Fix = fix
+		}
+		if c.Subject.Name == "" {
+			t.cause.Subject.Name = name
 		}
 		t.seen, t.missed = t.seen+1, 0
 		if !t.active && t.seen >= confirmFrames(c.Kind) {
@@ -181,7 +184,7 @@ func (d *Diagnoser) track(at float64) {
 
 func (d *Diagnoser) find(k Kind, s Subject) int {
 	for i := range d.tracked {
-		if d.tracked[i].cause.Kind == k && d.tracked[i].cause.Subject == s {
+		if d.tracked[i].cause.Kind == k && d.tracked[i].cause.Subject.same(s) {
 			return i
 		}
 	}

@@ -104,7 +104,7 @@ func (r *rules) deviceLost(dst []Cause) []Cause {
 		c.Evidence.AddText("opcode", op)
 	}
 	c.Fix = "The page recovers the device and reopens the ring; if a user opcode was in flight, bound its loops."
-	if len(r.f.InFlight) > 0 {
+	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
 		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
 			", which was in flight when the device was lost."
 	}
@@ -135,8 +135,10 @@ func (r *rules) maskedTenants(dst []Cause) []Cause {
 		c.Evidence.Add("slots", float64(n))
 		c.Evidence.Add("share", share(float64(n), float64(r.cur.queue)))
 		c.Evidence.Add("deniedPerFrame", denied)
-		c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and holds " + strconv.FormatUint(uint64(n), 10) +
-			" queued slots: setTenantMask(" + strconv.Itoa(t) + ", true) to run them, or stop publishing its work."
+		if r.wantFix(&c) {
+			c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and its work waits: setTenantMask(" + strconv.Itoa(t) +
+				", true) to run it, or stop publishing its work."
+		}
 		dst = append(dst, c)
 	}
 	return dst
@@ -151,7 +153,7 @@ func (r *rules) waitIO(dst []Cause) []Cause {
 	c.Evidence.Add("slots", float64(n))
 	c.Evidence.Add("waiting", float64(r.f.IOWaiting))
 	if r.f.IOService {
-		c.Fix = "The IO service answers 'not ready' for " + strconv.Itoa(r.f.IOWaiting) + " WAIT_IO slots: check what they wait on."
+		c.Fix = "The IO service answers 'not ready' for WAIT_IO slots: check what their requests wait on."
 	} else {
 		c.Fix = "WAIT_IO slots wait for a host IO service and none runs: setIOService(true), or stop publishing WAIT_IO."
 	}
@@ -225,12 +227,16 @@ func (r *rules) priorities(dst []Cause) []Cause {
 		if kind == PriorityInversion {
 			c.Evidence.Add("lowerPriority", float64(runner))
 			c.Evidence.Add("lowerClaims", float64(lower))
-			c.Fix = priorityName(p) + " work has waited " + seconds(age) + " unclaimed while " + priorityName(runner) +
-				" runs: find what holds it (its tenants' masks and quotas, a parked slot at its partition's head)."
+			if r.wantFix(&c) {
+				c.Fix = priorityName(p) + " work waits unclaimed while " + priorityName(runner) +
+					" runs: find what holds it (its tenants' masks and quotas, a parked slot at its partition's head)."
+			}
 		} else {
 			c.Evidence.Add("higherClaims", float64(higher))
-			c.Fix = priorityName(p) + " work has waited " + seconds(age) + " while higher priorities take every claim: " +
-				"publish less above it or raise the budget."
+			if r.wantFix(&c) {
+				c.Fix = priorityName(p) + " work waits while higher priorities take every claim: " +
+					"publish less above it or raise the budget."
+			}
 		}
 		if w := r.f.Waits; w != nil {
 			c.Evidence.Add("p99WaitMs", w.Priority[p].P99)
@@ -267,9 +273,10 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 			c.Evidence.Add("p99WaitMs", w.Tenant[t].P99)
 			c.Evidence.Add("oldestAgeMs", w.Tenant[t].OldestAge)
 		}
-		c.Fix = "Tenant " + strconv.Itoa(t) + "'s work has waited " + seconds(age) + " unclaimed while tenant " + strconv.Itoa(hot) +
-			" takes " + percent(share(float64(hotClaims), float64(total))) + " of claims: give tenant " + strconv.Itoa(hot) +
-			" a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+		if r.wantFix(&c) {
+			c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
+				" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+		}
 		dst = append(dst, c)
 	}
 	return dst
@@ -294,11 +301,13 @@ func (r *rules) budget(dst []Cause) []Cause {
 	c.Evidence.Add("exhaustedPerFrame", float64(r.cur.exhausted-first.exhausted)/float64(n))
 	c.Evidence.Add("queueGrowth", float64(r.cur.queue)-float64(first.queue))
 	c.Evidence.Add("queued", float64(r.cur.queue))
-	c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
-	if r.f.Budget > 0 {
-		c.Fix += " (open({budget: " + strconv.FormatUint(uint64(min(2*r.f.Budget, 1<<16)), 10) + "}))"
+	if r.wantFix(&c) {
+		c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
+		if r.f.Budget > 0 {
+			c.Fix += " (open({budget: " + strconv.FormatUint(uint64(min(2*r.f.Budget, 1<<16)), 10) + "}))"
+		}
+		c.Fix += " or the worker groups."
 	}
-	c.Fix += " or the worker groups."
 	return append(dst, c)
 }
 
@@ -326,13 +335,14 @@ func (r *rules) backPressure(dst []Cause) []Cause {
 		capacity := off[p+1] - min(off[p], off[p+1])
 		c.Evidence.Add("queued", float64(queued))
 		c.Evidence.Add("capacity", float64(capacity))
-		if 2*queued < capacity {
+		switch {
+		case !r.wantFix(&c):
+		case 2*queued < capacity:
 			// Mostly empty, yet refusing: a slot parked in place (YIELD of
 			// a masked tenant, WAIT_IO) is where the partition wraps.
-			c.Fix = priorityName(p) + " refuses publishes with " + strconv.FormatUint(uint64(queued), 10) + " of " +
-				strconv.FormatUint(uint64(capacity), 10) + " slots queued: a parked slot (a masked tenant's YIELD, a WAIT_IO) " +
-				"blocks where the partition wraps; unmask or service it."
-		} else {
+			c.Fix = priorityName(p) + " refuses publishes though most of its slots are free: a parked slot " +
+				"(a masked tenant's YIELD, a WAIT_IO) blocks where the partition wraps; unmask or service it."
+		default:
 			c.Fix = priorityName(p) + "'s partition is full and refuses publishes: publish less at " + priorityName(p) +
 				", drain faster (budget, workers), or give it more slots."
 		}
@@ -375,7 +385,10 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 	}
 	c := Cause{Kind: FaultStorm, Subject: NoSubject}
 	if ops.n[op] > 0 {
-		c.Subject = OpcodeSubject(ops.op[op], r.f.opName(ops.op[op]))
+		c.Subject = OpcodeSubject(ops.op[op], "")
+		if r.wantFix(&c) { // named once: a name may be formatted
+			c.Subject.Name = r.f.opName(ops.op[op])
+		}
 	}
 	c.Evidence.Add("share", share(faults, done))
 	c.Evidence.Add("faults", faults)
@@ -384,14 +397,16 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 		c.Evidence.AddText("topFault", decode.FaultCode(top).String())
 		c.Evidence.Add("topFaultShare", share(float64(codes[top]), float64(logged)))
 	}
-	c.Fix = percent(share(faults, done)) + " of completions fault"
-	if logged > 0 {
-		c.Fix += ", most with " + decode.FaultCode(top).String()
+	if r.wantFix(&c) {
+		c.Fix = "A large share of completions fault"
+		if logged > 0 {
+			c.Fix += ", most with " + decode.FaultCode(top).String()
+		}
+		if c.Subject.Opcode >= 0 {
+			c.Fix += " from " + c.Subject.Name
+		}
+		c.Fix += ": read the log panel's fault records and fix what publishes them."
 	}
-	if c.Subject.Opcode >= 0 {
-		c.Fix += " from " + c.Subject.Name
-	}
-	c.Fix += ": read the log panel's fault records and fix what publishes them."
 	return append(dst, c)
 }
 
@@ -409,9 +424,10 @@ func (r *rules) logOverflow(dst []Cause) []Cause {
 	c.Evidence.Add("dropped", float64(l.Dropped))
 	c.Evidence.Add("capacity", float64(l.Capacity))
 	c.Evidence.Add("recordsPerFrame", float64(written))
-	c.Fix = "One frame wrote " + strconv.FormatUint(uint64(written), 10) + " log records into a log of " +
-		strconv.FormatUint(uint64(l.Capacity), 10) + ": raise its capacity (open({logCapacity: " +
-		strconv.FormatUint(uint64(max(2*written, 64)), 10) + "})) or log less."
+	if r.wantFix(&c) {
+		c.Fix = "One frame writes more log records than the log holds: raise its capacity (open({logCapacity: " +
+			strconv.FormatUint(uint64(max(2*written, 64)), 10) + "})) or log less."
+	}
 	return append(dst, c)
 }
 
@@ -434,16 +450,20 @@ func (r *rules) noProgress(dst []Cause) []Cause {
 // frame (tracked beside the samples).
 func (d *Diagnoser) publishedAtOld() uint64 { return d.oldest().published }
 
+// wantFix reports whether c needs its fix worded: the first frame of its
+// (kind, subject), since a tracked cause keeps the fix it was given, so
+// the steady state formats nothing.
+func (r *rules) wantFix(c *Cause) bool {
+	i := r.d.find(c.Kind, c.Subject)
+	return i < 0 || r.d.tracked[i].cause.Fix == ""
+}
+
 func share(part, whole float64) float64 {
 	if whole <= 0 {
 		return 0
 	}
 	return part / whole
 }
-
-func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
-
-func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }
 
 var priorityNames = [abi.PriorityLevels]string{"CRITICAL", "HIGH", "NORMAL", "LOW", "IDLE"}
 
