@@ -84,6 +84,9 @@ const (
 type DeclError struct {
 	Field  string
 	Reason string
+	// Line is the line of the user's WGSL at fault (opcodes[i].wgsl),
+	// 1-based; 0 when the refusal has none.
+	Line int
 }
 
 func (e *DeclError) Error() string { return "kernel: " + e.Field + ": " + e.Reason }
@@ -124,7 +127,8 @@ func (k *Kernel) SameProgram(o *Kernel) bool {
 // Validate reports the first declaration a runner cannot compile: an
 // opcode outside the user range or taken twice, a name that is not a WGSL
 // identifier, is taken twice or is the kernel's own, WGSL that does not
-// declare the opcode's function, or a buffer of no words, of partial
+// declare the opcode's function or declares a binding or an override
+// (checkSnippet), or a buffer of no words, of partial
 // words, with too many initial bytes or an unknown element type. Device
 // limits (buffer sizes, binding counts) are megakernel.Options.Validate's.
 func (k *Kernel) Validate() error {
@@ -160,6 +164,9 @@ func (k *Kernel) Validate() error {
 			return declErr(field+".wgsl", "is %d bytes, more than %d", len(op.WGSL), MaxOpcodeSourceBytes)
 		case !declaresFn(op.WGSL, op.Name):
 			return declErr(field+".wgsl", "declares no function %s: write fn %s(slot: u32, args: Args) -> Outcome", op.Name, op.Name)
+		}
+		if err := checkSnippet(field+".wgsl", op); err != nil {
+			return err
 		}
 	}
 	for i, b := range k.Buffers {

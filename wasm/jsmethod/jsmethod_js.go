@@ -89,7 +89,8 @@ func RawMethod(obj js.Value, name string, work func(args []js.Value) (js.Value, 
 
 // ErrorValue is the Error a call rejects with: err's message, and for a
 // kernel refusal what a tool needs to point at it without parsing the
-// message: field (a wgsl.DeclError's, as open's options spell it) and
+// message: field (a wgsl.DeclError's, as open's options spell it, and its
+// line in the user's WGSL where it has one) and
 // diagnostics ([{field, opcode, line, column, type, message}] of a
 // megakernel.CompileError, at the user's own lines).
 func ErrorValue(err error) js.Value {
@@ -97,6 +98,9 @@ func ErrorValue(err error) js.Value {
 	var de *wgsl.DeclError
 	if errors.As(err, &de) {
 		e.Set("field", de.Field)
+		if de.Line > 0 {
+			e.Set("line", de.Line)
+		}
 	}
 	var ce *megakernel.CompileError
 	if errors.As(err, &ce) {

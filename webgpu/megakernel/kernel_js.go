@@ -24,10 +24,11 @@ func compileDrain(ctx context.Context, dev *webgpu.Device, k *wgsl.Kernel) (*web
 	return mod, err
 }
 
-// PrepareKernel compiles k's drain module for the next Reset to use,
-// without touching the ring that runs now: a kernel that does not compile
-// is refused here (a *CompileError, or the *wgsl.DeclError of a bad
-// declaration) and the runner goes on as it was.
+// PrepareKernel compiles k's drain module, and makes its drain pipeline,
+// for the next Reset to use, without touching the ring that runs now: a
+// kernel that does not compile or makes no pipeline is refused here (a
+// *CompileError, or the *wgsl.DeclError of a bad declaration) and the
+// runner goes on as it was.
 func (r *Runner) PrepareKernel(ctx context.Context, k wgsl.Kernel) error {
 	if err := r.usable("prepare kernel"); err != nil {
 		return err
@@ -40,6 +41,9 @@ func (r *Runner) PrepareKernel(ctx context.Context, k wgsl.Kernel) error {
 	}
 	mod, err := compileDrain(ctx, r.dev, &k)
 	if err != nil {
+		return err
+	}
+	if err := r.checkPipeline(ctx, &k, mod); err != nil {
 		return err
 	}
 	r.prepared = preparedKernel{kernel: k.Clone(), module: mod}
@@ -75,10 +79,10 @@ func (r *Runner) switchKernel(ctx context.Context, k *wgsl.Kernel) error {
 	return nil
 }
 
-// userLayoutEntries are the bind group layout entries of the user buffers.
-func (r *Runner) userLayoutEntries() []webgpu.BindGroupLayoutEntry {
+// userLayoutEntries are the bind group layout entries of k's buffers.
+func userLayoutEntries(k *wgsl.Kernel) []webgpu.BindGroupLayoutEntry {
 	var out []webgpu.BindGroupLayoutEntry
-	for i, b := range r.opts.Kernel.Buffers {
+	for i, b := range k.Buffers {
 		t := webgpu.BufferBindingReadOnlyStorage
 		if b.Access == wgsl.ReadWrite {
 			t = webgpu.BufferBindingStorage
@@ -204,7 +208,9 @@ type Diagnostic struct {
 	// assembled source's).
 	Field string
 	// Opcode is the name of the opcode or buffer of Field.
-	Opcode       string
+	Opcode string
+	// Line and Column are 1-based; 0 where the device's message has no
+	// position (a kernel that compiles but makes no pipeline).
 	Line, Column int
 	Type         string // error, warning or info
 	Message      string
@@ -214,6 +220,9 @@ func (d Diagnostic) String() string {
 	where := d.Field
 	if d.Opcode != "" {
 		where += " (" + d.Opcode + ")"
+	}
+	if d.Line == 0 { // a pipeline's error: no position (kernelcheck_js.go)
+		return fmt.Sprintf("%s: %s: %s", where, d.Type, d.Message)
 	}
 	return fmt.Sprintf("%s line %d, column %d: %s: %s", where, d.Line, d.Column, d.Type, d.Message)
 }

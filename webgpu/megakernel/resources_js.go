@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -141,6 +142,17 @@ func (r *Runner) ensureLayout() error {
 	if r.pipeLayout != nil {
 		return nil
 	}
+	bgl, pl, err := kernelLayout(r.dev, &r.opts.Kernel)
+	if err != nil {
+		return r.fail("create layout", err)
+	}
+	r.bgl, r.pipeLayout = bgl, pl
+	return nil
+}
+
+// kernelLayout is k's bind group layout (the ABI's bindings, then k's
+// buffers) and the pipeline layout of it.
+func kernelLayout(dev *webgpu.Device, k *wgsl.Kernel) (*webgpu.BindGroupLayout, *webgpu.PipelineLayout, error) {
 	storage := webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}
 	entries := []webgpu.BindGroupLayoutEntry{
 		{Binding: abi.BindingControl, Buffer: storage},
@@ -149,17 +161,16 @@ func (r *Runner) ensureLayout() error {
 		{Binding: abi.BindingParams, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingUniform}},
 		{Binding: abi.BindingData, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingReadOnlyStorage}},
 	}
-	entries = append(entries, r.userLayoutEntries()...)
-	bgl, err := r.dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope abi v1", Entries: entries})
+	entries = append(entries, userLayoutEntries(k)...)
+	bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope abi v1", Entries: entries})
 	if err != nil {
-		return r.fail("create bind group layout", err)
+		return nil, nil, fmt.Errorf("bind group layout: %w", err)
 	}
-	pl, err := r.dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "ringscope abi v1", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
+	pl, err := dev.CreatePipelineLayout(webgpu.PipelineLayoutDescriptor{Label: "ringscope abi v1", BindGroupLayouts: []*webgpu.BindGroupLayout{bgl}})
 	if err != nil {
-		return r.fail("create pipeline layout", err)
+		return nil, nil, fmt.Errorf("pipeline layout: %w", err)
 	}
-	r.bgl, r.pipeLayout = bgl, pl
-	return nil
+	return bgl, pl, nil
 }
 
 // Rebind moves the runner to dev, normally a new device after the old one
