@@ -29,6 +29,10 @@ type Frame struct {
 	Sketch    *decode.SketchTelemetry
 	// Priority is the requeue/promotion accounting of the host publisher.
 	Priority *decode.PriorityRequeueAccounting
+	// Waits is the queue waits the host measured (its runner's publishes
+	// and ends), nil where no publisher measured them (an attachment, a
+	// replayed capture).
+	Waits *decode.WaitTimes
 
 	// Launch is the launch policy's plan for the next dispatch; LaunchErr
 	// is set instead when the policy refused (for example

@@ -23,6 +23,8 @@ type Parts struct {
 	// Diagnosis, when set, is copied into the frame.
 	Diagnosis *diagnose.Diagnosis
 	Priority  decode.PriorityRequeueAccounting
+	// Waits is copied when set.
+	Waits *decode.WaitTimes
 	// Sketches, when set, fills the frame's sketches (a GPU summary's);
 	// otherwise they are computed from Ring's slots in the shape
 	// SketchDepth × SketchWidth (none when the ring has no slots).
@@ -61,6 +63,7 @@ type buffer struct {
 	log       decode.Log
 	priority  decode.PriorityRequeueAccounting
 	diagnosis diagnose.Diagnosis
+	waits     decode.WaitTimes
 	statusMap []uint32
 }
 
@@ -110,6 +113,10 @@ func (s *Store) Assemble(p *Parts) *Frame {
 	if p.Report != nil {
 		b.report = *p.Report
 		f.Report = &b.report
+	}
+	if p.Waits != nil {
+		b.waits = *p.Waits
+		f.Waits = &b.waits
 	}
 	return f
 }

@@ -31,17 +31,22 @@ func TestAssembleCopiesAndAlternates(t *testing.T) {
 	log := &decode.Log{Records: []decode.LogRecord{{}}, Capacity: 8}
 	disp := decode.MegakernelTelemetry{KernelLaunches: 2}
 	rep := decode.MegakernelReport{DispatchCount: 5}
-	f1 := s.Assemble(&Parts{Seq: 1, Ring: src, Log: log, Dispatch: &disp, Report: &rep, SketchDepth: 2, SketchWidth: 8})
+	waits := decode.WaitTimes{}
+	waits.Tenant[3].P99 = 40
+	f1 := s.Assemble(&Parts{Seq: 1, Ring: src, Log: log, Dispatch: &disp, Report: &rep, Waits: &waits, SketchDepth: 2, SketchWidth: 8})
 	// The producer reuses its storage: the frame must not change.
 	src.Control.DoneCount, src.Control.Metrics[0].Count, src.Slots[0].Opcode = 8, 100, 9
 	log.Records[0].A = 5
 	disp.KernelLaunches, rep.DispatchCount = 3, 6
+	waits.Tenant[3].P99 = 41
 	assert.Equal(t, uint32(7), f1.Ring.Control.DoneCount)
 	assert.Equal(t, []decode.Metric{{Opcode: 1, Count: 7}}, f1.Ring.Control.Metrics)
 	assert.Zero(t, f1.Ring.Slots[0].Opcode)
 	assert.Zero(t, f1.Log.Records[0].A)
 	assert.Equal(t, uint32(2), f1.Dispatch.KernelLaunches)
 	assert.Equal(t, uint64(5), f1.Report.DispatchCount)
+	require.NotNil(t, f1.Waits)
+	assert.Equal(t, 40.0, f1.Waits.Tenant[3].P99)
 	require.NotNil(t, f1.Sketch, "sketched from the slots")
 	assert.Equal(t, uint32(4), f1.Sketch.TotalSlots)
 	assert.Nil(t, f1.Launch, "absent parts stay nil")
@@ -53,6 +58,7 @@ func TestAssembleCopiesAndAlternates(t *testing.T) {
 	assert.Equal(t, uint32(8), f2.Ring.Control.DoneCount)
 	assert.Equal(t, uint32(99), f2.Sketch.TotalSlots, "a summary's sketches come from the Sketcher")
 	assert.Nil(t, f2.Log)
+	assert.Nil(t, f2.Waits, "no waits measured, none shown")
 	f3 := s.Assemble(&Parts{Seq: 3, Ring: src, Sketches: gpuSketches{err: errors.New("none")}})
 	assert.Same(t, f1, f3, "the third frame reuses the first's buffer")
 	assert.Nil(t, f3.Sketch, "no sketch when the Sketcher fails")

@@ -145,6 +145,10 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	}
 	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
 	p.Report = &s.report
+	if w := s.runnerWaits(); w != nil {
+		fillWaits(&s.waits, w, now)
+		p.Waits = &s.waits
+	}
 	s.changedSlots = appendSlotRuns(s.changedSlots[:0], src.RingChanges())
 	p.Raw = frame.Raw{Control: src.Control(), Ring: src.Ring(), Log: src.LogBytes(), Patchable: patchable,
 		ChangedSlots: s.changedSlots, Published: src.Published(), WindowOpcodes: src.WindowOpcodes()}

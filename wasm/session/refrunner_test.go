@@ -116,6 +116,8 @@ func (r *refRunner) Drain(ctx context.Context, maxSubmissions int) (decode.Megak
 }
 
 func (r *refRunner) Requeue() (host.RequeueStats, error) { return r.q.Requeue(nil) }
+func (r *refRunner) TrackWaits(now func() float64)       { r.q.TrackWaits(now) }
+func (r *refRunner) Waits() *host.Waits                  { return r.q.Waits() }
 func (r *refRunner) ReclaimFaults() int                  { return r.q.ReclaimFaults() }
 func (r *refRunner) RequestRing()                        { r.ringAsks++ }
 func (r *refRunner) Warm(context.Context)                { r.warms++ }

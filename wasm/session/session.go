@@ -50,6 +50,9 @@ type Session struct {
 
 	snapTel     decode.RingTelemetry
 	snapScratch decode.DecodeScratch
+
+	// waits is the frame's summary of the runner's queue waits.
+	waits decode.WaitTimes
 }
 
 // New returns a session with no ring yet. now is the page's clock in
@@ -77,9 +80,13 @@ type Ring struct {
 }
 
 // Open makes r the session's ring: a fresh watchdog, report and readback
-// state. The runner r names was already opened or reset on its options.
+// state, and queue waits measured from now on the session's clock. The
+// runner r names was already opened or reset on its options.
 func (s *Session) Open(r Ring) {
 	s.runner, s.gen = r.Runner, r.Generator
+	if s.runner != nil {
+		s.runner.TrackWaits(s.now)
+	}
 	s.watchN = r.WatchdogIntervals
 	s.watchdog = decode.NewWatchdog(s.watchN)
 	s.diagnosis.reset(diagnose.Facts{IOService: true})

@@ -44,6 +44,10 @@ type Runner interface {
 	Drain(ctx context.Context, maxSubmissions int) (decode.MegakernelReport, error)
 	Requeue() (host.RequeueStats, error)
 	ReclaimFaults() int
+	// TrackWaits gives the ring's queue the clock it measures queue
+	// waits by (host.Queue.TrackWaits); Waits is what it measured.
+	TrackWaits(now func() float64)
+	Waits() *host.Waits
 }
 
 // Attached is a host's ring ringscope watches (megakernel.Attachment in

@@ -21,6 +21,10 @@
 // (RingChanges): what a flight recorder needs to record a frame's ring as a
 // patch of the one before.
 //
-// The package is pure Go (std and wgsl/abi only) and builds for GOOS=js
+// Given a clock (TrackWaits), the Queue also measures queue waits: when
+// each item was published and in which absorb its slot ended (Waits).
+//
+// The package is pure Go (std, wgsl/abi and internal/loghist only) and
+// builds for GOOS=js
 // GOARCH=wasm. Nothing in it is safe for concurrent use.
 package host

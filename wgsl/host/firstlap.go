@@ -77,6 +77,9 @@ func (q *Queue) publishFirstLap(items []Item) bool {
 	for t, k := range perTenant {
 		q.published[t] += k
 	}
+	if q.waits != nil {
+		q.waits.published(q, &perTenant, &n)
+	}
 	return true
 }
 

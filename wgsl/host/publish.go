@@ -78,6 +78,9 @@ func (q *Queue) Publish(items []Item) (int, error) {
 	for t, n := range perTenant {
 		q.published[t] += n
 	}
+	if q.waits != nil {
+		q.waits.published(q, &perTenant, &perPrio)
+	}
 	return len(items), nil
 }
 

@@ -52,6 +52,10 @@ type Queue struct {
 	// reclaimFrom and requeueFrom are where ReclaimFaults and Requeue
 	// resume their scans.
 	ringHead, reclaimFrom, requeueFrom [abi.PriorityLevels]uint32
+
+	// waits measures queue waits once TrackWaits gave it a clock (nil:
+	// not measured).
+	waits *Waits
 }
 
 // NewQueue returns a Queue with a fresh control buffer for cfg, an all-EMPTY
@@ -96,6 +100,9 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.dirty[LogBuffer].markWords(0, len(q.log)/abi.WordBytes)
 	q.changed.clear()
 	q.changed.markWords(0, len(q.ring)/abi.WordBytes)
+	if q.waits != nil {
+		q.waits.reset(cfg.Slots)
+	}
 	return nil
 }
 

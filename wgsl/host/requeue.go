@@ -45,6 +45,9 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 		for p := range q.ringHead {
 			q.ringHead[p] = min(q.head(uint32(p)), q.tail(uint32(p)))
 		}
+		if q.waits != nil {
+			q.waits.ends(q)
+		}
 	}
 	if log != nil {
 		absorb(q.log, log, q.dirty[LogBuffer].ranges())
@@ -103,6 +106,9 @@ func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
 				q.ringHead[p] = to
 			}
 		}
+	}
+	if q.waits != nil {
+		q.waits.ends(q)
 	}
 	return nil
 }
@@ -339,8 +345,13 @@ func (q *Queue) move(from uint32, it *Item, age uint32) bool {
 	if !q.hasRoom(it.Priority, from) {
 		return false
 	}
-	if to := q.put(it, age); to != from {
-		base := int(from) * abi.SlotWords
+	base := int(from) * abi.SlotWords
+	t, p := word(q.ring, base+abi.SlotTenant), word(q.ring, base+abi.SlotPriority)
+	to := q.put(it, age)
+	if q.waits != nil {
+		q.waits.moved(from, to, t, p, it)
+	}
+	if to != from {
 		putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
 		q.markRing(from, base+abi.SlotStatus, 1)
 		q.age[from] = 0

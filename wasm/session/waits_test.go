@@ -1,0 +1,67 @@
+package session
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/workload"
+)
+
+// Every item that ended is in the waits, once: their counts are DONE_COUNT
+// (DONE and FAULT), and the items waiting are the ring's active slots.
+func TestFramesCarryTheQueueWaits(t *testing.T) {
+	ctx := context.Background()
+	for _, preset := range []string{workload.DefaultMix, workload.FaultStorm, workload.Stall} {
+		t.Run(preset, func(t *testing.T) {
+			r, gen := newGeneratedRunner(t, preset, 512, 7)
+			var c clock
+			s := New(c.now)
+			s.Open(Ring{Runner: r, Generator: gen})
+			for range 30 {
+				c.ms += 16
+				f, err := s.LiveFrame(ctx, nil)
+				require.NoError(t, err)
+				require.NotNil(t, f.Waits)
+				var ended uint64
+				var waiting uint32
+				for _, st := range f.Waits.Priority {
+					ended += st.Count
+					waiting += st.Waiting
+				}
+				var tenantsEnded uint64
+				for _, st := range f.Waits.Tenant {
+					tenantsEnded += st.Count
+				}
+				assert.Equal(t, uint64(f.Ring.Control.DoneCount), ended)
+				assert.Equal(t, ended, tenantsEnded)
+				active := 0
+				for _, sl := range f.Ring.Slots {
+					if sl.Status.Active() {
+						active++
+					}
+				}
+				// The frame's slots are the ring before Requeue and
+				// ReclaimFaults ran: a parked slot moved by Requeue is one
+				// active slot either way.
+				assert.Equal(t, active, int(waiting))
+			}
+			f := s.LastFrame()
+			if preset == workload.Stall {
+				st := f.Waits.Tenant[gen.MaskedTenant()]
+				assert.Positive(t, st.Waiting)
+				assert.Equal(t, 30*16.0-16, st.OldestAge, "the masked tenant's first items wait from the first frame")
+				assert.Zero(t, st.Count)
+				return
+			}
+			all := decode.WaitStats{}
+			for _, st := range f.Waits.Priority {
+				all.Max = max(all.Max, st.Max)
+			}
+			assert.Positive(t, all.Max)
+		})
+	}
+}
