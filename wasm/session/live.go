@@ -129,6 +129,10 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	now := s.now()
 	p := frame.Parts{Seq: s.seq, AtMillis: now, Ring: tel, Log: src.Log(), Priority: src.Accounting(),
 		Watchdog: s.watchdog.Observe(now, tel), SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
+	if w := s.runnerWaits(); w != nil { // before the diagnosis, which reads them
+		fillWaits(&s.waits, w, now)
+		p.Waits = &s.waits
+	}
 	p.Diagnosis = s.diagnosis.observe(&p, src.Published())
 	if s.readback.summary {
 		// A summary frame has no slots to sketch: the GPU sketched them
@@ -145,10 +149,6 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	}
 	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
 	p.Report = &s.report
-	if w := s.runnerWaits(); w != nil {
-		fillWaits(&s.waits, w, now)
-		p.Waits = &s.waits
-	}
 	s.changedSlots = appendSlotRuns(s.changedSlots[:0], src.RingChanges())
 	p.Raw = frame.Raw{Control: src.Control(), Ring: src.Ring(), Log: src.LogBytes(), Patchable: patchable,
 		ChangedSlots: s.changedSlots, Published: src.Published(), WindowOpcodes: src.WindowOpcodes()}
