@@ -49,7 +49,7 @@ var projectRules = map[string][]string{
 	"wgsl/":           {"wgsl", "wgsl/"},
 	"webgpu":          {},
 	"webgpu/":         {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode"},
-	"ui":              {"decode", "decode/frame", "wgsl/abi", "wgsl/workload"}, // workload: the presets catalogue
+	"ui":              {"decode", "decode/diagnose", "decode/frame", "wgsl/abi", "wgsl/workload"}, // workload: the presets catalogue
 	"wasm":            {"*"},
 	"wasm/":           {"*"},
 	".":               {},

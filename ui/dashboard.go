@@ -148,7 +148,8 @@ func (c *Dashboard) HeaderStats() []KV {
 		{Label: "rate", Value: dash, Title: "frames per second, smoothed"},
 		{Label: "round trip", Value: dash, Title: "last submit → readback round trip, ms"},
 		{Label: "done", Value: dash, Title: "DONE_COUNT of the current generation"},
-		{Label: "health", Value: dash, Title: "the watchdog's verdict"},
+		{Label: "health", Value: dash, Title: "the diagnosis's verdict (docs/DIAGNOSIS.md)", TestID: "header-health"},
+		{Label: "cause", Value: dash, Title: "the diagnosis's first cause: the watchdog panel lists them all", TestID: "header-cause"},
 		c.ReadbackStat(),
 	}
 	if f == nil {
@@ -168,16 +169,11 @@ func (c *Dashboard) HeaderStats() []KV {
 	if f.Ring != nil {
 		stats[4].Value = Thousands(uint64(f.Ring.Control.DoneCount))
 	}
-	if f.Watchdog != nil {
-		code := HealthCode(f.Watchdog)
-		stats[5].Value = HealthLabel(code)
-		switch code {
-		case HealthStalled:
-			stats[5].Class = "num-bad"
-		case HealthSuspect, HealthFaulting:
-			stats[5].Class = "num-warn"
-		case HealthProgress:
-			stats[5].Class = "num-ok"
+	if d := f.Diagnosis; d != nil {
+		stats[5].Value, stats[5].Class = HealthWord(d.Health), healthClass(d.Health)
+		stats[6].Value = "none"
+		if first := d.First(); first != nil {
+			stats[6].Value, stats[6].Title, stats[6].Class = CauseTitle(first), first.Fix, "num-warn"
 		}
 	}
 	return stats

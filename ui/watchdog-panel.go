@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 )
 
@@ -40,13 +41,36 @@ func (c *WatchdogPanel) Stalled() bool {
 	return s != nil && s.Stalled
 }
 
-// Sub states the verdict.
+// Sub states the verdict: the diagnosis's health.
 func (c *WatchdogPanel) Sub() string {
+	if d := c.diagnosis(); d != nil {
+		return HealthWord(d.Health)
+	}
 	s := c.state()
 	if s == nil {
 		return "no frame yet"
 	}
 	return HealthLabel(HealthCode(s))
+}
+
+func (c *WatchdogPanel) diagnosis() *diagnose.Diagnosis {
+	if c.Frame == nil {
+		return nil
+	}
+	return c.Frame.Diagnosis
+}
+
+// Causes are the diagnosis's active causes, most explanatory first.
+func (c *WatchdogPanel) Causes() []CauseRow {
+	d := c.diagnosis()
+	if d == nil || len(d.Causes) == 0 {
+		return nil
+	}
+	rows := make([]CauseRow, len(d.Causes))
+	for i := range d.Causes {
+		rows[i] = causeRow(&d.Causes[i])
+	}
+	return rows
 }
 
 // HealthLabel names a health code.
@@ -60,9 +84,12 @@ func (c *WatchdogPanel) Alert() string {
 	if s == nil {
 		return ""
 	}
-	return "STALL: " + Thousands(uint64(s.Health.QueueDepth)) + " slots queued and DONE_COUNT has not moved for " +
-		strconv.Itoa(s.StalledIntervals) + " intervals (" + MS(s.StalledForMillis) + "), no faults to explain it. " +
-		"Check masked tenants (DENIED), WAIT_IO slots the host must service, and the budget."
+	text := "STALL: " + Thousands(uint64(s.Health.QueueDepth)) + " slots queued and DONE_COUNT has not moved for " +
+		strconv.Itoa(s.StalledIntervals) + " intervals (" + MS(s.StalledForMillis) + ")."
+	if first := c.diagnosis().First(); first != nil {
+		text += " Cause: " + CauseTitle(first) + ". " + first.Fix
+	}
+	return text
 }
 
 // Items lists the watchdog numbers.

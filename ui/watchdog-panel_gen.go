@@ -32,6 +32,32 @@ func (c *WatchdogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgEl(vgparent, "div", "class", "banner banner-bad", "data-testid", "stall-alert")
 			vgn.SetInnerHTML(c.Alert())
 		}
+		if len(c.Causes()) > 0 {
+			vgn = vgEl(vgparent, "ul", "class", "causes", "data-testid", "diagnosis-causes")
+			{
+				vgparent := vgn
+				_ = vgparent
+				for _, row := range c.Causes() {
+					var vgiterkey interface{} = row.Key
+					_ = vgiterkey
+					row := row
+					_ = row
+					vgn = vgEl(vgparent, "li", "data-testid", "cause")
+					vgn.AddAttrInterface("class", row.Class)
+					vgn.AddAttrInterface("data-kind", row.Kind)
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = vgEl(vgparent, "span", "class", "cause-title")
+						vgn.SetInnerHTML(row.Title)
+						vgn = vgEl(vgparent, "span", "class", "cause-evidence")
+						vgn.SetInnerHTML(row.Evidence)
+						vgn = vgEl(vgparent, "span", "class", "cause-fix")
+						vgn.SetInnerHTML(row.Fix)
+					}
+				}
+			}
+		}
 		vgn = vgEl(vgparent, "div", "class", "plot plot-strip", "title", "one column per frame: grey idle · green progress · amber suspect interval · red stalled · blue reset · magenta faulting")
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.plot.Mount(value) })
 		{

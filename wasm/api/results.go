@@ -27,6 +27,8 @@ type DrainResult struct {
 	// Log is the frame's log, each record named and resolved as the
 	// page's log panel shows it (LogOf).
 	Log *Log
+	// Diagnosis is the verdict of the frame the drain ended on.
+	Diagnosis *Diagnosis
 }
 
 // Snapshot is what snapshot resolves to: the last decoded state.
@@ -42,6 +44,8 @@ type Snapshot struct {
 	// before the first frame).
 	Running  bool
 	Watchdog *decode.WatchdogState
+	// Diagnosis is the last frame's verdict (docs/DIAGNOSIS.md).
+	Diagnosis *Diagnosis
 	// Stale: the shown telemetry is the last good snapshot from before a
 	// device loss, no frame since. Recoveries counts recovered losses;
 	// LastLoss records the latest.
@@ -70,6 +74,7 @@ type LiveStep struct {
 	Published uint64
 	Pending   uint32
 	Watchdog  decode.WatchdogState
+	Diagnosis *Diagnosis
 	// Recovered is set when the device was lost during the step and the
 	// page recovered (the step ran again on the new device).
 	Recovered bool

@@ -97,6 +97,10 @@ type FrameSummary struct {
 	// Stalled is the watchdog's verdict; DonePerSecond its rate.
 	Stalled       bool
 	DonePerSecond float64
+	// Health is the diagnosis's one word and Causes its cause kinds,
+	// most explanatory first (snapshot().diagnosis has the evidence).
+	Health string
+	Causes []string
 	// PublishMS, RoundTripMS and DecodeMS are the frame's host times:
 	// publishing and uploading its items, submit to the readback mapped,
 	// and decoding it; GPUTimeMS the drain pass's device time, from
@@ -118,6 +122,12 @@ func frameSummary(f *frame.Frame) FrameSummary {
 	}
 	if w := f.Watchdog; w != nil {
 		s.Stalled, s.DonePerSecond = w.Stalled, w.DonePerSecond
+	}
+	if d := f.Diagnosis; d != nil {
+		s.Health = d.Health.String()
+		for i := range d.Causes {
+			s.Causes = append(s.Causes, d.Causes[i].Kind.String())
+		}
 	}
 	return s
 }

@@ -78,7 +78,7 @@ func (c *Controller) Step() (any, error) {
 		}
 		src := c.sess.Source()
 		res = api.LiveStep{Seq: f.Seq, DoneCount: f.Ring.Control.DoneCount, Published: src.Published(),
-			Pending: src.Pending(), Watchdog: *f.Watchdog}
+			Pending: src.Pending(), Watchdog: *f.Watchdog, Diagnosis: api.DiagnosisOf(f.Diagnosis)}
 		return nil
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ package controller
 
 import (
 	"errors"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"time"
 
 	"github.com/ringscope/ringscope/decode/frame"
@@ -192,5 +193,17 @@ func (c *Controller) openSession(r session.Ring) {
 	r.Runner = runnerSource{c.runner}
 	r.SketchDepth, r.SketchWidth = c.settingsNow.SketchDepth, c.settingsNow.SketchWidth
 	c.sess.Open(r)
+	c.sess.SetFacts(ringFacts(c.runner.Options()))
 	c.showReadback()
+}
+
+// ringFacts is what the diagnosis knows of a ring from its options: the
+// tenants it runs, its lane budget, its opcodes' names. The live loop and
+// drain service WAIT_IO (megakernel.Runner's IOFunc).
+func ringFacts(o megakernel.Options) diagnose.Facts {
+	tenants := o.Tenants
+	if o.Masks != nil {
+		tenants = uint32(len(o.Masks))
+	}
+	return diagnose.Facts{Tenants: tenants, Budget: o.Budget, IOService: true, OpcodeName: ui.OpcodeName}
 }

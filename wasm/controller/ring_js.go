@@ -158,7 +158,8 @@ func (c *Controller) Drain(max int) (any, error) {
 		}
 		c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
 		return api.DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
-			Observable: f.Ring.Control.Observable, Log: api.LogOf(f.Log, workload.Formats)}, nil
+			Observable: f.Ring.Control.Observable, Log: api.LogOf(f.Log, workload.Formats),
+			Diagnosis: api.DiagnosisOf(f.Diagnosis)}, nil
 	})
 }
 
@@ -187,7 +188,7 @@ func (c *Controller) Snapshot(slots bool) (any, error) {
 		Running: c.running, Stale: c.losses.Stale(c.sess.Seq()), Recoveries: c.losses.Recoveries, LastLoss: c.losses.Last,
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {
-		snap.Watchdog = f.Watchdog
+		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)
 	}
 	return api.Encode(snap), nil
 }
