@@ -153,6 +153,9 @@ type Meta struct {
 type Capture struct {
 	Header Header
 	Frames []Frame
+	// Verdicts are the live diagnosis's changes over the frames (not
+	// written to files: verdict.go).
+	Verdicts []Verdict
 }
 
 // FormatError reports the first problem of a capture file or dump: the byte

@@ -50,6 +50,7 @@ func Metrics(c *Capture, run *Totals, f Format) ([]byte, error) {
 	w := metricsWriter{prom: f == FormatPrometheus}
 	w.gauge("ringscope_capture_frames", "", "Frames held by the capture.", float64(r.Len()))
 	w.gauge("ringscope_capture_dropped_frames", "", "Older frames the recorder evicted to stay within its memory bound.", float64(c.Header.DroppedFrames))
+	w.verdict(c.Verdicts)
 	if r.Len() == 0 {
 		w.totals(c, run)
 		return w.done(), nil

@@ -29,6 +29,7 @@ type Studio struct {
 	sketchD  int
 	sketchW  int
 	lastLive *frame.Frame
+	verdicts verdictLog
 
 	// replay is non-nil while replaying; imported says it replays an
 	// import named source (else the recording).
@@ -98,6 +99,7 @@ func (s *Studio) Observe(f *frame.Frame) (replaying bool) {
 		return true
 	}
 	s.lastLive = f
+	s.verdicts.observe(f.Seq, f.AtMillis, f.Diagnosis)
 	raw := &f.Raw
 	s.header.WindowOpcodes = raw.WindowOpcodes
 	if s.recording {
@@ -159,7 +161,11 @@ func (s *Studio) current(now time.Time) *Capture {
 		h.WindowOpcodes = []uint32{}
 	}
 	h.DroppedFrames, h.CreatedAt = s.rec.Dropped(), now.UTC().Format(time.RFC3339)
-	return &Capture{Header: h, Frames: s.rec.Frames()}
+	c := &Capture{Header: h, Frames: s.rec.Frames()}
+	if len(c.Frames) > 0 {
+		c.Verdicts = s.verdicts.since(c.Frames[0].Seq)
+	}
+	return c
 }
 
 // Export kinds.

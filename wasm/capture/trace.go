@@ -189,6 +189,7 @@ func traceOf(r *Replay) TraceFile {
 				Tid: TraceTIDFaults, S: "t", Args: a})
 		}
 	}
+	ev = appendVerdicts(ev, c.Verdicts, us)
 	if faults > MaxTraceFaults {
 		last := 0.0
 		if n > 0 {
