@@ -18,8 +18,9 @@ type WaitTimes struct {
 type WaitStats struct {
 	// Count is the number of items whose wait ended (DONE or FAULT).
 	Count uint64
-	// P50, P99 and Max summarise those waits.
-	P50, P99, Max float64
+	// P50, P99 and Max summarise those waits; Sum is their sum (a
+	// summary metric's _sum).
+	P50, P99, Max, Sum float64
 	// Waiting is how many items are queued now; OldestAge the age of the
 	// oldest of them (0 when none waits).
 	Waiting   uint32

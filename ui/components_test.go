@@ -270,3 +270,34 @@ func TestTopWindows(t *testing.T) {
 	assert.Equal(t, 30, top[1], "ties by position")
 	assert.Len(t, TopWindows(ws[:2], 5), 2)
 }
+
+func TestWaitsPanel(t *testing.T) {
+	p := WaitsPanel{}
+	assert.False(t, p.Measured())
+	assert.Equal(t, "no frame yet", p.Empty())
+	p.Frame = &frame.Frame{}
+	assert.Contains(t, p.Empty(), "attached")
+	assert.Nil(t, p.PriorityRows())
+
+	w := &decode.WaitTimes{}
+	w.Priority[0] = decode.WaitStats{Waiting: 3, OldestAge: 2500}
+	w.Priority[4] = decode.WaitStats{Count: 1200, P50: 16.4, P99: 48, Max: 51, Waiting: 1, OldestAge: 16}
+	w.Tenant[2] = decode.WaitStats{Count: 1200, P50: 16.4, P99: 48, Max: 51, Waiting: 4, OldestAge: 2500}
+	p.Frame.Waits = w
+	require.True(t, p.Measured())
+	assert.Equal(t, "4 waiting, oldest 2500 ms · since the ring opened", p.Sub())
+	rows := p.PriorityRows()
+	require.Len(t, rows, 5)
+	assert.Equal(t, "0 CRITICAL", rows[0].Name)
+	assert.Equal(t, "2500 ms", rows[0].Oldest)
+	assert.Equal(t, "row-fault", rows[0].Class, "an item waiting a second or more")
+	assert.Equal(t, "–", rows[0].P99, "nothing of it ended")
+	assert.Equal(t, "48.0 ms", rows[4].P99)
+	assert.Equal(t, "1,200", rows[4].Ended)
+	assert.Empty(t, rows[4].Class)
+	assert.Equal(t, "–", rows[2].Oldest, "none waits")
+	tr := p.TenantRows()
+	require.Len(t, tr, 1, "only tenants that published")
+	assert.Equal(t, "2", tr[0].Name)
+	assert.Equal(t, "waits-tenant-2", tr[0].TestID)
+}

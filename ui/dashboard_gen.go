@@ -170,6 +170,13 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 				}
 				{
+					vgcompKey := vugu.MakeCompKey(0x42FE3D0A7F17054F^vgin.CurrentPositionHash(), vgiterkey)
+					// ask BuildEnv for prior instance of this specific component
+					vgcomp := vgComponent[WaitsPanel](vgin, vgcompKey)
+					vgcomp.Frame = c.frame
+					vgn = vgMount(vgout, vgparent, vgcomp)
+				}
+				{
 					vgcompKey := vugu.MakeCompKey(0x2F5A14C0FA1AC6EA^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[SlotMap](vgin, vgcompKey)

@@ -23,9 +23,9 @@ const (
 // Hist counts values in Buckets fixed buckets. The zero value is an empty
 // histogram, ready to use. It holds no pointers, so copying one copies it.
 type Hist struct {
-	counts   [Buckets]uint64
-	n        uint64
-	min, max float64
+	counts        [Buckets]uint64
+	n             uint64
+	min, max, sum float64
 }
 
 // Bucket is the bucket of v: 0 for v below 2^MinExp (negative values and
@@ -74,6 +74,7 @@ func (h *Hist) AddN(v float64, n uint64) {
 	if v > h.max {
 		h.max = v
 	}
+	h.sum += v * float64(n)
 	h.n += n
 }
 
@@ -82,6 +83,9 @@ func (h *Hist) Count() uint64 { return h.n }
 
 // Max is the largest value added, exactly (0 when empty).
 func (h *Hist) Max() float64 { return h.max }
+
+// Sum is the sum of the values added (a negative or NaN one as 0).
+func (h *Hist) Sum() float64 { return h.sum }
 
 // Min is the smallest value added, exactly (0 when empty).
 func (h *Hist) Min() float64 { return h.min }

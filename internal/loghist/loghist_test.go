@@ -43,6 +43,11 @@ func TestQuantilesWithinTheErrorBound(t *testing.T) {
 	require.Equal(t, uint64(len(vals)), h.Count())
 	assert.Equal(t, vals[len(vals)-1], h.Max())
 	assert.Equal(t, vals[0], h.Min())
+	sum := 0.0
+	for _, v := range vals {
+		sum += v
+	}
+	assert.InEpsilon(t, sum, h.Sum(), 1e-9)
 	for _, q := range []float64{0, 0.01, 0.5, 0.9, 0.99, 0.999, 1} {
 		rank := max(int(math.Ceil(q*float64(len(vals)))), 1)
 		want := vals[rank-1]

@@ -46,6 +46,10 @@ type Snapshot struct {
 	Watchdog *decode.WatchdogState
 	// Diagnosis is the last frame's verdict (docs/DIAGNOSIS.md).
 	Diagnosis *Diagnosis
+	// Waits is the queue waits the host measured, per tenant and per
+	// priority, as of the last frame (nil before the first, and while
+	// attached: a host's ring publishes without ringscope).
+	Waits *decode.WaitTimes
 	// Stale: the shown telemetry is the last good snapshot from before a
 	// device loss, no frame since. Recoveries counts recovered losses;
 	// LastLoss records the latest.

@@ -261,7 +261,7 @@ func checkOpenMetrics(t *testing.T, text string) map[string]float64 {
 		if m := meta.FindStringSubmatch(line); m != nil {
 			if m[1] == "TYPE" {
 				require.False(t, seen[m[2]], "family %s declared twice", m[2])
-				require.Contains(t, []string{"counter", "gauge", "stateset"}, m[3])
+				require.Contains(t, []string{"counter", "gauge", "stateset", "summary"}, m[3])
 				seen[m[2]], types[m[2]], current = true, m[3], m[2]
 			} else {
 				require.Equal(t, current, m[2], "line %d: %s of a family that is not the current one", lines, m[1])
@@ -278,6 +278,9 @@ func checkOpenMetrics(t *testing.T, text string) map[string]float64 {
 		family := name
 		if types[current] == "counter" {
 			require.Equal(t, current+"_total", name, "line %d: counter sample", lines)
+			family = current
+		}
+		if types[current] == "summary" && (name == current+"_sum" || name == current+"_count") {
 			family = current
 		}
 		require.Equal(t, current, family, "line %d: sample outside its family", lines)

@@ -136,6 +136,9 @@ func (w *metricsWriter) totals(c *Capture, run *Totals) {
 	w.counter("ringscope_pipeline_cache_hits", "", "The run's dispatches that reused a compiled pipeline.", float64(t.PipelineCacheHits))
 	w.counter("ringscope_round_trip_seconds", "seconds", "Submit-to-readback wall time of the run's dispatches.", t.RoundTripMS/1000)
 	w.counter("ringscope_gpu_seconds", "seconds", "Device time of the run's dispatches from timestamp queries (0 without them).", t.GPUMS/1000)
+	if t.Waits != nil {
+		w.waits(t.Waits)
+	}
 }
 
 // captureTotals sums the dispatches of every frame.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
 )
 
 // A recorder that evicts frames must not make a counter go down: the
@@ -78,6 +80,12 @@ func TestMetricsPrometheusFormat(t *testing.T) {
 	assert.Contains(t, text, "\n# HELP ringscope_done_total ")
 	assert.Contains(t, text, "\nringscope_done_total 8\n")
 
+	promtoolCheck(t, b)
+}
+
+// promtoolCheck lints b, the Prometheus text form, with promtool.
+func promtoolCheck(t *testing.T, b []byte) {
+	t.Helper()
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
 		t.Skip("promtool is not installed (make setup installs Debian's prometheus package)")
@@ -91,4 +99,36 @@ func TestMetricsPrometheusFormat(t *testing.T) {
 	cmd.Stdin = in
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "promtool check metrics: %s", out)
+}
+
+// The live run's queue waits: a summary and two gauges per tenant that
+// published and per priority, in seconds, which promtool accepts.
+func TestMetricsQueueWaits(t *testing.T) {
+	var run Totals
+	var wt decode.WaitTimes
+	wt.Tenant[3] = decode.WaitStats{Count: 10, P50: 16, P99: 48, Max: 50, Sum: 200, Waiting: 2, OldestAge: 1500}
+	wt.Priority[0] = decode.WaitStats{Waiting: 2, OldestAge: 1500}
+	wt.Priority[2] = decode.WaitStats{Count: 10, P50: 16, P99: 48, Max: 50, Sum: 200}
+	run.Waits = &wt
+	b, err := Metrics(sample(), &run, FormatOpenMetrics)
+	require.NoError(t, err)
+	v := checkOpenMetrics(t, string(b))
+	assert.InDelta(t, 0.048, v[`ringscope_tenant_queue_wait_seconds{tenant="3",quantile="0.99"}`], 1e-12)
+	assert.InDelta(t, 0.05, v[`ringscope_tenant_queue_wait_seconds{tenant="3",quantile="1"}`], 1e-12)
+	assert.InDelta(t, 0.2, v[`ringscope_tenant_queue_wait_seconds_sum{tenant="3"}`], 1e-12)
+	assert.EqualValues(t, 10, v[`ringscope_tenant_queue_wait_seconds_count{tenant="3"}`])
+	assert.EqualValues(t, 2, v[`ringscope_tenant_queue_waiting{tenant="3"}`])
+	assert.InDelta(t, 1.5, v[`ringscope_priority_queue_oldest_age_seconds{priority="critical"}`], 1e-12)
+	assert.Contains(t, v, `ringscope_priority_queue_waiting{priority="idle"}`, "every priority, waiting or not")
+	assert.NotContains(t, v, `ringscope_tenant_queue_waiting{tenant="0"}`, "only the tenants that published")
+	assert.Contains(t, string(b), "# UNIT ringscope_tenant_queue_wait_seconds seconds\n")
+
+	prom, err := Metrics(sample(), &run, FormatPrometheus)
+	require.NoError(t, err)
+	assert.Contains(t, string(prom), "# TYPE ringscope_priority_queue_wait_seconds summary\n")
+	promtoolCheck(t, prom)
+
+	none, err := Metrics(sample(), nil, FormatOpenMetrics)
+	require.NoError(t, err)
+	assert.NotContains(t, string(none), "queue_wait", "a capture file has no waits")
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -26,6 +27,7 @@ type Studio struct {
 	// run sums every live frame's dispatch, recorded or not: the exported
 	// counters, which must not shrink as the recorder evicts frames.
 	run      Totals
+	waits    decode.WaitTimes // run.Waits' storage
 	sketchD  int
 	sketchW  int
 	lastLive *frame.Frame
@@ -94,6 +96,11 @@ func (s *Studio) Observe(f *frame.Frame) (replaying bool) {
 	if f.Dispatch != nil {
 		d := DispatchOf(*f.Dispatch)
 		s.run.Add(&Meta{Dispatch: &d, Timings: frame.Timings{RoundTripMS: f.Timings.RoundTripMS, GPUMS: f.Timings.GPUMS}})
+	}
+	s.run.Waits = nil
+	if f.Waits != nil {
+		s.waits = *f.Waits
+		s.run.Waits = &s.waits
 	}
 	if s.replay != nil {
 		return true

@@ -1,5 +1,7 @@
 package capture
 
+import "github.com/ringscope/ringscope/decode"
+
 // Totals are run-wide sums over the dispatches a page observed: what the
 // exported counters (ringscope_bytes_uploaded_total, …) report. A capture
 // holds only the newest frames, so sums over its frames shrink as old frames
@@ -18,6 +20,9 @@ type Totals struct {
 	// device times, in milliseconds.
 	RoundTripMS float64
 	GPUMS       float64
+	// Waits is the queue waits of the newest live frame, which the host
+	// measured over the run (nil: none measured, a capture file's).
+	Waits *decode.WaitTimes
 }
 
 // Add counts one frame's dispatch (frames without one add nothing).

@@ -189,6 +189,7 @@ func (c *Controller) Snapshot(slots bool) (any, error) {
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {
 		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)
+		snap.Waits = f.Waits
 	}
 	return api.Encode(snap), nil
 }

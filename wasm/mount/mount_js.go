@@ -29,7 +29,7 @@ import (
 // resolves to the ringscope object.
 // Panels are the names options.panels accepts.
 var Panels = []string{"header", "capture", "settings", "counters", "adapter", "occupancy", "watchdog",
-	"slotmap", "dispatch", "control", "launch", "windows", "log", "sketch"}
+	"slotmap", "dispatch", "control", "launch", "windows", "waits", "log", "sketch"}
 
 // mountTimeout bounds the wait for the dashboard's first render.
 const mountTimeout = 10 * time.Second

@@ -30,7 +30,7 @@ func fillWaits(dst *decode.WaitTimes, w *host.Waits, now float64) {
 }
 
 func waitStats(g *host.WaitGroup, now float64) decode.WaitStats {
-	s := decode.WaitStats{Count: g.Ended(), Max: g.Max(), Waiting: g.Waiting()}
+	s := decode.WaitStats{Count: g.Ended(), Max: g.Max(), Sum: g.Sum(), Waiting: g.Waiting()}
 	if s.Count != 0 {
 		s.P50, s.P99 = g.Quantile(waitP50), g.Quantile(waitP99)
 	}

@@ -51,6 +51,9 @@ func (g *WaitGroup) Ended() uint64 { return g.hist.Count() }
 // within loghist.RelError; 0 when none ended.
 func (g *WaitGroup) Quantile(q float64) float64 { return g.hist.Quantile(q) }
 
+// Sum is the ended waits' sum.
+func (g *WaitGroup) Sum() float64 { return g.hist.Sum() }
+
 // Max is the longest ended wait, exactly.
 func (g *WaitGroup) Max() float64 { return g.hist.Max() }
 
