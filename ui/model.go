@@ -142,7 +142,7 @@ var Presets = func() []Preset {
 	for i, p := range workload.Catalogue {
 		out[i] = Preset{Name: p.Name, Title: p.Title, Description: p.Description, Settings: Settings{
 			Preset: p.Name, RingSlots: int(p.Slots), Tenants: int(p.Tenants), Budget: int(p.Budget),
-			WindowOpcodes: OpcodeList(p.WindowOpcodes), WorkgroupSizeX: 64, WorkerCap: 0, SketchDepth: 4, SketchWidth: 128,
+			WindowOpcodes: OpcodeList(p.WindowOpcodes), WorkgroupSizeX: 64, WorkerCap: int(p.Workers), SketchDepth: 4, SketchWidth: 128,
 			Readback: ReadbackAuto}}
 	}
 	return out

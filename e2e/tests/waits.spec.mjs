@@ -3,7 +3,18 @@
 // priority; snapshot().waits, the Waits panel and the metrics show them.
 // Real Chromium on SwiftShader, the real server.
 import { test, expect, gotoReady, waitFrames } from './fixtures.mjs';
-import { samples } from './metrics.spec.mjs';
+
+// samples parses metrics text into {name{labels}: value} (as
+// metrics.spec.mjs does; importing a spec would run its tests here too).
+function samples(text) {
+  const out = {};
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const i = line.lastIndexOf(' ');
+    out[line.slice(0, i)] = Number(line.slice(i + 1));
+  }
+  return out;
+}
 
 test('default-mix: snapshot().waits, the Waits panel and the metrics show per-tenant waits', async ({ page }) => {
   await gotoReady(page);
@@ -53,4 +64,43 @@ test('an embedder\'s masked tenant: its items wait, its oldest age grows, none e
   expect(r.second[1]).toMatchObject({ count: 0, waiting: 10 });
   expect(r.second[1].oldestAge - r.first[1].oldestAge).toBeGreaterThanOrEqual(250);
   await expect(page.getByTestId('waits-tenant-1').locator('td').nth(1)).toHaveText('10');
+});
+
+// sample reads the waits and the claim counters the presets' tests follow.
+async function sample(page) {
+  return page.evaluate(async () => {
+    const s = await ringscope.snapshot();
+    return { waits: s.waits, prio: s.telemetry.control.priorityFairness, tenant: s.telemetry.control.tenantFairness };
+  });
+}
+
+test('priority-inversion: CRITICAL waits on the IDLE job\'s lock while the NORMAL flood completes', async ({ page }) => {
+  await gotoReady(page, '?preset=priority-inversion');
+  await waitFrames(page, 5);
+  const a = await sample(page);
+  await page.waitForTimeout(2000);
+  const b = await sample(page);
+  const [ca, cb] = [a.waits.priority[0], b.waits.priority[0]];
+  expect(cb.waiting, 'the CRITICAL items parked on the lock').toBe(8);
+  expect(cb.oldestAge - ca.oldestAge, 'and their oldest ages').toBeGreaterThan(1500);
+  expect(b.prio[0], 'CRITICAL claims stay flat').toBe(a.prio[0]);
+  expect(b.prio[2], 'NORMAL claims rise').toBeGreaterThan(a.prio[2]);
+  expect(b.waits.priority[2].count).toBeGreaterThan(a.waits.priority[2].count);
+  await expect(page.getByTestId('waits-priority-0')).toHaveClass(/row-fault/);
+});
+
+test('skewed-tenants: the cold tenants\' items age unclaimed while tenant 0 completes', async ({ page }) => {
+  await gotoReady(page, '?preset=skewed-tenants');
+  await waitFrames(page, 5);
+  const a = await sample(page);
+  await page.waitForTimeout(2000);
+  const b = await sample(page);
+  for (const t of [1, 2, 15]) {
+    expect(b.waits.tenant[t].waiting, `tenant ${t} has work queued`).toBeGreaterThan(0);
+    expect(b.waits.tenant[t].count, `tenant ${t}: nothing ended`).toBe(0);
+    expect(b.tenant[t], `tenant ${t} never claimed`).toBe(0);
+    expect(b.waits.tenant[t].oldestAge - a.waits.tenant[t].oldestAge, `tenant ${t} ages`).toBeGreaterThan(1500);
+  }
+  expect(b.tenant[0]).toBeGreaterThan(a.tenant[0]);
+  expect(b.waits.tenant[0].count).toBeGreaterThan(a.waits.tenant[0].count);
 });

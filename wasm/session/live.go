@@ -30,6 +30,7 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 	}
 	t0 := time.Now()
 	if s.gen != nil {
+		s.gen.SetQueued(queued(s.runner.Control()))
 		s.items = s.gen.Next(s.items[:0], s.gen.PerFrame())
 		if err := s.publishShedding(s.items); err != nil {
 			return nil, err

@@ -34,6 +34,7 @@ type refRunner struct {
 	steps     uint64
 	ringAsks  int
 	warms     int
+	io        host.IOFunc
 	// failNext, when set, is the error of the next Step.
 	failNext error
 }
@@ -115,7 +116,8 @@ func (r *refRunner) Drain(ctx context.Context, maxSubmissions int) (decode.Megak
 	return rep, nil
 }
 
-func (r *refRunner) Requeue() (host.RequeueStats, error) { return r.q.Requeue(nil) }
+func (r *refRunner) Requeue() (host.RequeueStats, error) { return r.q.Requeue(r.io) }
+func (r *refRunner) SetIOFunc(io host.IOFunc)            { r.io = io }
 func (r *refRunner) TrackWaits(now func() float64)       { r.q.TrackWaits(now) }
 func (r *refRunner) Waits() *host.Waits                  { return r.q.Waits() }
 func (r *refRunner) ReclaimFaults() int                  { return r.q.ReclaimFaults() }

@@ -86,6 +86,11 @@ func (s *Session) Open(r Ring) {
 	s.runner, s.gen = r.Runner, r.Generator
 	if s.runner != nil {
 		s.runner.TrackWaits(s.now)
+		var io host.IOFunc // the embedder's ring: WAIT_IO answered at once
+		if s.gen != nil {
+			io = s.gen.IO() // a preset's own service (priority inversion's lock)
+		}
+		s.runner.SetIOFunc(io)
 	}
 	s.watchN = r.WatchdogIntervals
 	s.watchdog = decode.NewWatchdog(s.watchN)

@@ -48,6 +48,9 @@ type Runner interface {
 	// waits by (host.Queue.TrackWaits); Waits is what it measured.
 	TrackWaits(now func() float64)
 	Waits() *host.Waits
+	// SetIOFunc sets the service Requeue answers WAIT_IO slots with (nil:
+	// a NOP at once).
+	SetIOFunc(io host.IOFunc)
 }
 
 // Attached is a host's ring ringscope watches (megakernel.Attachment in

@@ -3,8 +3,10 @@
 // NOP flood, skewed tenants, priority inversion, a stall and a fault storm),
 // deterministic for a seed.
 //
-// A Generator never produces work that would live forever on its own: the
-// opcodes that park a slot (YIELD, REQUEUE) and the items of a masked tenant
-// are capped per generation, because the host republishes parked slots, and
-// unbounded parked work would fill the partitions and starve everything else.
+// A Generator never produces work that would live forever on its own: no
+// preset publishes YIELD or REQUEUE (the opcode parks the slot every time
+// it runs and the host republishes it, so the item never ends), the
+// items of a masked tenant are capped per generation, and the backlog
+// presets (skewed tenants, priority inversion) top their partitions up to
+// a target (SetQueued) rather than publish past what the ring claims.
 package workload

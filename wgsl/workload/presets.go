@@ -3,14 +3,20 @@ package workload
 import "github.com/ringscope/ringscope/wgsl/abi"
 
 // Preset is a workload the page offers: its name, how the page describes
-// it, and the ring it runs on. The page's settings form starts from these
-// values (ui.Presets); its other settings (workgroup size, sketches,
-// readback) are the page's own.
+// it (what a person should see, and the diagnosis expected), and the ring
+// it runs on. The page's settings form starts from these values
+// (ui.Presets); its other settings (workgroup size, sketches, readback)
+// are the page's own.
 type Preset struct {
 	Name, Title, Description string
 	// Slots, Tenants and Budget are the ring's size, the tenant ids the
 	// generator uses and each lane's claim budget.
 	Slots, Tenants, Budget uint32
+	// Workers caps the workgroups of a submission (the page's worker
+	// cap; 0: the adapter's). The backlog presets run on one, so a frame
+	// claims 64 lanes × Budget items at the default width, whatever the
+	// adapter, and their backlogs outlast it.
+	Workers uint32
 	// WindowOpcodes are decoded as ticketed windows (none: nil).
 	WindowOpcodes []uint32
 }
@@ -21,10 +27,15 @@ var Catalogue = []Preset{
 		Slots: 65536, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
 	{Name: NOPFlood, Title: "Uniform NOP flood", Description: "the whole ring published as NOPs: raw claim throughput",
 		Slots: 65536, Tenants: 1, Budget: 64},
-	{Name: SkewedTenants, Title: "Skewed tenants", Description: "Zipf-like tenant mix: one tenant owns most slots; watch fairness skew",
-		Slots: 65536, Tenants: 16, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
-	{Name: PriorityInversion, Title: "Priority inversion", Description: "IDLE floods while CRITICAL work waits behind it; watch heads/tails",
-		Slots: 65536, Tenants: 8, Budget: 8, WindowOpcodes: []uint32{abi.OpHash}},
+	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps 8,192 items queued at HIGH, more than a frame claims " +
+		"(budget 16 on one workgroup), so tenants 1-15, queued at NORMAL to IDLE, never run: their oldest items age without bound " +
+		"and their claims stay flat while tenant 0 completes everything. Expected: starvation of tenants 1-15, tenant 0 named hot",
+		Slots: 65536, Tenants: 16, Budget: 16, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}},
+	{Name: PriorityInversion, Title: "Priority inversion", Description: "an IDLE job (tenant 7) holds a lock that CRITICAL work of " +
+		"tenant 0 waits on (WAIT_IO), while a NORMAL flood takes every claim, so the IDLE job never runs to release it: CRITICAL's " +
+		"claims stay flat and its oldest item ages for the flood's 300 frames while NORMAL completes; then the flood pauses and " +
+		"CRITICAL completes with a p99 wait far above NORMAL's. Expected: priority inversion of CRITICAL",
+		Slots: 65536, Tenants: 8, Budget: 8, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}},
 	{Name: Stall, Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires",
 		Slots: 4096, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
 	{Name: FaultStorm, Title: "Fault storm", Description: "unknown opcodes, bad tenants and RAISE: faults and the log fill up",

@@ -34,8 +34,6 @@ const (
 	dfaRowWords = 256
 	dfaTableEnd = dfaStates * dfaRowWords
 	sharedWords = ObservableWords - dfaStates
-	// ParkedCap bounds the YIELD and REQUEUE items of one generation.
-	ParkedCap = 8
 	// unknownOpcode is a user opcode no kernel implements.
 	unknownOpcode = 0x1234
 )
@@ -70,11 +68,18 @@ type Generator struct {
 	tenantCDF  []float64
 	masked     int // tenant id that is masked, or -1
 	faulty     int // tenant id that faults now and then, or -1
-	parked     int // YIELD/REQUEUE items published this generation
 	maskedSent uint32
 	maskedCap  uint32
 	ticket     uint32
 	windows    bool
+
+	// The backlog presets' state (backlog.go, inversion.go): the queued
+	// items the caller reported, the frame's plan per priority, the cold
+	// tenants' distribution and the inversion cycle.
+	queued  [abi.PriorityLevels]uint32
+	plan    [abi.PriorityLevels]uint32
+	coldCDF []float64
+	inv     inversion
 }
 
 // New returns a generator for spec, or an error naming the bad field.
@@ -108,6 +113,7 @@ func New(spec Spec) (*Generator, error) {
 		}
 	case SkewedTenants:
 		skew = 1.5
+		g.coldCDF = zipfCDF(int(max(spec.Tenants, 2)-1), skew)
 	case Stall:
 		g.masked = 0
 		g.maskedCap = spec.Slots / 2
@@ -163,21 +169,31 @@ func (g *Generator) Data() []byte {
 }
 
 // PerFrame is how many items the preset publishes per frame: enough to keep
-// the ring busy without outrunning a drain.
+// the ring busy without outrunning a drain. For the backlog presets it is a
+// bound: each frame publishes its top-ups (SetQueued), at most the ring.
 func (g *Generator) PerFrame() int {
 	switch g.spec.Preset {
 	case NOPFlood:
 		return int(g.spec.Slots / 2)
 	case Stall:
 		return int(max(g.spec.Slots/64, 1))
+	case SkewedTenants, PriorityInversion:
+		return int(g.spec.Slots)
 	}
 	return int(max(g.spec.Slots/16, 1))
 }
 
 // Next appends n items to dst and returns it; it allocates only when dst
 // lacks capacity. A preset whose per-generation caps are spent may return
-// fewer than n items (Stall, once its masked work is out).
+// fewer than n items (Stall, once its masked work is out). A backlog
+// preset's call is one frame: it publishes that frame's plan, at most n.
 func (g *Generator) Next(dst []host.Item, n int) []host.Item {
+	switch g.spec.Preset {
+	case SkewedTenants:
+		g.planSkewed()
+	case PriorityInversion:
+		g.planInversion()
+	}
 	for range n {
 		it, ok := g.item()
 		if !ok {
@@ -193,12 +209,10 @@ func (g *Generator) item() (host.Item, bool) {
 	case NOPFlood:
 		return host.Item{Opcode: abi.OpNop, Tenant: g.uniform(g.spec.Tenants), Priority: g.uniform(abi.PriorityLevels)}, true
 	case SkewedTenants:
-		return g.spin(g.tenant(), g.priority(), 256), true
+		t, p, ok := g.skewedItem()
+		return g.spin(t, p, 256), ok
 	case PriorityInversion:
-		if g.rng.Float64() < 0.8 {
-			return g.spin(g.tenant(), abi.PriorityIdle, 4096), true
-		}
-		return host.Item{Opcode: abi.OpNop, Tenant: g.tenant(), Priority: abi.PriorityCritical}, true
+		return g.inversionItem()
 	case Stall:
 		if g.maskedSent >= g.maskedCap {
 			return host.Item{}, false
@@ -238,7 +252,9 @@ func (g *Generator) defaultMix() host.Item {
 
 // mixed draws from every opcode class, weighted like a busy scheduler:
 // mostly compute of varying cost, some memory traffic, a few windows, logs,
-// fences and parked slots.
+// fences and WAIT_IO slots. No YIELD or REQUEUE: such an item parks
+// every time it runs and the host republishes it forever, an item that
+// never ends (the diagnosis's requeue-loop; queue waits that only grow).
 func (g *Generator) mixed(t, p uint32) host.Item {
 	r := g.rng.Float64()
 	obs := g.uniform(sharedWords)
@@ -260,15 +276,8 @@ func (g *Generator) mixed(t, p uint32) host.Item {
 		return item(abi.OpBatchFence, t, p, 1, g.rng.Uint32()&0xFFFF, obs)
 	case r < 0.95 && g.windows:
 		return g.window(t, p, obs)
-	case r < 0.97:
+	case r < 0.975:
 		return item(abi.OpPrintf, t, p, 1+g.uniform(uint32(len(Formats))), t, g.rng.Uint32()&0xFFFF)
-	case r < 0.975 && g.parked < ParkedCap:
-		g.parked++
-		op := abi.OpYield
-		if g.parked%2 == 0 {
-			op = abi.OpRequeue
-		}
-		return host.Item{Opcode: op, Tenant: t, Priority: p}
 	case r < 0.98:
 		return item(abi.OpWaitIO, t, p, g.rng.Uint32())
 	case r < 0.99:

@@ -63,7 +63,7 @@ func TestDefaultMixCoversTheClasses(t *testing.T) {
 		abi.OpCompareSwap, abi.OpBatchFence, abi.OpHash, abi.OpPrintf, abi.OpWaitIO, abi.OpRaise, abi.OpDFAStep} {
 		assert.Positive(t, ops[op], "opcode %#x missing", op)
 	}
-	assert.LessOrEqual(t, ops[abi.OpYield]+ops[abi.OpRequeue], workload.ParkedCap, "parked work is capped")
+	assert.Zero(t, ops[abi.OpYield]+ops[abi.OpRequeue], "nothing that parks forever")
 	assert.Len(t, prios, abi.PriorityLevels)
 	assert.Greater(t, tenants[0], tenants[5], "tenant load is skewed")
 	assert.Equal(t, -1, g.MaskedTenant(), "a healthy mix masks no tenant")
@@ -101,4 +101,95 @@ func TestBadSpecs(t *testing.T) {
 		_, err := workload.New(s)
 		assert.Error(t, err, name)
 	}
+}
+
+func TestSkewedTenantsTopUpTheirBacklogs(t *testing.T) {
+	g, err := workload.New(workload.Spec{Preset: workload.SkewedTenants, Slots: 4096, Tenants: 16, Seed: 1})
+	require.NoError(t, err)
+	count := func(items []host.Item) (hot, cold int, prios map[uint32]int, tenants map[uint32]int) {
+		prios, tenants = map[uint32]int{}, map[uint32]int{}
+		for _, it := range items {
+			prios[it.Priority]++
+			tenants[it.Tenant]++
+			if it.Tenant == 0 {
+				hot++
+				assert.Equal(t, uint32(abi.PriorityHigh), it.Priority, "the hot tenant runs at HIGH")
+			} else {
+				cold++
+				assert.GreaterOrEqual(t, it.Priority, uint32(abi.PriorityNormal), "cold tenants queue below it")
+			}
+		}
+		return
+	}
+	hot, cold, prios, tenants := count(g.Next(nil, g.PerFrame()))
+	assert.Equal(t, 4096/8, hot, "empty partitions: the hot backlog")
+	assert.Equal(t, 3*4096/64, cold, "and each cold priority's")
+	assert.Len(t, prios, 4)
+	assert.Len(t, tenants, 16, "every cold tenant publishes")
+	assert.Greater(t, tenants[1], tenants[15], "Zipf among the cold tenants")
+
+	// The ring claimed 100 of the hot items and none of the cold: the
+	// next frame tops HIGH up by 100 and publishes no cold item.
+	g.SetQueued([abi.PriorityLevels]uint32{0, 4096/8 - 100, 4096 / 64, 4096 / 64, 4096 / 64})
+	hot, cold, _, _ = count(g.Next(nil, g.PerFrame()))
+	assert.Equal(t, 100, hot)
+	assert.Zero(t, cold)
+	assert.Len(t, g.Next(nil, 10), 10, "at most n")
+}
+
+// The priority-inversion cycle, played by hand: the IDLE holder takes the
+// lock, the flood and the CRITICAL waiters follow, the waiters are not
+// answered while the holder's release is pending, then are.
+func TestPriorityInversionCycle(t *testing.T) {
+	g, err := workload.New(workload.Spec{Preset: workload.PriorityInversion, Slots: 4096, Tenants: 8, Seed: 1})
+	require.NoError(t, err)
+	io := g.IO()
+	require.NotNil(t, io)
+	for _, other := range []string{workload.DefaultMix, workload.NOPFlood, workload.SkewedTenants} {
+		o, _ := workload.New(spec(other))
+		assert.Nil(t, o.IO(), "%s needs no IO service", other)
+	}
+	byPrio := func(items []host.Item) map[uint32][]host.Item {
+		m := map[uint32][]host.Item{}
+		for _, it := range items {
+			m[it.Priority] = append(m[it.Priority], it)
+		}
+		return m
+	}
+	f0 := byPrio(g.Next(nil, g.PerFrame()))
+	require.Len(t, f0[abi.PriorityIdle], 1, "frame 0: the holder asks for the lock")
+	acquire := f0[abi.PriorityIdle][0]
+	assert.Equal(t, uint32(abi.OpWaitIO), acquire.Opcode)
+	assert.Equal(t, uint32(7), acquire.Tenant)
+	assert.Len(t, f0[abi.PriorityNormal], 64, "a trickle of NORMAL work outside the flood")
+	release, ok := io(acquire)
+	require.True(t, ok, "the lock is free: granted")
+	assert.Equal(t, uint32(abi.OpWaitIO), release.Opcode, "answered with the holder's release, one more IDLE slot")
+
+	f1 := byPrio(g.Next(nil, g.PerFrame()))
+	require.Len(t, f1[abi.PriorityCritical], 8, "frame 1: CRITICAL work waits for the lock")
+	assert.Equal(t, 4096/8, len(f1[abi.PriorityNormal]), "and the NORMAL flood starts")
+	waiter := f1[abi.PriorityCritical][0]
+	assert.Equal(t, uint32(0), waiter.Tenant)
+	_, ok = io(waiter)
+	assert.False(t, ok, "held: not ready")
+	_, ok = io(acquire)
+	assert.False(t, ok, "a second holder waits too")
+
+	g.SetQueued([abi.PriorityLevels]uint32{0, 0, 4096/8 - 512, 0, 1})
+	f2 := byPrio(g.Next(nil, g.PerFrame()))
+	assert.Len(t, f2[abi.PriorityNormal], 512, "the flood tops its backlog up")
+	assert.Empty(t, f2[abi.PriorityCritical])
+
+	nop, ok := io(release)
+	require.True(t, ok)
+	assert.Equal(t, uint32(abi.OpNop), nop.Opcode, "the release frees the lock")
+	for range 8 {
+		nop, ok = io(waiter)
+		require.True(t, ok, "free: the waiters are answered")
+		assert.Equal(t, uint32(abi.OpNop), nop.Opcode)
+	}
+	other, ok := io(host.Item{Opcode: abi.OpWaitIO, Args: [12]uint32{42}})
+	assert.True(t, ok, "any other request is answered at once")
+	assert.Equal(t, uint32(abi.OpNop), other.Opcode)
 }
