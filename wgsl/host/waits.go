@@ -176,8 +176,9 @@ func (w *Waits) moved(from, to, t, p uint32, it *Item) {
 // each partition, the slots DONE or FAULT among the positions claimed
 // since the last call (up to ringHead, where the host copy's statuses are
 // the GPU's). A slot parked there (YIELD, REQUEUE, WAIT_IO) still waits;
-// Requeue moves it on with its time. Runs of one tenant and publish time
-// are recorded at once.
+// Requeue moves it on with its time. Ends come in runs of one publish
+// time (a batch), so per item only its tenant's count grows; each run is
+// recorded once per tenant and priority.
 func (w *Waits) ends(q *Queue) {
 	now := w.now()
 	for p := uint32(0); p < abi.PriorityLevels; p++ {
@@ -188,8 +189,7 @@ func (w *Waits) ends(q *Queue) {
 			continue
 		}
 		tail := q.tail(p)
-		var run endRun
-		var prun endRun
+		run := endRun{at: math.NaN()}
 		// k < to, modulo 2^32.
 		for k := max(w.endFrom[p], tail-min(tail, c)); k-to >= 1<<31; k++ {
 			slot := q.slotOf(p, k)
@@ -205,33 +205,42 @@ func (w *Waits) ends(q *Queue) {
 			if t >= abi.TenantCount {
 				continue
 			}
-			if run.n != 0 && (run.key != t || run.at != at) {
-				run.flush(&w.tenant[run.key], now)
+			if at != run.at {
+				w.flush(&run, p, now)
+				run.at = at
 			}
-			if prun.n != 0 && prun.at != at {
-				prun.flush(&w.priority[p], now)
-			}
-			run.key, run.at, run.n = t, at, run.n+1
-			prun.at, prun.n = at, prun.n+1
+			run.tenant[t]++
+			run.n++
 		}
-		run.flush(&w.tenant[run.key], now)
-		prun.flush(&w.priority[p], now)
+		w.flush(&run, p, now)
 		w.endFrom[p] = to
 	}
 }
 
-// endRun is n ended items of one group and publish time.
+// endRun is the ended items of one partition and publish time, per
+// tenant.
 type endRun struct {
-	key uint32
-	at  float64
-	n   uint32
+	at     float64
+	n      uint32
+	tenant [abi.TenantCount]uint32
 }
 
-func (r *endRun) flush(g *WaitGroup, now float64) {
+// flush records r's ends at now, and empties it.
+func (w *Waits) flush(r *endRun, p uint32, now float64) {
 	if r.n == 0 {
 		return
 	}
-	g.hist.AddN(now-r.at, uint64(r.n))
+	wait := now - r.at
+	for t, n := range r.tenant {
+		if n != 0 {
+			g := &w.tenant[t]
+			g.hist.AddN(wait, uint64(n))
+			g.leave(r.at, n)
+			r.tenant[t] = 0
+		}
+	}
+	g := &w.priority[p]
+	g.hist.AddN(wait, uint64(r.n))
 	g.leave(r.at, r.n)
 	r.n = 0
 }

@@ -269,3 +269,41 @@ func requireWaitingIsActive(t *testing.T, q *host.Queue) {
 		require.Equal(t, byTenant[tn], w.Tenant(tn).Waiting(), "tenant %d", tn)
 	}
 }
+
+// BenchmarkFrameWaits is one live frame of the default ring's host work,
+// publish 4,096 mixed items and absorb their ends, with and without the
+// wait tracker: what tracking adds per frame.
+func BenchmarkFrameWaits(b *testing.B) {
+	for _, tracked := range []bool{false, true} {
+		name := "untracked"
+		if tracked {
+			name = "tracked"
+		}
+		b.Run(name, func(b *testing.B) {
+			q, err := host.NewQueue(host.ControlConfig{Slots: 65536, Tenants: 8}, 8)
+			require.NoError(b, err)
+			c := &fakeClock{}
+			if tracked {
+				q.TrackWaits(c.now)
+			}
+			items := make([]host.Item, 4096)
+			r := rand.New(rand.NewPCG(1, 2))
+			for i := range items {
+				items[i] = host.Item{Opcode: abi.OpNop, Tenant: uint32(r.IntN(8)), Priority: uint32(r.IntN(5))}
+			}
+			g := &gpuCopy{control: append([]byte(nil), q.Control()...), ring: append([]byte(nil), q.Ring()...)}
+			b.ResetTimer()
+			for range b.N {
+				c.ms += 16
+				if _, err := q.Publish(items); err != nil {
+					b.Fatal(err)
+				}
+				g.upload(q)
+				g.drain(q, 1<<20)
+				if err := q.Absorb(g.control, g.ring, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
