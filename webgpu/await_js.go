@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -110,18 +111,33 @@ func newPending() *pending {
 // once when the promise settles in time, otherwise by a goroutine once it
 // does settle (a promise that never settles keeps them; LiveFuncs shows
 // it): released, or kept in its pool for another promise.
-func (p *pending) wait(ctx context.Context) (js.Value, error) {
+func (p *pending) wait(ctx context.Context) (js.Value, error) { return p.waitOr(ctx, nil) }
+
+// errAbandoned is waitOr's error when stop closed first.
+var errAbandoned = errors.New("webgpu: device abandoned")
+
+// waitOr is wait that also returns errAbandoned once stop is closed (a
+// nil stop never is): Device.Abandon's, whose promises may never settle.
+func (p *pending) waitOr(ctx context.Context, stop <-chan struct{}) (js.Value, error) {
 	select {
 	case r := <-p.ch:
 		p.done()
 		return r.v, r.err
 	case <-ctx.Done():
-		go func() {
-			<-p.ch
-			p.done()
-		}()
+		p.later()
 		return js.Undefined(), ctx.Err()
+	case <-stop:
+		p.later()
+		return js.Undefined(), errAbandoned
 	}
+}
+
+// later is done, once p's promise settles (if it ever does).
+func (p *pending) later() {
+	go func() {
+		<-p.ch
+		p.done()
+	}()
 }
 
 // done hands p, its promise settled and its result taken, to its pool, or

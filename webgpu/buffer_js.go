@@ -93,6 +93,9 @@ func (b *Buffer) Destroy() {
 		go p.wait(context.Background()) // destroy rejects the map: release its funcs
 	}
 	b.mapped = js.Undefined()
+	if b.d.isAbandoned() {
+		return // its device's work may never end: leave it alone (Device.Abandon)
+	}
 	_ = try(func() { b.v.Call("destroy") })
 }
 

@@ -42,9 +42,12 @@ type Device struct {
 	descs    descCache   // encoder and pass descriptors, built once
 	pending  pendingPool // promise handlers kept for the next await
 
-	lostOnce    sync.Once
-	lost        chan struct{} // closed when lost
-	mu          sync.Mutex    // guards lostReason, lostMessage, filters
+	lostOnce sync.Once
+	lost     chan struct{} // closed when lost
+	// abandoned is closed by Abandon: every await on the device returns.
+	abandoned   chan struct{}
+	abandonOnce sync.Once
+	mu          sync.Mutex // guards lostReason, lostMessage, filters
 	lostReason  string
 	lostMessage string
 	filters     []ErrorFilter // the error scopes pushed, innermost last
@@ -112,11 +115,12 @@ func (a *Adapter) RequestDevice(ctx context.Context, desc DeviceDescriptor) (*De
 		return nil, errors.New("webgpu: request device: requestDevice returned null")
 	}
 	d := &Device{
-		v:        v,
-		label:    desc.Label,
-		lost:     make(chan struct{}),
-		limits:   readLimits(v.Get("limits")),
-		features: readFeatures(v.Get("features")),
+		v:         v,
+		label:     desc.Label,
+		lost:      make(chan struct{}),
+		abandoned: make(chan struct{}),
+		limits:    readLimits(v.Get("limits")),
+		features:  readFeatures(v.Get("features")),
 	}
 	d.queue = &Queue{d: d, v: v.Get("queue"), submitArr: env().array.New()}
 	d.watchLost()
@@ -207,12 +211,20 @@ const abortLossGrace = 500 * time.Millisecond
 // device's pool of handlers (pendingPool).
 func (d *Device) await(ctx context.Context, p js.Value) (js.Value, error) {
 	d.stats.promises.Add(1)
-	return d.pending.watch(p).wait(ctx)
+	v, err := d.pending.watch(p).waitOr(ctx, d.abandoned)
+	if err == errAbandoned {
+		return v, d.check("")
+	}
+	return v, err
 }
 
 // Destroy destroys the device. The device counts as lost at once (reason
-// "destroyed"); device.lost resolves later.
+// "destroyed"); device.lost resolves later. An abandoned device is left
+// alone.
 func (d *Device) Destroy() {
+	if d.isAbandoned() {
+		return // destroying it would wait for work that never ends (Abandon)
+	}
 	d.markLost("destroyed", "device was destroyed")
 	_ = try(func() { d.v.Call("destroy") })
 	d.queue.staging = js.Undefined()

@@ -42,10 +42,11 @@ func WrapDevice(v js.Value) (*Device, error) {
 	}
 	label, _ := get("label")
 	d := &Device{
-		v:        v,
-		lost:     make(chan struct{}),
-		limits:   readLimits(limits),
-		features: readFeatures(features),
+		v:         v,
+		lost:      make(chan struct{}),
+		abandoned: make(chan struct{}),
+		limits:    readLimits(limits),
+		features:  readFeatures(features),
 	}
 	if label.Type() == js.TypeString {
 		d.label = label.String()

@@ -101,6 +101,10 @@ type Loss struct {
 	// UserOpcodes names the user opcodes the lost submission could run:
 	// a runaway user function loses the device (docs/OPCODES.md).
 	UserOpcodes []string
+	// Runaway says the page's own watchdog gave the device up: a
+	// submission ran past its bound (megakernel.RunawayError; Reason is
+	// megakernel.LostRunaway), and UserOpcodes were in flight.
+	Runaway bool
 	// RecoveredMillis is the time from noticing the loss to a rebound
 	// runner; Recovered says whether it recovered.
 	RecoveredMillis float64

@@ -4,6 +4,8 @@ package controller
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // Device loss and recovery.
@@ -84,7 +87,8 @@ func (c *Controller) runLocked(retries int, f func() error) (recovered bool, err
 			return recovered, rerr
 		}
 		recovered = true
-		if attempt >= retries {
+		// A runaway is not retried: it would run away again.
+		if attempt >= retries || isRunaway(lost) {
 			return recovered, err
 		}
 	}
@@ -104,9 +108,13 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 		return nil
 	}
 	reason, msg := lost.LostReason()
+	runaway := isRunaway(lost)
 	loss := c.losses.Begin(api.Loss{Reason: reason, Message: msg, Frame: c.sess.Seq(),
 		DoneCount: c.runner.Telemetry().Control.DoneCount, Published: c.runner.Published(),
-		UserOpcodes: c.runner.InFlightUserOpcodes()}, lost, cause, c.sess.Seq())
+		UserOpcodes: c.runner.InFlightUserOpcodes(), Runaway: runaway}, lost, cause, c.sess.Seq())
+	if runaway {
+		c.running = false // the live loop would run it away again
+	}
 	c.mu.Unlock()
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)
@@ -147,8 +155,43 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	c.display.Update(func(d *ui.Dashboard) {
 		d.Recoveries = n
 		d.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
+		if runaway {
+			// Not ready: the ring still holds the work that ran away;
+			// the next open() or reset says ready again.
+			d.Status, d.Running = ui.ErrorStatus(runawayStatus(loss)), false
+		}
 	})
 	return nil
+}
+
+// isRunaway reports whether the runner's watchdog gave dev up.
+func isRunaway(dev *webgpu.Device) bool {
+	reason, _ := dev.LostReason()
+	return reason == megakernel.LostRunaway
+}
+
+// runawayStatus is the status of a page whose last loss was a runaway.
+func runawayStatus(l api.Loss) error {
+	names := "no user opcode"
+	if len(l.UserOpcodes) > 0 {
+		names = strings.Join(l.UserOpcodes, ", ")
+	}
+	return fmt.Errorf("runaway submission (%s: %s); recovered on a new device, open() a new ring", names, l.Message)
+}
+
+// LastLoss is the page's last device loss, and whether there was one: its
+// Runaway and UserOpcodes say whether the page's watchdog gave the device
+// up and which user opcodes were in flight (the diagnosis's device-lost
+// facts).
+func (c *Controller) LastLoss() (api.Loss, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.losses.Last == nil {
+		return api.Loss{}, false
+	}
+	l := *c.losses.Last
+	l.UserOpcodes = slices.Clone(l.UserOpcodes)
+	return l, true
 }
 
 // Device is the page's current device (nil before it has one), read

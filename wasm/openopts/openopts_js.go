@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
@@ -89,6 +90,17 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
 	}
 	oo.WatchdogIntervals = int(n)
+	ms, err := jsarg.OptUint32(o, what, "submissionTimeoutMs", 0)
+	switch bound := time.Duration(ms) * time.Millisecond; {
+	case err != nil:
+		return oo, err
+	case ms != 0 && (bound < megakernel.MinSubmissionTimeout || bound > megakernel.MaxSubmissionTimeout):
+		return oo, fmt.Errorf("open: submissionTimeoutMs must be %d…%d (0: the default, %d), got %d",
+			megakernel.MinSubmissionTimeout.Milliseconds(), megakernel.MaxSubmissionTimeout.Milliseconds(),
+			megakernel.DefaultSubmissionTimeout.Milliseconds(), ms)
+	default:
+		opts.SubmissionTimeout = bound
+	}
 	if oo.Readback, err = optReadback(o); err != nil {
 		return oo, err
 	}

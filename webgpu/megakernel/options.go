@@ -3,6 +3,7 @@ package megakernel
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
@@ -117,6 +118,28 @@ type Options struct {
 	// drain's dispatch (docs/OPCODES.md); the zero value is the built-in
 	// kernel. Its refusals are *wgsl.DeclError values naming the field.
 	Kernel wgsl.Kernel
+	// SubmissionTimeout bounds one submission, from its submit to its
+	// readback: one that takes longer is a runaway (a *RunawayError, the
+	// device abandoned: runaway_js.go). 0 means DefaultSubmissionTimeout;
+	// at most MaxSubmissionTimeout.
+	SubmissionTimeout time.Duration
+}
+
+// Bounds of Options.SubmissionTimeout. The default is well above any
+// legitimate submission: a drain pass of 65,536 slots on SwiftShader, the
+// slowest adapter here, takes tens of milliseconds.
+const (
+	DefaultSubmissionTimeout = 10 * time.Second
+	MinSubmissionTimeout     = 100 * time.Millisecond
+	MaxSubmissionTimeout     = 10 * time.Minute
+)
+
+// submissionTimeout is o's bound of one submission.
+func (o *Options) submissionTimeout() time.Duration {
+	if o.SubmissionTimeout == 0 {
+		return DefaultSubmissionTimeout
+	}
+	return o.SubmissionTimeout
 }
 
 // OptionError is an Options value a runner refuses.
@@ -192,6 +215,9 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 		return l, &OptionError{"Mode", uint64(o.Mode), "want ModeAuto, ModeInterpreter or ModeJIT"}
 	case o.RingReadback > RingSummary:
 		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways, RingOnDemand or RingSummary"}
+	case o.SubmissionTimeout != 0 && (o.SubmissionTimeout < MinSubmissionTimeout || o.SubmissionTimeout > MaxSubmissionTimeout):
+		return l, &OptionError{"SubmissionTimeout", uint64(o.SubmissionTimeout.Milliseconds()),
+			fmt.Sprintf("milliseconds: want 0 (the default, %v) or %v … %v", DefaultSubmissionTimeout, MinSubmissionTimeout, MaxSubmissionTimeout)}
 	}
 	if err := checkKernel(&o.Kernel, limits, bindMax); err != nil {
 		return l, err

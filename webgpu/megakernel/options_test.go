@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,6 +49,9 @@ func TestValidateRefuses(t *testing.T) {
 		{"data not words", func(o *Options) { o.Data = make([]byte, 6) }, "Data"},
 		{"grid past limit", func(o *Options) { o.Grid = 65536 }, "Grid"},
 		{"bad mode", func(o *Options) { o.Mode = 7 }, "Mode"},
+		{"submission bound too short", func(o *Options) { o.SubmissionTimeout = MinSubmissionTimeout - 1 }, "SubmissionTimeout"},
+		{"submission bound too long", func(o *Options) { o.SubmissionTimeout = MaxSubmissionTimeout + 1 }, "SubmissionTimeout"},
+		{"negative submission bound", func(o *Options) { o.SubmissionTimeout = -time.Second }, "SubmissionTimeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := valid()
@@ -67,9 +71,19 @@ func TestValidateAccepts(t *testing.T) {
 		{Slots: 1, Budget: 1},
 		{Slots: 65536, Tenants: 29, Observable: 1024, LogCapacity: 1024, Budget: 64, WorkgroupSize: 256, Grid: 1, Mode: ModeJIT, Data: make([]byte, 1024)},
 		{Slots: 5, Masks: []uint32{0, 1}, Budget: 1, RingReadback: RingOnDemand},
+		{Slots: 1, Budget: 1, SubmissionTimeout: MinSubmissionTimeout},
+		{Slots: 1, Budget: 1, SubmissionTimeout: MaxSubmissionTimeout},
 	} {
 		assert.NoError(t, o.Validate(swiftShader), "%+v", o)
 	}
+}
+
+// The zero bound is the default; a set one is kept.
+func TestSubmissionTimeout(t *testing.T) {
+	o := valid()
+	assert.Equal(t, DefaultSubmissionTimeout, o.submissionTimeout())
+	o.SubmissionTimeout = 2 * time.Second
+	assert.Equal(t, 2*time.Second, o.submissionTimeout())
 }
 
 func TestValidateHostConfig(t *testing.T) {

@@ -94,6 +94,8 @@ type Runner struct {
 	// prepared a drain module PrepareKernel compiled for the next Reset.
 	userBufs []*webgpu.Buffer
 	prepared preparedKernel
+	// watch bounds each submission's readback wait (runaway_js.go).
+	watch watchdog
 
 	rb      []byte // readback destination, reused
 	writes  []host.ByteRange

@@ -149,7 +149,13 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if uint64(len(r.rb)) < r.lay.staging() {
 		r.rb = make([]byte, r.lay.staging())
 	}
-	if err := stage.MapReadInto(ctx, r.rb[from:to], from); err != nil {
+	bound := r.opts.submissionTimeout()
+	r.watch.arm(r.dev, bound)
+	err = stage.MapReadInto(ctx, r.rb[from:to], from)
+	if r.watch.disarm() {
+		return r.runaway(bound)
+	}
+	if err != nil {
 		return r.fail("read back", err)
 	}
 	tRead := time.Now()

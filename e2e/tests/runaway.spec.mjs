@@ -1,0 +1,147 @@
+// A runaway user opcode (issue 35): a submission that does not complete
+// within open's submissionTimeoutMs is the page's own watchdog's to end.
+// SwiftShader has no driver watchdog, so without it drain() hung for good,
+// and snapshot(), stop() and open() behind it. The device is abandoned
+// (destroying it would block SwiftShader's GPU process while the loop
+// runs: webgpu/abandon_js.go), the page recovers on a new one, and the
+// call waiting rejects naming the opcode.
+//
+// Each runaway runs in a browser of its own, closed after the test: the
+// loop keeps running on SwiftShader after its device is abandoned, and
+// when its page closes, Chromium destroys the device, which blocks the
+// browser's GPU process for good: a shared browser would load no WebGPU
+// page after it.
+import { chromium } from '@playwright/test';
+import { test, expect, gotoReady } from './fixtures.mjs';
+
+// ownBrowser is a browser launched as the project's, with a page at the
+// test server, and its page errors and console errors collected.
+async function ownBrowser(testInfo) {
+  const { launchOptions, baseURL } = testInfo.project.use;
+  const browser = await chromium.launch({ headless: true, ...launchOptions });
+  const page = await (await browser.newContext({ baseURL })).newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
+  });
+  return { browser, page, problems };
+}
+
+// withOwnBrowser runs body on a page of a browser of its own and closes it.
+async function withOwnBrowser(testInfo, body) {
+  const own = await ownBrowser(testInfo);
+  try {
+    await body(own.page);
+    expect(own.problems, 'page errors and console errors during the test').toEqual([]);
+  } finally {
+    await own.browser.close();
+  }
+}
+
+test.describe.configure({ timeout: 120_000 });
+
+// The issue's loop, with a store in it: SwiftShader's compiler deletes a
+// loop that has no side effect (the issue's own loop ends at once here,
+// which the second test checks), not one that stores.
+const SPIN = `fn spin_forever(slot: u32, args: Args) -> Outcome {
+    loop {
+        if (args[0] == 77u) { break; }
+        observable_store(1u, args[0]);
+    }
+    return done();
+}`;
+
+const BOUND_MS = 2000;
+
+test('a runaway opcode is detected within the bound: drain() rejects naming it, then snapshot, open and an exact drain work', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
+  await gotoReady(page, '?autostart=0');
+  const out = await page.evaluate(async ({ wgsl, bound }) => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }] });
+    await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    const t0 = performance.now();
+    const drain = await ringscope.drain().then(() => ({ resolved: true }), (e) => ({ message: e.message }));
+    drain.ms = performance.now() - t0;
+    const snap = await ringscope.snapshot();
+    return { drain, lastLoss: snap.lastLoss, recoveries: snap.recoveries, running: snap.running };
+  }, { wgsl: SPIN, bound: BOUND_MS });
+  expect(out.drain.resolved).toBeUndefined();
+  expect(out.drain.message).toMatch(/^drain: megakernel: runaway: a submission did not complete within 2s .*user opcodes in flight: spin_forever/);
+  expect(out.drain.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
+  expect(out.drain.ms).toBeLessThan(BOUND_MS + 5000);
+  // Not ready while the ring holds the work that ran away.
+  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever: a submission did not complete within 2s\)/);
+  expect(out.lastLoss).toMatchObject({ reason: 'runaway', runaway: true, userOpcodes: ['spin_forever'], recovered: true });
+  expect(out.recoveries).toBe(1);
+  expect(out.running).toBe(false);
+
+  // A new ring on the new device: a good kernel drains exactly.
+  const next = await page.evaluate(async () => {
+    await ringscope.open({ slots: 1024, opcodes: [{ opcode: 0x11, name: 'count', wgsl: `fn count(slot: u32, args: Args) -> Outcome {
+    observable_add(0u, args[0]);
+    return done();
+}` }] });
+    const items = Array.from({ length: 100 }, (_, i) => ({ opcode: 0x11, priority: i % 5, args: [i + 1] }));
+    await ringscope.publish(items);
+    const { telemetry, observable } = await ringscope.drain();
+    return { done: telemetry.control.doneCount, sum: observable[0] };
+  });
+  expect(next).toEqual({ done: 100, sum: 5050 });
+  await expect(page.getByTestId('status')).toHaveText('ready');
+}));
+
+test('a runaway in the live loop stops it: status error, not ready; stop(), snapshot() and open() answer', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
+  await gotoReady(page, '?autostart=0');
+  await page.evaluate(async ({ wgsl, bound }) => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }] });
+    await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    await ringscope.start();
+  }, { wgsl: SPIN, bound: BOUND_MS });
+  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever: /, { timeout: BOUND_MS + 5000 });
+  const out = await page.evaluate(async () => {
+    await ringscope.stop();
+    const snap = await ringscope.snapshot();
+    await ringscope.open({ slots: 64 });
+    return { running: snap.running, lastLoss: snap.lastLoss };
+  });
+  expect(out.running).toBe(false);
+  expect(out.lastLoss).toMatchObject({ runaway: true, userOpcodes: ['spin_forever'] });
+  await expect(page.getByTestId('status')).toHaveText('ready');
+}));
+
+test("the issue's own loop, which SwiftShader's compiler ends, settles within the bound", async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
+  await gotoReady(page, '?autostart=0');
+  const out = await page.evaluate(async (bound) => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin', wgsl: `fn spin(slot: u32, args: Args) -> Outcome {
+    loop { if (args[0] == 77u) { break; } }
+    return done();
+}` }] });
+    await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    const t0 = performance.now();
+    const r = await ringscope.drain().then((d) => ({ done: d.telemetry.control.doneCount }), (e) => ({ message: e.message }));
+    r.ms = performance.now() - t0;
+    return r;
+  }, BOUND_MS);
+  // Either it ran (the loop compiled away) or the watchdog named it: never a hang.
+  expect(out.ms).toBeLessThan(BOUND_MS + 5000);
+  if (out.message !== undefined) expect(out.message).toMatch(/runaway: .*spin/);
+  else expect(out.done).toBe(1);
+}));
+
+test('open() refuses a submissionTimeoutMs out of range, naming it', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const msgs = await page.evaluate(async () => {
+    await ringscope.ready;
+    const out = [];
+    for (const v of [5, 600001, -1, 'x']) {
+      out.push(await ringscope.open({ slots: 64, submissionTimeoutMs: v }).then(() => 'opened', (e) => e.message));
+    }
+    return out;
+  });
+  expect(msgs[0]).toBe('open: submissionTimeoutMs must be 100…600000 (0: the default, 10000), got 5');
+  expect(msgs[1]).toMatch(/submissionTimeoutMs must be 100…600000/);
+  for (const m of msgs.slice(2)) expect(m).toMatch(/submissionTimeoutMs/);
+});
