@@ -33,9 +33,15 @@ build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-pa
 # appenders and the frame loop are per-frame code), so they inline.
 # internal/jsontext (the capture, trace and event-summary JSON: cold, a DOM
 # event's summary is a few hundred bytes) without inlining is 8 KB less.
+# The embedding API's adapters (captureapi, kernelapi, openopts, jsarg),
+# mount and device-loss recovery run per call or per event, never per
+# frame but for captureapi's one call into capture (itself without
+# inlining): 4 KB less gzipped without inlining.
 RS := github.com/ringscope/ringscope
 WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(RS)/wasm/api=-l \
 	-gcflags=$(RS)/internal/jsontext=-l \
+	-gcflags=$(RS)/wasm/captureapi=-l -gcflags=$(RS)/wasm/kernelapi=-l -gcflags=$(RS)/wasm/openopts=-l \
+	-gcflags=$(RS)/wasm/jsarg=-l -gcflags=$(RS)/wasm/devloss=-l -gcflags=$(RS)/wasm/mount=-l \
 	-gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l
 
 # The version captures record (wasm/capture_js.go).

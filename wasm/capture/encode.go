@@ -8,13 +8,15 @@ import (
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// Encode writes c as a capture file. It fills in Format, Version and
-// FrameCount, and refuses (with a *FormatError whose offset is where the
+// Encode writes c as a capture file. It fills in Format, Version,
+// FrameCount and Coverage, and refuses (with a *FormatError whose offset is where the
 // bad frame would have started) any frame Decode would refuse, so what
 // Encode writes always decodes.
 func Encode(c *Capture) ([]byte, error) {
 	h := c.Header
 	h.Format, h.Version, h.FrameCount = FormatName, VersionNoPatches, len(c.Frames)
+	cov := CoverageOf(c.Frames)
+	h.Coverage = &cov
 	for i := range c.Frames {
 		if c.Frames[i].Patch != nil {
 			h.Version = Version

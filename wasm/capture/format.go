@@ -3,6 +3,7 @@ package capture
 import (
 	"fmt"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -87,6 +88,9 @@ type Header struct {
 	// UserOpcodes name the user opcodes of the kernel that ran
 	// (docs/OPCODES.md), so the exports and a replay elsewhere name them.
 	UserOpcodes []NamedOpcode `json:"userOpcodes,omitempty"`
+	// Coverage says which frames the file holds: Encode computes it from
+	// the frames, and Decode does not read it back (the frames say it).
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // NamedOpcode is a user opcode's number and name.
@@ -147,6 +151,26 @@ type Meta struct {
 	Timings frame.Timings `json:"timings"`
 	// Published counts items published in this generation so far.
 	Published uint64 `json:"published"`
+	// Occupancy is the ring's slots by status, on a frame that carries no
+	// ring: a compact frame of the recorder's history, counted from the
+	// ring it had. nil otherwise (the ring says it).
+	Occupancy *Occupancy `json:"occupancy,omitempty"`
+}
+
+// Occupancy is decode.RingOccupancy as a frame's meta writes it: the
+// slots of each status, in the order empty, published, claimed, done,
+// wait_io, yield, requeue, fault, unknown.
+type Occupancy [9]uint32
+
+// OccupancyOf is o as a frame's meta writes it.
+func OccupancyOf(o decode.RingOccupancy) Occupancy {
+	return Occupancy{o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown}
+}
+
+// Ring is o as decode counts it.
+func (o *Occupancy) Ring() decode.RingOccupancy {
+	return decode.RingOccupancy{Empty: o[0], Published: o[1], Claimed: o[2], Done: o[3], WaitIO: o[4], Yield: o[5],
+		Requeue: o[6], Fault: o[7], Unknown: o[8]}
 }
 
 // Capture is a decoded or assembled capture file.

@@ -65,12 +65,57 @@ func encodeHeader(h *Header) ([]byte, error) {
 		}
 		w.EndArray()
 	}
+	if c := h.Coverage; c != nil {
+		w.Key("coverage")
+		writeCoverage(&w, c)
+	}
 	w.EndObject()
 	return w.Bytes()
 }
 
+func writeCoverage(w *jsontext.Writer, c *Coverage) {
+	w.BeginObject()
+	w.Key("frames")
+	w.Int(int64(c.Frames))
+	w.Key("firstSeq")
+	w.Uint(c.FirstSeq)
+	w.Key("lastSeq")
+	w.Uint(c.LastSeq)
+	w.Key("firstMillis")
+	w.Float(c.FirstMillis)
+	w.Key("lastMillis")
+	w.Float(c.LastMillis)
+	w.Key("spanMillis")
+	w.Float(c.SpanMillis)
+	w.Key("missing")
+	w.Uint(c.Missing)
+	w.Key("runs")
+	if c.Runs == nil {
+		w.Null()
+	} else {
+		w.BeginArray()
+		for _, r := range c.Runs {
+			w.BeginObject()
+			w.Key("firstSeq")
+			w.Uint(r.FirstSeq)
+			w.Key("lastSeq")
+			w.Uint(r.LastSeq)
+			w.Key("frames")
+			w.Int(int64(r.Frames))
+			w.Key("every")
+			w.Uint(r.Every)
+			w.Key("slots")
+			w.Bool(r.Slots)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.EndObject()
+}
+
 // decodeHeader reads the header JSON into h (a zero Header: absent
-// members stay zero).
+// members stay zero). It skips coverage, which Encode computes from the
+// frames: a file's own says nothing a reader can trust.
 func decodeHeader(b []byte, h *Header) error {
 	return jsontext.DecodeObject(b, func(d *jsontext.Decoder, key string) {
 		switch key {
@@ -169,6 +214,10 @@ func encodeMeta(m *Meta) ([]byte, error) {
 	writeTimings(&w, &m.Timings)
 	w.Key("published")
 	w.Uint(m.Published)
+	if o := m.Occupancy; o != nil {
+		w.Key("occupancy")
+		w.Uint32s(o[:])
+	}
 	w.EndObject()
 	return w.Bytes()
 }
@@ -243,6 +292,19 @@ func decodeMeta(b []byte, m *Meta) error {
 			decodeTimings(d, &m.Timings)
 		case "published":
 			d.Uint64(&m.Published)
+		case "occupancy":
+			if d.IsNull() {
+				m.Occupancy = nil
+				return
+			}
+			if m.Occupancy == nil {
+				m.Occupancy = new(Occupancy)
+			}
+			if vs := uint32s(d); len(vs) == len(m.Occupancy) {
+				copy(m.Occupancy[:], vs)
+			} else {
+				d.Fail("want 9 counts, one a status")
+			}
 		}
 	})
 }

@@ -49,7 +49,13 @@ func Metrics(c *Capture, run *Totals, f Format) ([]byte, error) {
 	}
 	w := metricsWriter{prom: f == FormatPrometheus}
 	w.gauge("ringscope_capture_frames", "", "Frames held by the capture.", float64(r.Len()))
-	w.gauge("ringscope_capture_dropped_frames", "", "Older frames the recorder evicted to stay within its memory bound.", float64(c.Header.DroppedFrames))
+	w.gauge("ringscope_capture_dropped_frames", "", "Older frames the recorder evicted or thinned to stay within its memory bound.", float64(c.Header.DroppedFrames))
+	cov := CoverageOf(c.Frames)
+	w.gauge("ringscope_capture_first_seq", "", "Seq of the oldest frame the capture holds (0: none).", float64(cov.FirstSeq))
+	w.gauge("ringscope_capture_last_seq", "", "Seq of the newest frame the capture holds (0: none).", float64(cov.LastSeq))
+	w.gauge("ringscope_capture_span_seconds", "seconds", "Page time from the oldest frame the capture holds to the newest.", cov.SpanMillis/1000)
+	w.gauge("ringscope_capture_missing_frames", "", "Frames between the oldest and the newest that the capture does not hold (thinned, or not recorded).", float64(cov.Missing))
+	w.gauge("ringscope_capture_compact_frames", "", "Frames the capture holds without their slots (the recorder's thinned history).", float64(cov.Compact()))
 	w.verdict(c.Verdicts)
 	if r.Len() == 0 {
 		w.totals(c, run)

@@ -1,15 +1,22 @@
 package capture
 
-// Default bounds of the page's recorder.
+// Default bounds of the page's recorder: DefaultMaxBytes in all, of which
+// DefaultHistoryBytes hold its history of compact frames (history.go) and
+// the rest its newest frames whole.
 const (
-	DefaultMaxFrames = 600
-	DefaultMaxBytes  = 96 << 20
+	DefaultMaxFrames     = 600
+	DefaultMaxBytes      = 96 << 20
+	DefaultHistoryFrames = 16384
+	DefaultHistoryBytes  = 24 << 20
 )
 
 // Recorder is a bounded flight recorder: the last frames recorded, at most
 // maxFrames of them and at most maxBytes of buffer storage (control, ring,
 // patch and log capacity). Recording past either bound evicts the oldest
-// frames. A frame may hold its ring as a patch of the frame recorded before
+// frames, into its history when it keeps one (KeepHistory): there they
+// stay as compact frames, without their slots, thinned as they age, so
+// the recorder covers minutes where its whole frames cover seconds. The
+// history's frames come first (At, Frames). A frame may hold its ring as a patch of the frame recorded before
 // it (Frame.Patch); evicting that frame patches its ring into the next one,
 // so the oldest frame held never needs one that is gone.
 // Record copies the frame's bytes, reusing the storage of the frame it
@@ -26,6 +33,22 @@ type Recorder struct {
 	// slots is the ring size of the newest frame, when it shows one
 	// (a whole ring or a patch), else 0: what a patch may apply to.
 	slots int
+	hist  history
+}
+
+// KeepHistory makes the recorder keep the frames it evicts as compact
+// frames, at most frames of them in at most bytes (on top of its own
+// bounds); 0 frames keeps none. It forgets the history held.
+func (r *Recorder) KeepHistory(frames, bytes int) {
+	r.hist = history{maxFrames: max(frames, 0), maxBytes: max(bytes, 0)}
+}
+
+// NewPageRecorder returns a recorder of the page's default bounds:
+// DefaultMaxBytes in all, DefaultHistoryBytes of it history.
+func NewPageRecorder() *Recorder {
+	r := NewRecorder(DefaultMaxFrames, DefaultMaxBytes-DefaultHistoryBytes)
+	r.KeepHistory(DefaultHistoryFrames, DefaultHistoryBytes)
+	return r
 }
 
 // NewRecorder returns an empty recorder of maxFrames frames and maxBytes
@@ -40,20 +63,27 @@ func NewRecorder(maxFrames, maxBytes int) *Recorder {
 	return &Recorder{maxFrames: maxFrames, maxBytes: maxBytes}
 }
 
-// MaxFrames and MaxBytes are the recorder's bounds.
-func (r *Recorder) MaxFrames() int { return r.maxFrames }
+// MaxFrames and MaxBytes are the recorder's bounds, its history's
+// included.
+func (r *Recorder) MaxFrames() int { return r.maxFrames + r.hist.maxFrames }
 
 // MaxBytes is the byte bound.
-func (r *Recorder) MaxBytes() int { return r.maxBytes }
+func (r *Recorder) MaxBytes() int { return r.maxBytes + r.hist.maxBytes }
 
 // Len is the number of frames held.
-func (r *Recorder) Len() int { return r.n }
+func (r *Recorder) Len() int { return r.hist.len() + r.n }
 
-// Bytes is the buffer storage held, in bytes.
-func (r *Recorder) Bytes() int { return r.bytes }
+// Compact is the number of frames held compact, in the history: frames
+// 0 … Compact()-1.
+func (r *Recorder) Compact() int { return r.hist.len() }
 
-// Dropped counts frames evicted to stay within the bounds.
-func (r *Recorder) Dropped() uint64 { return r.dropped }
+// Bytes is the storage held, in bytes: the buffers' capacity, and for a
+// compact frame what holds it.
+func (r *Recorder) Bytes() int { return r.bytes + r.hist.bytes }
+
+// Dropped counts frames no longer held: evicted, or thinned from the
+// history.
+func (r *Recorder) Dropped() uint64 { return r.dropped + r.hist.gone }
 
 // Skipped counts frames not recorded because one alone exceeds maxBytes.
 func (r *Recorder) Skipped() uint64 { return r.skipped }
@@ -61,7 +91,14 @@ func (r *Recorder) Skipped() uint64 { return r.skipped }
 // At returns frame i, 0 being the oldest held. It aliases the recorder's
 // storage, which a later Record may reuse.
 func (r *Recorder) At(i int) *Frame {
-	if i < 0 || i >= r.n {
+	h := r.hist.len()
+	switch {
+	case i < 0:
+		return nil
+	case i < h:
+		return &r.hist.frames[i]
+	}
+	if i -= h; i >= r.n {
 		return nil
 	}
 	return &r.frames[(r.start+i)%len(r.frames)]
@@ -70,7 +107,7 @@ func (r *Recorder) At(i int) *Frame {
 // Frames returns the frames held, oldest first; their bytes alias the
 // recorder's storage (valid until the next Record or Reset).
 func (r *Recorder) Frames() []Frame {
-	out := make([]Frame, r.n)
+	out := make([]Frame, r.Len())
 	for i := range out {
 		out[i] = *r.At(i)
 	}
@@ -79,7 +116,9 @@ func (r *Recorder) Frames() []Frame {
 
 // Reset forgets every frame (and the counters) but keeps the bounds.
 func (r *Recorder) Reset() {
-	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes}
+	h := r.hist
+	h.reset()
+	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes, hist: h}
 }
 
 func frameBytes(f *Frame) int { return cap(f.Control) + cap(f.Ring) + cap(f.Patch) + cap(f.Log) }
@@ -107,6 +146,7 @@ func (r *Recorder) Record(f *Frame) bool {
 	var spare Frame
 	for r.n > 0 && (r.n == len(r.frames) || r.bytes+need > r.maxBytes) {
 		old := &r.frames[r.start]
+		kept := r.hist.add(old) // while its ring is whole
 		r.bytes -= frameBytes(old)
 		if r.n > 1 {
 			r.rebase(old, &r.frames[(r.start+1)%len(r.frames)])
@@ -117,7 +157,9 @@ func (r *Recorder) Record(f *Frame) bool {
 		}
 		r.start = (r.start + 1) % len(r.frames)
 		r.n--
-		r.dropped++
+		if !kept {
+			r.dropped++
+		}
 	}
 	if f.Patch != nil && r.n == 0 {
 		r.skipped++ // its base was evicted after all (patchable guards this)
@@ -159,7 +201,7 @@ func (r *Recorder) Record(f *Frame) bool {
 // newest frame held and fits in maxBytes beside the whole ring it patches,
 // which is what that frame becomes once the frames before it are evicted.
 func (r *Recorder) patchable(f *Frame, need int) bool {
-	newest := r.At(r.n - 1)
+	newest := r.newest()
 	if newest == nil || r.slots == 0 || newest.Generation != f.Generation || checkPatch(f.Patch, r.slots) != nil {
 		return false
 	}
@@ -201,4 +243,12 @@ func roomier(a, b []byte) []byte {
 		return b
 	}
 	return a
+}
+
+// newest is the newest frame of the whole tier, nil when it holds none.
+func (r *Recorder) newest() *Frame {
+	if r.n == 0 {
+		return nil
+	}
+	return &r.frames[(r.start+r.n-1)%len(r.frames)]
 }

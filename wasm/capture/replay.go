@@ -74,7 +74,7 @@ func NewReplay(c *Capture) (*Replay, error) {
 		if err := DecodeBuffers(&d, f.Control, nil, nil, c.Header.WindowOpcodes); err != nil {
 			return nil, fmt.Errorf("capture: frame %d: %w", i, err)
 		}
-		if d.Ring.Occupancy, err = decode.CountOccupancy(ring); err != nil {
+		if d.Ring.Occupancy, err = occupancyOf(f, ring); err != nil {
 			return nil, fmt.Errorf("capture: frame %d: %w", i, err)
 		}
 		ctl := &d.Ring.Control
@@ -111,6 +111,9 @@ func (r *Replay) Decode(i int, dst *Decoded) error {
 		return fmt.Errorf("capture: frame %d: %w", i, err)
 	}
 	dst.RingFrom, dst.Watchdog, dst.Timings = s.RingFrom, s.Watchdog, f.Meta.Timings
+	if !hasSlots(f) && f.Meta.Occupancy != nil {
+		dst.Ring.Occupancy = f.Meta.Occupancy.Ring() // its own, not the earlier ring's
+	}
 	dst.HasDispatch = f.Meta.Dispatch != nil
 	dst.Dispatch = decode.MegakernelTelemetry{}
 	if dst.HasDispatch {
@@ -166,4 +169,13 @@ func (r *Replay) ringOf(i int) ([]byte, error) {
 	}
 	r.at = i
 	return r.ring, nil
+}
+
+// occupancyOf is frame f's occupancy: on a compact frame (no ring of its
+// own) the one its meta kept, else counted from ring, the ring it shows.
+func occupancyOf(f *Frame, ring []byte) (decode.RingOccupancy, error) {
+	if !hasSlots(f) && f.Meta.Occupancy != nil {
+		return f.Meta.Occupancy.Ring(), nil
+	}
+	return decode.CountOccupancy(ring)
 }

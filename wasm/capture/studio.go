@@ -57,7 +57,7 @@ type Studio struct {
 // record, and sketchDepth × sketchWidth the shape replayed frames are
 // sketched in until a live frame says otherwise (SetSketchShape).
 func NewStudio(version string, sketchDepth, sketchWidth int) *Studio {
-	return &Studio{rec: NewRecorder(0, 0), recording: true, sketchD: sketchDepth, sketchW: sketchWidth,
+	return &Studio{rec: NewPageRecorder(), recording: true, sketchD: sketchDepth, sketchW: sketchWidth,
 		header: Header{Ringscope: version, ABIVersion: abi.Version, Source: SourceLive}}
 }
 

@@ -117,7 +117,8 @@ func TestStudioExportsRoundTrip(t *testing.T) {
 	// The import replays as the recording did, and its metrics are its own.
 	require.NoError(t, s.Import(c, name, false))
 	assert.Equal(t, Info{Frames: 4, MaxFrames: s.rec.MaxFrames(), Bytes: s.rec.Bytes(), MaxBytes: s.rec.MaxBytes(),
-		Recording: true, Replaying: true, Source: name, Count: 4}, s.Info())
+		Recording: true, Replaying: true, Source: name, Count: 4, FirstSeq: frames[0].Seq, LastSeq: frames[3].Seq,
+		SpanMillis: frames[3].AtMillis - frames[0].AtMillis}, s.Info(), "Info is the recording's, whatever is replayed")
 	f, _, err := s.Show(3, 8)
 	require.NoError(t, err)
 	assert.Equal(t, frames[3].Ring.Slots, f.Ring.Slots)

@@ -15,6 +15,12 @@ type Info struct {
 	Frames, MaxFrames int
 	Bytes, MaxBytes   int
 	Dropped           uint64
+	// Compact frames are held without their slots (the recorder's
+	// history: frames 0 … Compact-1); FirstSeq … LastSeq and SpanMillis
+	// the seqs and page time the frames held cover.
+	Compact           int
+	FirstSeq, LastSeq uint64
+	SpanMillis        float64
 	// Replaying, Source ("recording" or the import's name), Count frames
 	// in it and Index the frame shown.
 	Replaying bool
@@ -29,7 +35,11 @@ func (s *Studio) Info() Info {
 	defer s.mu.Unlock()
 	info := Info{Recording: s.recording, Frames: s.rec.Len(), MaxFrames: s.rec.MaxFrames(),
 		Bytes: s.rec.Bytes(), MaxBytes: s.rec.MaxBytes(), Dropped: s.rec.Dropped(),
-		Replaying: s.replay != nil, Source: s.source, Index: s.index}
+		Replaying: s.replay != nil, Source: s.source, Index: s.index, Compact: s.rec.Compact()}
+	if n := s.rec.Len(); n > 0 {
+		first, last := s.rec.At(0), s.rec.At(n-1)
+		info.FirstSeq, info.LastSeq, info.SpanMillis = first.Seq, last.Seq, last.AtMillis-first.AtMillis
+	}
 	if s.replay != nil {
 		info.Count = s.replay.Len()
 	}

@@ -202,8 +202,10 @@ func traceOf(r *Replay) TraceFile {
 	if abiVersion == 0 {
 		abiVersion = abi.Version // a capture built in memory; Encode writes the same
 	}
+	cov := CoverageOf(c.Frames)
 	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
-		"abiVersion", abiVersion, "startMillis", origin)}
+		"abiVersion", abiVersion, "startMillis", origin, "firstSeq", cov.FirstSeq, "lastSeq", cov.LastSeq,
+		"spanMillis", cov.SpanMillis, "missingFrames", cov.Missing, "compactFrames", cov.Compact(), "coverage", cov.String())}
 }
 
 // roundTrip is the frame's submit → readback time in ms, or 0.
