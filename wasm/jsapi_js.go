@@ -53,7 +53,9 @@ var apiConcerns = []func(a *app, obj js.Value){
 //	                        resolves to the number published, rejects
 //	                        publishing nothing
 //	setTenantMask(tenant, on)
-//	drain({maxSubmissions}) submissions until drained or the cap (64)
+//	drain({maxSubmissions}) submissions until drained, no progress or the
+//	                        cap (64); resolves with the outcome, the work
+//	                        left (stuck) and the diagnosis
 //	snapshot({slots})       the last decoded state; slots: the host copy
 //	                        of the ring decoded, under summary readback
 func installRingAPI(a *app, obj js.Value) {

@@ -102,6 +102,17 @@ func TestItem(t *testing.T) {
 	}
 }
 
+func TestCheckTenants(t *testing.T) {
+	items := []host.Item{{Tenant: 0}, {Tenant: 1}, {Tenant: 5}}
+	assert.NoError(t, api.CheckTenants(items, 6))
+	err := api.CheckTenants(items, 2)
+	assert.EqualError(t, err, "publish: item 2: tenant 5 is not one the ring runs (it runs tenants 0…1: "+
+		"open({tenants: 6}) runs more); its work would wait forever, nothing published")
+	assert.ErrorContains(t, api.CheckTenants(items, 1), "item 1: tenant 1 is not one the ring runs (it runs tenant 0 only")
+	assert.ErrorContains(t, api.CheckTenants(items, 0), "item 0: tenant 0 is not one the ring runs (it runs no tenant")
+	assert.NoError(t, api.CheckTenants(nil, 0))
+}
+
 func TestCheckKnownOpcodes(t *testing.T) {
 	ok := []host.Item{{Opcode: abi.OpNop}, {Opcode: abi.OpAtomicAdd}, {Opcode: abi.OpSpin}, {Opcode: abi.OpShutdown}, {Opcode: abi.OpPrintf}}
 	assert.NoError(t, api.CheckKnownOpcodes(ok, nil))
@@ -113,4 +124,19 @@ func TestCheckKnownOpcodes(t *testing.T) {
 	assert.ErrorContains(t, err, "allowUnknownOpcodes")
 	assert.False(t, api.KnownOpcode(0xFFF5))
 	assert.False(t, api.KnownOpcode(0x102))
+}
+
+func TestStuckOf(t *testing.T) {
+	var tel decode.RingTelemetry
+	tel.Occupancy = decode.RingOccupancy{Published: 2, Yield: 500, WaitIO: 1, Done: 7, Fault: 3}
+	tel.Active.Tenant[1], tel.Active.Tenant[4] = 500, 3
+	tel.Active.Priority[2] = 503
+	st := api.StuckOf(&tel)
+	assert.Equal(t, map[string]uint32{"1": 500, "4": 3}, st.ByTenant)
+	assert.Equal(t, map[string]uint32{"2": 503}, st.ByPriority)
+	assert.Equal(t, api.StuckStatus{Published: 2, WaitIO: 1, Yield: 500}, st.ByStatus, "ended slots are not stuck")
+	b, ok := api.Encode(st).(api.RawJSON)
+	require.True(t, ok)
+	assert.JSONEq(t, `{"byTenant":{"1":500,"4":3},"byPriority":{"2":503},
+		"byStatus":{"published":2,"claimed":0,"waitIO":1,"yield":500,"requeue":0}}`, string(b))
 }

@@ -96,6 +96,28 @@ func KnownOpcode(op uint32) bool {
 	return false
 }
 
+// CheckTenants refuses the first item of a tenant the ring does not run
+// (an id ≥ tenants, the ring's RingTenants): its mask word is 0, so the
+// kernel would deny it forever. The Kernel panel refuses such a workload
+// before publishing it too.
+func CheckTenants(items []host.Item, tenants uint32) error {
+	for i, it := range items {
+		if it.Tenant >= tenants {
+			runs := "no tenant"
+			switch tenants {
+			case 0:
+			case 1:
+				runs = "tenant 0 only"
+			default:
+				runs = fmt.Sprintf("tenants 0…%d", tenants-1)
+			}
+			return fmt.Errorf("publish: item %d: tenant %d is not one the ring runs (it runs %s: open({tenants: %d}) runs more); "+
+				"its work would wait forever, nothing published", i, it.Tenant, runs, it.Tenant+1)
+		}
+	}
+	return nil
+}
+
 // CheckKnownOpcodes refuses the first item whose opcode the kernel does not
 // implement (neither KnownOpcode nor one of the user kernel's, as user
 // reports): publishing it can only fault. Callers that want the fault (to

@@ -29,6 +29,15 @@ type DrainResult struct {
 	Log *Log
 	// Diagnosis is the verdict of the frame the drain ended on.
 	Diagnosis *Diagnosis
+
+	// Outcome says why the drain stopped (megakernel.DrainOutcome's
+	// names): "empty", "no-progress", "max-submissions" or "lost";
+	// Submissions counts its submissions; Stuck is where the work it left
+	// sits; Error, with "lost", is the device loss that cut it short.
+	Outcome     string
+	Submissions int
+	Stuck       Stuck
+	Error       string
 }
 
 // Snapshot is what snapshot resolves to: the last decoded state.

@@ -12,6 +12,7 @@ import (
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/openopts"
 	"github.com/ringscope/ringscope/wasm/session"
+	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -125,12 +126,33 @@ func (c *Controller) Publish(items []host.Item, allowUnknown bool) (any, error) 
 		}
 	}
 	return c.Do(true, func(_ context.Context, r *megakernel.Runner) (any, error) {
+		o := r.Options()
+		if err := api.CheckTenants(items, o.RingTenants()); err != nil {
+			return nil, err
+		}
 		n, err := r.Publish(items)
+		var full *host.PartitionFullError
+		if errors.As(err, &full) {
+			// Back-pressure: the diagnosis counts what the full partition
+			// turned away.
+			c.sess.NoteRefused(full.Priority, countPriority(items, full.Priority))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("publish: %w", err)
 		}
 		return n, nil
 	})
+}
+
+// countPriority counts the items at priority p.
+func countPriority(items []host.Item, p uint32) int {
+	n := 0
+	for _, it := range items {
+		if it.Priority == p {
+			n++
+		}
+	}
+	return n
 }
 
 // SetTenantMask masks tenant on or off for the next submission; the live
@@ -144,23 +166,81 @@ func (c *Controller) SetTenantMask(tenant uint32, on bool) (any, error) {
 	})
 }
 
-// Drain runs submissions until the ring is drained or max of them ran,
-// and shows the result on the dashboard (ringscope.drain).
+// Drain runs submissions until the ring is drained, makes no progress or
+// max of them ran, and shows the result on the dashboard (ringscope.drain).
+// The watchdog and the diagnosis judge every submission, so a drain that
+// stops on no progress says why: it stops once drainStall(N) submissions
+// in a row completed nothing, N the watchdog's intervals, and the verdict
+// is settled (the watchdog says stalled and the diagnosis names a cause),
+// or drainGrace submissions later. A drain the device loss cut short
+// resolves with outcome "lost" and what the host copy holds.
 func (c *Controller) Drain(max int) (any, error) {
-	return c.Do(true, func(ctx context.Context, r *megakernel.Runner) (any, error) {
-		rep, err := r.Drain(ctx, max)
+	v, err := c.Do(true, func(ctx context.Context, r *megakernel.Runner) (any, error) {
+		o := megakernel.DrainOptions{MaxSubmissions: max, StallSubmissions: c.sess.WatchdogIntervals(), StallGrace: drainGrace,
+			Observe: func(_ *megakernel.Epoch, st *host.RequeueStats) bool {
+				w, d := c.sess.ObserveSubmission(*st)
+				return w != nil && w.Stalled && d != nil && len(d.Causes) > 0
+			}}
+		run, err := r.DrainWith(ctx, o)
 		if err != nil {
 			return nil, fmt.Errorf("drain: %w", err)
 		}
-		f, err := c.sess.DrainFrame(rep)
-		if err != nil {
-			return nil, err
-		}
-		c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
-		return api.DrainResult{Report: rep, Telemetry: f.Ring, Counters: f.Counters,
-			Observable: f.Ring.Control.Observable, Log: api.LogOf(f.Log, workload.Formats),
-			Diagnosis: api.DiagnosisOf(f.Diagnosis)}, nil
+		return c.drainResult(run, run.Submissions > 0, nil)
 	})
+	if err != nil && c.deviceLost(err) {
+		return c.lostDrain(err)
+	}
+	return v, err
+}
+
+// drainGrace is how many stalled submissions past the watchdog's N a drain
+// makes while its verdict is not settled: the watchdog needs N intervals
+// after its first look, and a cause shows once its rule held for 2 frames.
+const drainGrace = 2
+
+// drainResult assembles the drain's frame, shows it and says what the
+// drain did. Called with mu held.
+func (c *Controller) drainResult(run megakernel.DrainRun, observed bool, lost error) (api.DrainResult, error) {
+	f, err := c.sess.DrainFrame(run.Report, observed)
+	if err != nil {
+		return api.DrainResult{}, err
+	}
+	c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
+	res := api.DrainResult{Outcome: run.Outcome.String(), Submissions: run.Submissions, Stuck: api.StuckOf(f.Ring),
+		Report: run.Report, Telemetry: f.Ring, Counters: f.Counters, Observable: f.Ring.Control.Observable,
+		Log: api.LogOf(f.Log, workload.Formats), Diagnosis: api.DiagnosisOf(f.Diagnosis)}
+	if lost != nil {
+		res.Error = lost.Error()
+	}
+	return res, nil
+}
+
+// deviceLost reports whether err met a device loss the page did not get
+// past (recovery failed, or the retries were spent).
+func (c *Controller) deviceLost(err error) bool {
+	if errors.Is(err, webgpu.ErrDeviceLost) {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.runner != nil && c.runner.Device().Err() != nil
+}
+
+// lostDrain is drain's result when a device loss cut it short: outcome
+// "lost", what the host copy holds (the truth: the lost submission's
+// effects died with the device) and the report so far.
+func (c *Controller) lostDrain(cause error) (any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.runner == nil || c.attached != nil {
+		return nil, cause
+	}
+	run := megakernel.DrainRun{Outcome: megakernel.DrainLost, Report: *c.sess.Report()}
+	res, err := c.drainResult(run, false, cause)
+	if err != nil {
+		return nil, cause
+	}
+	return api.Encode(res), nil
 }
 
 // Snapshot is the last decoded state (ringscope.snapshot). Under summary

@@ -117,6 +117,10 @@ func (k *kernelAPI) apiPublishWorkload(args []js.Value) (any, error) {
 		return nil, fmt.Errorf("publishWorkload: workload.opcode: %w", err)
 	}
 	return k.ring.Do(true, func(_ context.Context, r *megakernel.Runner) (any, error) {
+		o := r.Options()
+		if err := api.CheckTenants(items, o.RingTenants()); err != nil {
+			return nil, fmt.Errorf("publishWorkload: workload.tenants %d: %w", w.Tenants, err)
+		}
 		n, err := r.Publish(items)
 		if err != nil {
 			return nil, fmt.Errorf("publishWorkload: %w", err)

@@ -85,20 +85,6 @@ func (s *Session) publishShedding(items []host.Item) error {
 	return nil
 }
 
-// DrainFrame assembles the frame after the runner's Drain (rep is its
-// report, which becomes the run's): the host copy as the drain left it.
-func (s *Session) DrainFrame(rep decode.MegakernelReport) (*frame.Frame, error) {
-	if s.runner == nil {
-		return nil, ErrNoRing
-	}
-	s.report = rep
-	f := s.assemble(s.runner, nil, frame.Timings{}, 0, false)
-	if t, ok := rep.Last(); ok {
-		f.Dispatch = &t
-	}
-	return f, nil
-}
-
 // takeInspected copies the inspected slot from ring, under summary
 // readback (a full frame has every slot).
 func (s *Session) takeInspected(ring []byte) {
@@ -126,15 +112,16 @@ func epochTimings(ep *megakernel.Epoch, publish time.Duration) frame.Timings {
 func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, decoded time.Duration, patchable bool) *frame.Frame {
 	t0 := time.Now()
 	s.seq++
-	tel := src.Telemetry()
-	now := s.now()
-	p := frame.Parts{Seq: s.seq, AtMillis: now, Ring: tel, Log: src.Log(), Priority: src.Accounting(),
-		Watchdog: s.watchdog.Observe(now, tel), SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
-	if w := s.runnerWaits(); w != nil { // before the diagnosis, which reads them
-		fillWaits(&s.waits, w, now)
-		p.Waits = &s.waits
+	p := frame.Parts{Seq: s.seq, SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
+	if j := &s.judged; j.ok {
+		// A drain's last submission was judged on this very state.
+		p.AtMillis, p.Ring, p.Log, p.Priority = j.at, src.Telemetry(), src.Log(), src.Accounting()
+		p.Watchdog, p.Waits, p.Diagnosis = j.watchdog, j.waits, j.diagnosis
+	} else {
+		s.observe(src, &p)
 	}
-	p.Diagnosis = s.diagnosis.observe(&p, src.Published())
+	s.judged = judged{}
+	tel := p.Ring
 	if s.readback.summary {
 		// A summary frame has no slots to sketch: the GPU sketched them
 		// (the same counters, bit for bit).
@@ -163,6 +150,20 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	// the frame before).
 	src.ClearRingChanges()
 	return f
+}
+
+// observe gives p the state of src now and the verdicts on it: the
+// watchdog's, the queue waits and the diagnosis.
+func (s *Session) observe(src Source, p *frame.Parts) {
+	tel := src.Telemetry()
+	now := s.now()
+	p.AtMillis, p.Ring, p.Log, p.Priority = now, tel, src.Log(), src.Accounting()
+	p.Watchdog = s.watchdog.Observe(now, tel)
+	if w := s.runnerWaits(); w != nil { // before the diagnosis, which reads them
+		fillWaits(&s.waits, w, now)
+		p.Waits = &s.waits
+	}
+	p.Diagnosis = s.diagnosis.observe(p, src.Published())
 }
 
 // appendSlotRuns appends the whole slots of the sorted byte ranges rs to

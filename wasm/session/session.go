@@ -53,6 +53,8 @@ type Session struct {
 
 	// waits is the frame's summary of the runner's queue waits.
 	waits decode.WaitTimes
+	// judged is the verdict on a drain's last submission (drain.go).
+	judged judged
 }
 
 // New returns a session with no ring yet. now is the page's clock in
@@ -98,6 +100,7 @@ func (s *Session) Open(r Ring) {
 	s.report = decode.MegakernelReport{}
 	s.sketchDepth, s.sketchWidth = r.SketchDepth, r.SketchWidth
 	s.readback.reset(r.Summary, r.Why)
+	s.judged = judged{}
 }
 
 // Runner is the session's runner (nil before the first Open).

@@ -113,7 +113,7 @@ func TestPatchesCoverEveryChangeBetweenFrames(t *testing.T) {
 	require.NoError(t, err)
 	_, err = r.Publish([]host.Item{{Opcode: abi.OpNop, Priority: 2}, {Opcode: abi.OpNop, Priority: 2}})
 	require.NoError(t, err)
-	_, err = s.DrainFrame(decode.MegakernelReport{})
+	_, err = s.DrainFrame(decode.MegakernelReport{}, false)
 	require.NoError(t, err)
 	first := abi.DefaultPartitions(64)[2]
 	assert.Equal(t, []frame.SlotRun{{First: first, Count: 2}}, obs.changed[1], "the published slots changed since frame 1")
@@ -138,7 +138,7 @@ func TestDrainFrameTakesTheDrainsReport(t *testing.T) {
 	require.NoError(t, err)
 	rep, err := r.Drain(ctx, 8)
 	require.NoError(t, err)
-	f, err := s.DrainFrame(rep)
+	f, err := s.DrainFrame(rep, false)
 	require.NoError(t, err)
 	assert.Equal(t, uint32(12), f.Ring.Control.DoneCount)
 	assert.Equal(t, rep.DispatchCount, f.Report.DispatchCount)

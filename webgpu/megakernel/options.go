@@ -165,6 +165,16 @@ func (o *Options) controlConfig() host.ControlConfig {
 	}
 }
 
+// RingTenants is how many tenant ids (0 … n−1) the ring runs: one per
+// mask word when Masks is set, else Tenants. An item of a larger id would
+// wait forever (its mask word is 0), so the API refuses it at publish.
+func (o *Options) RingTenants() uint32 {
+	if o.Masks != nil {
+		return uint32(len(o.Masks))
+	}
+	return o.Tenants
+}
+
 // Validate reports the first reason o cannot run on a device with limits,
 // before any GPU work: a clear *OptionError, the host encoder's refusal, a
 // *decode.OutOfMemoryError when the planned peak exceeds MemoryBudgetBytes,

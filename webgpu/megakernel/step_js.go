@@ -5,7 +5,6 @@ package megakernel
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"time"
 
@@ -302,49 +301,6 @@ func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgp
 		return r.fail("submit", err)
 	}
 	return r.remapStaged()
-}
-
-// Drain makes submissions until nothing more can progress (SHUTDOWN is
-// set, or no partition has HEAD < TAIL once parked slots are republished)
-// or maxSubmissions were made. Every Step reads
-// the ring back; after each, YIELD slots are republished (those of a
-// disabled tenant stay parked), REQUEUE slots republished with priority
-// ageing and WAIT_IO slots serviced by the IOFunc. The report covers this
-// call's submissions; its item counts are the generation's (published
-// since Open or Reset, DONE_COUNT). Telemetry has every slot afterwards:
-// under RingSummary a Drain with nothing to submit decodes the host copy,
-// which equals the GPU's ring (it follows the status map).
-func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.MegakernelReport, error) {
-	var rep decode.MegakernelReport
-	if err := r.usable("drain"); err != nil {
-		return rep, err
-	}
-	var ep Epoch
-	for i := 0; ; i++ {
-		// Republish what the last submission parked, then decide.
-		st, err := r.q.Requeue(r.io)
-		r.account(st)
-		if err != nil {
-			r.progress(&rep)
-			return rep, fmt.Errorf("megakernel: requeue: %w", err)
-		}
-		if i >= maxSubmissions || !r.needsSubmit() {
-			if i == 0 && r.summaryOn() {
-				if _, _, err := r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()}); err != nil {
-					return rep, fmt.Errorf("megakernel: decode the host copy: %w", err)
-				}
-			}
-			break
-		}
-		r.wantRing = true
-		if err := r.step(ctx, &ep); err != nil {
-			r.progress(&rep)
-			return rep, err
-		}
-		ep.AddTo(&rep)
-	}
-	r.progress(&rep)
-	return rep, nil
 }
 
 // needsSubmit reports whether a submission would claim anything: SHUTDOWN

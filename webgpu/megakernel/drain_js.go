@@ -1,0 +1,88 @@
+//go:build js && wasm
+
+package megakernel
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// Drain makes submissions until nothing more can progress (SHUTDOWN is
+// set, or no partition has HEAD < TAIL once parked slots are republished)
+// or maxSubmissions were made. Every Step reads
+// the ring back; after each, YIELD slots are republished (those of a
+// disabled tenant stay parked), REQUEUE slots republished with priority
+// ageing and WAIT_IO slots serviced by the IOFunc. The report covers this
+// call's submissions; its item counts are the generation's (published
+// since Open or Reset, DONE_COUNT). Telemetry has every slot afterwards:
+// under RingSummary a Drain with nothing to submit decodes the host copy,
+// which equals the GPU's ring (it follows the status map). DrainWith also
+// says why it stopped.
+func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.MegakernelReport, error) {
+	run, err := r.DrainWith(ctx, DrainOptions{MaxSubmissions: maxSubmissions})
+	return run.Report, err
+}
+
+// DrainWith is Drain shaped by o: with o.StallSubmissions it goes on while
+// work is left that nothing claims, until that many submissions in a row
+// completed nothing, and reports which way it stopped. The run's Report
+// is filled on error too (the submissions that were made).
+func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error) {
+	var run DrainRun
+	if err := r.usable("drain"); err != nil {
+		return run, err
+	}
+	var ep Epoch
+	settled := true
+	done, faults := r.completions()
+	for {
+		// Republish what the last submission parked, then decide.
+		st, err := r.q.Requeue(r.io)
+		r.account(st)
+		if err != nil {
+			r.progress(&run.Report)
+			return run, fmt.Errorf("megakernel: requeue: %w", err)
+		}
+		if run.Submissions > 0 {
+			if o.Observe != nil {
+				settled = o.Observe(&ep, &st)
+			}
+			d, f := r.completions()
+			if d == done && f == faults {
+				run.Stalled++
+			} else {
+				run.Stalled = 0
+			}
+			done, faults = d, f
+		}
+		left := r.Pending() > 0 || st.Parked+st.Waiting+st.Blocked > 0
+		if out, stop := drainStop(&o, run.Submissions, left, r.needsSubmit(), run.Stalled, settled); stop {
+			run.Outcome = out
+			if run.Submissions == 0 && r.summaryOn() {
+				if _, _, err := r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()}); err != nil {
+					return run, fmt.Errorf("megakernel: decode the host copy: %w", err)
+				}
+			}
+			break
+		}
+		r.wantRing = true
+		if err := r.step(ctx, &ep); err != nil {
+			r.progress(&run.Report)
+			return run, err
+		}
+		run.Submissions++
+		ep.AddTo(&run.Report)
+	}
+	r.progress(&run.Report)
+	return run, nil
+}
+
+// completions are the host copy's DONE_COUNT and FAULTS: a submission
+// that moved neither completed nothing.
+func (r *Runner) completions() (done, faults uint32) {
+	c := r.q.Control()
+	return word(c, abi.CtrlDoneCount), word(c, abi.CtrlFaults)
+}
