@@ -172,8 +172,9 @@ func (c *Controller) SetTenantMask(tenant uint32, on bool) (any, error) {
 // stops on no progress says why: it stops once drainStall(N) submissions
 // in a row completed nothing, N the watchdog's intervals, and the verdict
 // is settled (the watchdog says stalled and the diagnosis names a cause),
-// or drainGrace submissions later. A drain the device loss cut short
-// resolves with outcome "lost" and what the host copy holds.
+// or drainGrace submissions later. A drain a device loss cut short
+// resolves with outcome "lost" and what the host copy holds; a runaway
+// submission rejects naming its opcodes (recover_js.go), as before.
 func (c *Controller) Drain(max int) (any, error) {
 	v, err := c.Do(true, func(ctx context.Context, r *megakernel.Runner) (any, error) {
 		o := megakernel.DrainOptions{MaxSubmissions: max, StallSubmissions: c.sess.WatchdogIntervals(), StallGrace: drainGrace,
@@ -187,7 +188,8 @@ func (c *Controller) Drain(max int) (any, error) {
 		}
 		return c.drainResult(run, run.Submissions > 0, nil)
 	})
-	if err != nil && c.deviceLost(err) {
+	var runaway *megakernel.RunawayError
+	if err != nil && !errors.As(err, &runaway) && c.deviceLost(err) {
 		return c.lostDrain(err)
 	}
 	return v, err
