@@ -8,6 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
+	"github.com/ringscope/ringscope/wgsl/ref"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -64,4 +67,33 @@ func TestFramesCarryTheQueueWaits(t *testing.T) {
 			assert.Positive(t, all.Max)
 		})
 	}
+}
+
+// An embedder's publishes and drain() are timed too: every absorb of the
+// drain's submissions records its ends at the clock's time then.
+func TestDrainFrameCarriesTheWaits(t *testing.T) {
+	r := newRefRunner(t, host.ControlConfig{Slots: 64, Tenants: 2}, nil)
+	r.budget = 1
+	r.grid = ref.Grid{Workgroups: 1, Width: 4} // 4 claims a submission
+	var c clock
+	s := New(c.now)
+	s.Open(Ring{Runner: r})
+	items := make([]host.Item, 12)
+	for i := range items {
+		items[i] = host.Item{Opcode: abi.OpNop, Tenant: uint32(i % 2), Priority: 2}
+	}
+	c.ms = 100
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	c.ms = 150
+	rep, err := r.Drain(context.Background(), 8)
+	require.NoError(t, err)
+	f, err := s.DrainFrame(rep, false)
+	require.NoError(t, err)
+	require.NotNil(t, f.Waits)
+	st := f.Waits.Priority[2]
+	assert.Equal(t, uint64(12), st.Count)
+	assert.Equal(t, 50.0, st.Max)
+	assert.Equal(t, uint64(6), f.Waits.Tenant[1].Count)
+	assert.Zero(t, st.Waiting)
 }
