@@ -23,9 +23,11 @@ type Preset struct {
 
 // Catalogue is every preset, in menu order: the one list of them.
 var Catalogue = []Preset{
-	{Name: DefaultMix, Title: "Default mix", Description: "every opcode class, 8 tenants, all priorities, some windows",
+	{Name: DefaultMix, Title: "Default mix", Description: "every opcode class, 8 tenants, all priorities, some windows; " +
+		"every item ends within a frame or two. Expected: progressing, no cause",
 		Slots: 65536, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
-	{Name: NOPFlood, Title: "Uniform NOP flood", Description: "the whole ring published as NOPs: raw claim throughput",
+	{Name: NOPFlood, Title: "Uniform NOP flood", Description: "half the ring published as NOPs each frame: raw claim throughput. " +
+		"Expected: progressing, no cause",
 		Slots: 65536, Tenants: 1, Budget: 64},
 	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps 8,192 items queued at HIGH, more than a frame claims " +
 		"(budget 16 on one workgroup), so tenants 1-15, queued at NORMAL to IDLE, never run: their oldest items age without bound " +
@@ -36,9 +38,11 @@ var Catalogue = []Preset{
 		"claims stay flat and its oldest item ages for the flood's 300 frames while NORMAL completes; then the flood pauses and " +
 		"CRITICAL completes with a p99 wait far above NORMAL's. Expected: priority inversion of CRITICAL",
 		Slots: 65536, Tenants: 8, Budget: 8, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}},
-	{Name: Stall, Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires",
+	{Name: Stall, Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires. " +
+		"Expected: stalled, masked-tenant naming tenant 0 and its queued slots",
 		Slots: 4096, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
-	{Name: FaultStorm, Title: "Fault storm", Description: "unknown opcodes, bad tenants and RAISE: faults and the log fill up",
+	{Name: FaultStorm, Title: "Fault storm", Description: "40 % of the items fault (unknown opcodes, protected and out-of-bounds words, RAISE): " +
+		"faults and the log fill up. Expected: degraded, fault-storm with the fault share",
 		Slots: 16384, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
 }
 
