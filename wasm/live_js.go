@@ -19,6 +19,9 @@ import (
 //	step()            pauses it and runs one frame; resolves to a LiveStep
 //	setShutdown(on)   sets or clears the SHUTDOWN word for the following
 //	                  submissions (the SHUTDOWN opcode sets it from the GPU)
+//	setIOService(on)  turns the page's WAIT_IO service on (the default:
+//	                  every request answered at once) or off ("not ready":
+//	                  WAIT_IO slots stay waiting)
 //
 // After open the live loop publishes nothing itself; it drains what the
 // embedder published. setShutdown and setTenantMask keep it running.
@@ -33,5 +36,12 @@ func installLiveAPI(a *app, obj js.Value) {
 			return nil, errors.New("setShutdown: on must be a boolean, got " + t)
 		}
 		return r.SetShutdown(v.Bool())
+	})
+	jsmethod.Method(obj, "setIOService", func(args []js.Value) (any, error) {
+		v := jsarg.Arg(args, 0)
+		if t := jsarg.TypeName(v); t != "boolean" {
+			return nil, errors.New("setIOService: on must be a boolean, got " + t)
+		}
+		return r.SetIOService(v.Bool())
 	})
 }

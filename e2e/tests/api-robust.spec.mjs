@@ -96,11 +96,13 @@ test('a seeded fuzz of every method: the page lives and exactly-once holds after
     totals.rejected += r.rejected;
     totals.resolved += r.resolved;
     expect(r.problems, `batch ${batch} (seed ${seed * 1000 + batch}): calls that threw synchronously, hung or failed internally`).toEqual([]);
-    // Back to a known state: live, the dashboard in the page, no shutdown.
+    // Back to a known state: live, the dashboard in the page, no shutdown,
+    // the IO service on.
     await page.evaluate(async () => {
       await ringscope.live();
       await ringscope.stop();
       await ringscope.setShutdown(false);
+      await ringscope.setIOService(true);
       await ringscope.mount(document.body);
     });
     await expectAlive(page);

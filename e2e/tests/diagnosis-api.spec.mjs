@@ -103,3 +103,27 @@ test('publish refuses a tenant the ring does not run, naming the item and the ri
   expect((await api(page, 'publishWorkload', { opcode: OP.NOP, count: 4, tenants: 2 })).error)
     .toMatch(/^publishWorkload: workload.tenants 2: publish: item 1: tenant 1 is not one the ring runs \(it runs tenant 0 only/);
 });
+
+test('setIOService(false) leaves WAIT_IO slots waiting: drain() says no-progress with wait-io; on again, they complete', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  await call(page, 'open', { slots: 256, tenants: 1 });
+  expect(await call(page, 'setIOService', false)).toBe(false);
+  expect((await api(page, 'setIOService', 'off')).error).toBe('setIOService: on must be a boolean, got string');
+  await call(page, 'publish', items(3, { opcode: OP.WAIT_IO, tenant: 0, priority: 2, args: [7] }));
+  const d = await call(page, 'drain');
+  expect(d.outcome).toBe('no-progress');
+  expect(d.submissions).toBeLessThanOrEqual(5);
+  expect(d.stuck.byStatus.waitIO).toBe(3);
+  expect(d.diagnosis.causes[0].kind).toBe('wait-io');
+  expect(d.diagnosis.causes[0].subject).toEqual({ opcode: OP.WAIT_IO, name: 'WAIT_IO' });
+  expect(d.diagnosis.causes[0].evidence).toMatchObject({ slots: 3, waiting: 3 });
+  expect(d.diagnosis.causes[0].fix).toContain('setIOService(true)');
+  // The page's service holds across open.
+  await call(page, 'open', { slots: 256, tenants: 1 });
+  await call(page, 'publish', items(2, { opcode: OP.WAIT_IO, tenant: 0, priority: 2, args: [7] }));
+  expect((await call(page, 'drain')).stuck.byStatus.waitIO).toBe(2);
+  await call(page, 'setIOService', true);
+  const e = await call(page, 'drain');
+  expect(e.outcome).toBe('empty');
+  expect(e.telemetry.control.doneCount).toBe(2);
+});

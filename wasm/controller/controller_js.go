@@ -80,6 +80,8 @@ type Controller struct {
 	// software says the adapter is a CPU or fallback one (auto readback
 	// picks full there).
 	software bool
+	// ioOff: the page's WAIT_IO service is off (setIOService, io_js.go).
+	ioOff bool
 	// attached is the attachment (attach_js.go), nil when none.
 	attached *attachState
 	// budget is the attachment's main-thread pacing (nil: none), read

@@ -194,6 +194,7 @@ func (c *Controller) openSession(r session.Ring) {
 	r.SketchDepth, r.SketchWidth = c.settingsNow.SketchDepth, c.settingsNow.SketchWidth
 	c.sess.Open(r)
 	c.sess.SetFacts(ringFacts(c.runner.Options()))
+	c.applyIOService() // io_js.go: the page's, across rings
 	c.showReadback()
 }
 
