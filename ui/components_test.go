@@ -290,7 +290,7 @@ func TestWaitsPanel(t *testing.T) {
 	require.Len(t, rows, 5)
 	assert.Equal(t, "0 CRITICAL", rows[0].Name)
 	assert.Equal(t, "2500 ms", rows[0].Oldest)
-	assert.Equal(t, "row-fault", rows[0].Class, "an item waiting a second or more")
+	assert.Equal(t, "row-fault", rows[0].Class, "an item waiting a second or more, and none ended")
 	assert.Equal(t, "–", rows[0].P99, "nothing of it ended")
 	assert.Equal(t, "48.0 ms", rows[4].P99)
 	assert.Equal(t, "1,200", rows[4].Ended)
@@ -300,4 +300,20 @@ func TestWaitsPanel(t *testing.T) {
 	require.Len(t, tr, 1, "only tenants that published")
 	assert.Equal(t, "2", tr[0].Name)
 	assert.Equal(t, "waits-tenant-2", tr[0].TestID)
+}
+
+func TestWaitsAgeing(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		st   decode.WaitStats
+		want bool
+	}{
+		{"nothing waits", decode.WaitStats{OldestAge: 5000}, false},
+		{"young", decode.WaitStats{Waiting: 3, OldestAge: 999}, false},
+		{"a second, none ended", decode.WaitStats{Waiting: 3, OldestAge: 1000}, true},
+		{"a deep but moving backlog", decode.WaitStats{Waiting: 8000, OldestAge: 1900, Count: 40000, P99: 4900}, false},
+		{"older than twice its p99", decode.WaitStats{Waiting: 1, OldestAge: 9000, Count: 40000, P99: 4000}, true},
+	} {
+		assert.Equal(t, c.want, Ageing(&c.st), c.name)
+	}
 }

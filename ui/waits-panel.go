@@ -21,9 +21,18 @@ type WaitRow struct {
 	Key, Name, Waiting, Oldest, P50, P99, Max, Ended, Class, TestID string
 }
 
-// OldWaitMS is the age from which a waiting item marks its row: a second
-// is some sixty frames of a live loop that drains every frame.
+// OldWaitMS is the age from which a waiting item may mark its row: a
+// second is some sixty frames of a live loop that drains every frame.
 const OldWaitMS = 1000
+
+// Ageing reports whether st's oldest waiting item looks stuck rather than
+// queued: a second old or more, and none of its group's items ended, or
+// older than twice the p99 of those that did. A busy queue whose items
+// all wait seconds (a slow adapter, a deep backlog) is not marked; work
+// that stopped moving is.
+func Ageing(st *decode.WaitStats) bool {
+	return st.Waiting > 0 && st.OldestAge >= OldWaitMS && (st.Count == 0 || st.OldestAge > 2*st.P99)
+}
 
 func (c *WaitsPanel) waits() *decode.WaitTimes {
 	if c.Frame == nil {
@@ -96,9 +105,9 @@ func waitRow(st *decode.WaitStats, name, id string) WaitRow {
 		P50: "–", P99: "–", Max: "–", Ended: Thousands(st.Count)}
 	if st.Waiting > 0 {
 		r.Oldest = MS(st.OldestAge)
-		if st.OldestAge >= OldWaitMS {
-			r.Class = "row-fault"
-		}
+	}
+	if Ageing(st) {
+		r.Class = "row-fault"
 	}
 	if st.Count > 0 {
 		r.P50, r.P99, r.Max = MS(st.P50), MS(st.P99), MS(st.Max)

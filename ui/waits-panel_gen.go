@@ -20,7 +20,7 @@ func (c *WaitsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Queue waits the host measured: from an item's publish to the frame whose readback showed its slot DONE or FAULT; a republished item (YIELD, REQUEUE, WAIT_IO) keeps its first publish time")
+		vgn = vgEl(vgparent, "h2", "class", "panel-title", "title", "Queue waits the host measured: from an item's publish to the frame whose readback showed its slot DONE or FAULT; a republished item (YIELD, REQUEUE, WAIT_IO) keeps its first publish time. A red row: its oldest item is a second old or more, and none of its items ended or it is older than twice their p99 (work that stopped moving)")
 		{
 			vgparent := vgn
 			_ = vgparent
