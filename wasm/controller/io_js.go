@@ -33,7 +33,11 @@ func (c *Controller) applyIOService() {
 	if c.ioOff {
 		c.runner.SetIOFunc(ioNotReady)
 	} else {
-		c.runner.SetIOFunc(nil) // every request answered at once
+		var io host.IOFunc // every request answered at once
+		if g := c.sess.Generator(); g != nil {
+			io = g.IO() // a preset's own service: priority inversion's lock
+		}
+		c.runner.SetIOFunc(io)
 	}
 	f := c.sess.Facts()
 	f.IOService = !c.ioOff
