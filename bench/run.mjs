@@ -107,6 +107,10 @@ export function goRowsTable(rows, cmd = {}) {
     const ph = Object.entries(ringPh).map(([k, nm]) => `${nm} ${f(d.phasesMs[k]?.median, 2)}`).join(', ');
     lines.push(`| 6 | publish + drain vs JS writeBuffer floor, ${n} NOP | ${dist(d.publishDrainMs, (x) => f(x, 2))} | ${dist(d.jsFloorMs, (x) => f(x, 2))} | **${ratio(d.publishDrainMs.median, d.jsFloorMs.median)}** | ms end to end: Runner.Publish + Steps to DONE_COUNT = N (medians of its parts: ${ph}; upload ${d.directUpload ? 'from Go memory in place' : 'through a JS staging copy'}) vs the same bytes already in JS: writeBuffer, one bare-ring dispatch, control readback; ${shape} | ${target('≤ 2×', d.publishDrainMs.median / d.jsFloorMs.median <= 2)} | ${cmd.gpu ?? ''} |`);
   }
+  for (const r of by('words')) {
+    const d = r.data;
+    lines.push(`| 7 | open() reading ${d.words.toLocaleString('en-US')} words: jsarg.Words vs the per-element loop it replaced | ${dist(d.wordsMs, (x) => f(x, 0))} | ${dist(d.loopMs, (x) => f(x, 0))} | **${ratio(d.wordsMs.median, d.loopMs.median)}** | ms per call, the same JS array of numbers (${r.env}); allocations per call at ${d.allocWords.toLocaleString('en-US')} words: Words ${f(d.wordsAllocs, 0)}, the loop ${f(d.loopAllocs, 0)} | ${target('< 1 s', d.wordsMs.median < 1000)} | ${cmd.gpu ?? ''} |`);
+  }
   const dec = by('decode');
   for (const name of ['DecodeInto', 'DecodeSummaryInto']) {
     const w = dec.find((r) => r.case === name && r.env.startsWith('wasm'));
@@ -279,7 +283,7 @@ async function main() {
   // 2. The Go wasm test binary in Chromium.
   const wasm = path.join(out, 'bench.wasm');
   sh(`GOOS=js GOARCH=wasm ${GO} test -c -o ${wasm} ./bench`);
-  const argv = ['-test.run', '^(TestDecodeRow|TestDispatchRow|TestReadbackRow|TestRingRow)$', '-test.v', '-test.timeout', '25m', '-rows'];
+  const argv = ['-test.run', '^(TestDecodeRow|TestDispatchRow|TestReadbackRow|TestRingRow|TestOpenWordsRow)$', '-test.v', '-test.timeout', '25m', '-rows'];
   if (quick) argv.push('-quick');
   const chromiumLog = path.join(out, 'chromium.log');
   const cr = await runWasmInChromium(wasm, argv, chromiumLog);

@@ -161,7 +161,8 @@ const (
 //	data: Uint8Array | ArrayBuffer | [u32]   (dataOption)
 //
 // size defaults to the initial bytes' length; bytes is a Uint8Array or
-// ArrayBuffer, words an array of u32 (one of the two).
+// ArrayBuffer, words an array of the element type's values (one of the
+// two: jsarg.Words).
 func kernelOption(o js.Value) (wgsl.Kernel, error) {
 	var k wgsl.Kernel
 	ops, err := jsarg.OptProp(o, "open", "opcodes")
@@ -253,7 +254,7 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 	if b.Element, err = optStringProp(e, field, "element", "u32"); err != nil {
 		return b, err
 	}
-	if b.Init, err = initBytes(e, field); err != nil {
+	if b.Init, err = initBytes(e, field, b.Element); err != nil {
 		return b, err
 	}
 	size, err := jsarg.OptUint64(e, "open: "+field, "size", uint64(len(b.Init)))
@@ -263,7 +264,7 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 
 // initBytes reads a buffer's initial contents: bytes (a Uint8Array or
 // ArrayBuffer) or words (an array of u32), one of the two, or neither.
-func initBytes(e js.Value, field string) ([]byte, error) {
+func initBytes(e js.Value, field, element string) ([]byte, error) {
 	bytes, err := jsarg.Get(e, "open: "+field+".bytes", "bytes")
 	if err != nil {
 		return nil, err
@@ -274,14 +275,14 @@ func initBytes(e js.Value, field string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	words, err := jsarg.OptUint32Array(e, "open: "+field, "words", maxUserBufferBytes/abi.WordBytes)
-	if err != nil || words == nil {
+	words, err := jsarg.OptProp(e, "open: "+field, "words")
+	if err != nil || words.IsUndefined() || words.IsNull() {
 		return init, err
 	}
 	if init != nil {
 		return nil, fmt.Errorf("open: %s: give bytes or words, not both", field)
 	}
-	return abi.Bytes(words), nil
+	return jsarg.Words(words, "open: "+field+".words", maxUserBufferBytes/abi.WordBytes, element)
 }
 
 // dataOption reads open's data, the contents of the data binding (4) that
@@ -292,8 +293,7 @@ func dataOption(o js.Value) ([]byte, error) {
 		return nil, err
 	}
 	if jsarg.IsArray(v) {
-		words, err := jsarg.OptUint32Array(o, "open", "data", maxUserBufferBytes/abi.WordBytes)
-		return abi.Bytes(words), err
+		return jsarg.Words(v, "open: data", maxUserBufferBytes/abi.WordBytes, "u32")
 	}
 	return jsarg.Bytes(v, "open: data", maxUserBufferBytes)
 }

@@ -60,8 +60,10 @@ export class BufferTable {
   read() {
     return this.rows.map((r) => {
       const b = { name: r.name.value.trim(), access: r.access.value, element: r.element.value };
+      // An empty size is open()'s default, the initial words' length, as
+      // in a definition without one.
       const size = number(r.size.value);
-      b.size = Number.isNaN(size) ? r.size.value : size;
+      if (r.size.value.trim() !== '') b.size = Number.isNaN(size) ? r.size.value : size;
       const typed = r.init.value.trim();
       if (typed !== '') b.words = typed.split(',').map((w) => number(w));
       else if (r.words) b.words = r.words;

@@ -31,15 +31,37 @@ export function parse(text) {
   }
   if (d === null || typeof d !== 'object' || Array.isArray(d)) throw new Error('kernel definition: want a JSON object');
   if (d.format !== undefined && d.format !== FORMAT) throw new Error(`kernel definition: format ${JSON.stringify(d.format)}: this page reads ${FORMAT}`);
+  // The counts first: the panel draws a tab per opcode and a row per
+  // buffer, and a link's file of 100,000 opcodes froze the page for 30 s.
   if (!Array.isArray(d.opcodes)) throw new Error('kernel definition: opcodes must be an array');
-  for (const [i, op] of d.opcodes.entries()) {
-    if (op === null || typeof op !== 'object') throw new Error(`kernel definition: opcodes[${i}] must be an object`);
-    if (typeof op.wgsl !== 'string') throw new Error(`kernel definition: opcodes[${i}].wgsl must be a string`);
+  if (d.opcodes.length > MAX_OPCODES) {
+    throw new Error(`kernel definition: opcodes has ${d.opcodes.length} entries, more than the ${MAX_OPCODES} user opcodes (0x10…0x1f)`);
   }
   d.buffers ??= [];
   if (!Array.isArray(d.buffers)) throw new Error('kernel definition: buffers must be an array');
+  if (d.buffers.length > MAX_BUFFERS) {
+    throw new Error(`kernel definition: buffers has ${d.buffers.length} entries, more than the ${MAX_BUFFERS} open() reads`);
+  }
+  for (const [i, op] of d.opcodes.entries()) {
+    if (op === null || typeof op !== 'object' || Array.isArray(op)) throw new Error(`kernel definition: opcodes[${i}] must be an object, got ${kind(op)}`);
+    if (typeof op.wgsl !== 'string') throw new Error(`kernel definition: opcodes[${i}].wgsl must be a string`);
+  }
+  for (const [i, b] of d.buffers.entries()) {
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new Error(`kernel definition: buffers[${i}] must be an object, got ${kind(b)}`);
+    if (b.words !== undefined && b.words !== null && !Array.isArray(b.words)) throw new Error(`kernel definition: buffers[${i}].words must be an array, got ${kind(b.words)}`);
+  }
   d.format = FORMAT;
   return d;
+}
+
+// The counts open() reads (wasm/openopts: maxKernelOpcodes, one per user
+// opcode 0x10…0x1f, and maxKernelBuffers), checked before anything is drawn.
+export const MAX_OPCODES = 16;
+export const MAX_BUFFERS = 64;
+
+function kind(v) {
+  if (v === null) return 'null';
+  return Array.isArray(v) ? 'an array' : typeof v;
 }
 
 // openOptions is the part of d that ringscope.open reads.
