@@ -93,7 +93,7 @@ func TestControlPanel(t *testing.T) {
 	assert.Equal(t, "BATCH_FENCE", m[0].Name, "most executed first")
 	assert.Equal(t, 7500, m[0].Share)
 	assert.Equal(t, "75.0 %", m[0].Percent)
-	assert.Equal(t, 29, MaskedTenants(&p.Frame.Ring.Control))
+	assert.Equal(t, 29, MaskedTenants(&p.Frame.Ring.Control, 0))
 }
 
 func TestOccupancyPanel(t *testing.T) {

@@ -11,8 +11,11 @@ import (
 
 // ControlPanel shows the decoded control buffer: flags, counters, the
 // priority partitions' heads and tails, and executions per opcode.
+// Tenants is how many tenant ids (0…Tenants−1) the ring runs; 0 when
+// unknown (every id counts).
 type ControlPanel struct {
-	Frame *frame.Frame
+	Frame   *frame.Frame
+	Tenants int
 }
 
 func (c *ControlPanel) ctl() *decode.ControlSnapshot {
@@ -45,6 +48,7 @@ func (c *ControlPanel) Items() []KV {
 		}
 	}
 	n := func(v uint32) string { return Thousands(uint64(v)) }
+	masked := MaskedTenants(k, c.Tenants)
 	shutdown, shutClass := "no", ""
 	if k.Shutdown {
 		shutdown, shutClass = "YES", "num-bad"
@@ -68,23 +72,37 @@ func (c *ControlPanel) Items() []KV {
 		{Label: "generation", Value: n(k.Generation), TestID: "generation", Title: "GENERATION (word 143): bumped by the host on every ring re-initialisation; counters restart"},
 		{Label: "dispatches", Value: n(k.Dispatches), Title: "DISPATCHES (word 144): drain dispatches in this generation (count)"},
 		{Label: "claims", Value: n(k.Claims), Title: "CLAIMS (word 145): slots claimed by lanes (count)"},
-		{Label: "faults", Value: n(k.Faults), Class: bad(k.Faults), Title: "FAULTS (word 146): slots that ended FAULT (count); reasons are in the log"},
+		{Label: "faults", Value: n(k.Faults), TestID: "faults", Class: bad(k.Faults), Title: "FAULTS (word 146): slots that ended FAULT (count); reasons are in the log"},
 		{Label: "denied", Value: n(k.Denied), Class: warn(k.Denied), Title: "DENIED (word 147): claims refused because the tenant's mask is 0; the slot became YIELD (count)"},
 		{Label: "budget exhausted", Value: n(k.BudgetExhausted), Class: warn(k.BudgetExhausted), Title: "BUDGET_EXHAUSTED (word 148): lanes that ran out of their claim budget while work remained; the host re-submits (count)"},
 		{Label: "starvation", Value: n(k.Starvation), Title: "STARVATION (word 135): consecutive claims at priority ≤ 1 (informational)"},
-		{Label: "masked tenants", Value: n(uint32(MaskedTenants(k))), Class: warn(uint32(MaskedTenants(k))), Title: "tenants 0…28 whose TENANT_MASK word is 0: their slots are denied and yield"},
+		{Label: "masked tenants", Value: n(uint32(masked)), TestID: "masked-tenants", Class: warn(uint32(masked)), Title: maskedTitle(c.Tenants)},
 	}
 }
 
-// MaskedTenants counts tenants whose mask word is 0.
-func MaskedTenants(k *decode.ControlSnapshot) int {
+// MaskedTenants counts the tenants of the ring (ids below tenants; every
+// id when tenants is 0) whose mask word is 0: an id the ring does not run
+// is masked too, and means nothing.
+func MaskedTenants(k *decode.ControlSnapshot, tenants int) int {
+	masks := k.TenantMasks[:]
+	if tenants > 0 && tenants < len(masks) {
+		masks = masks[:tenants]
+	}
 	n := 0
-	for _, m := range k.TenantMasks {
+	for _, m := range masks {
 		if m == 0 {
 			n++
 		}
 	}
 	return n
+}
+
+func maskedTitle(tenants int) string {
+	ids := "0…28"
+	if tenants > 0 && tenants < abi.TenantCount {
+		ids = "0…" + strconv.Itoa(tenants-1) + ", the ring's,"
+	}
+	return "tenants " + ids + " whose TENANT_MASK word is 0: their slots are denied and yield"
 }
 
 // PartitionRow is one priority partition of the control panel.
@@ -128,18 +146,32 @@ type MetricRow struct {
 	Share                       int
 }
 
-// Metrics lists OPCODE_METRICS, most executed first, at most 16 rows.
+// Metrics lists, most first and at most 16 rows, the items that ended
+// per opcode as the host counted them (Frame.OpcodeEnds: every opcode,
+// so the shares are of all that ended), or where the host did not count
+// them (an attached ring, a replay) OPCODE_METRICS, the GPU's executions
+// of the opcodes below 32.
 func (c *ControlPanel) Metrics() []MetricRow {
 	k := c.ctl()
-	if k == nil || len(k.Metrics) == 0 {
+	if k == nil {
 		return nil
 	}
-	ms := make([]decode.Metric, len(k.Metrics))
-	copy(ms, k.Metrics)
+	src, what := k.Metrics, "OPCODE_METRICS: executions of "
+	if ends := c.Frame.OpcodeEnds; ends != nil {
+		src, what = ends, "items that ended DONE or FAULT, counted by the host: "
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	ms := make([]decode.Metric, len(src))
+	copy(ms, src)
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Count > ms[j].Count })
 	var total uint64
 	for _, m := range ms {
 		total += uint64(m.Count)
+	}
+	if total == 0 {
+		return nil
 	}
 	ms = ms[:min(len(ms), maxRows)]
 	rows := make([]MetricRow, len(ms))
@@ -149,7 +181,7 @@ func (c *ControlPanel) Metrics() []MetricRow {
 			Count:   Thousands(uint64(m.Count)),
 			Percent: Percent(uint64(m.Count), total),
 			Share:   int(uint64(m.Count) * 10000 / max(total, 1)),
-			Title:   "OPCODE_METRICS[" + strconv.Itoa(int(m.Opcode)) + "]: executions of " + OpcodeName(m.Opcode) + " (count) and share of all executions",
+			Title:   what + OpcodeName(m.Opcode) + " (0x" + strconv.FormatUint(uint64(m.Opcode), 16) + "), and their share of all",
 		}
 	}
 	return rows

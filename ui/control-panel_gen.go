@@ -73,9 +73,9 @@ func (c *ControlPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 		}
-		vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "OPCODE_METRICS[op]: executions per opcode (opcodes below 32 only), highest first")
+		vgn = vgEl(vgparent, "h3", "class", "panel-h3", "title", "items that ended DONE or FAULT per opcode, every opcode, as the host counted them (the shares add up to DONE_COUNT); for an attached ring or a replay, OPCODE_METRICS: the GPU's executions of the opcodes below 32")
 		vgn.SetInnerHTML(vugu.HTML("Opcode executions"))
-		vgn = vgEl(vgparent, "table", "class", "grid-table")
+		vgn = vgEl(vgparent, "table", "class", "grid-table", "data-testid", "opcode-executions")
 		{
 			vgparent := vgn
 			_ = vgparent

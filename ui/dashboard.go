@@ -1,8 +1,11 @@
 package ui
 
-import "github.com/ringscope/ringscope/decode/frame"
+import (
+	"slices"
+	"strconv"
 
-import "strconv"
+	"github.com/ringscope/ringscope/decode/frame"
+)
 
 // Dashboard is the root component. The composition root sets the exported
 // fields and callbacks, and calls Apply for every decoded frame inside the
@@ -138,8 +141,24 @@ func (c *Dashboard) PauseClass() string {
 	return "btn"
 }
 
-// HeaderStats are the few numbers always in view.
+// HeaderStats are the few numbers always in view: done and faulted apart
+// (DONE_COUNT counts both).
 func (c *Dashboard) HeaderStats() []KV {
+	stats := c.headerStats()
+	faulted := KV{Label: "faulted", Value: dash, Title: "FAULTS: slots that ended FAULT in the current generation (the log says why)"}
+	stats[4].Title = "slots that ended DONE in the current generation: DONE_COUNT less FAULTS"
+	if f := c.frame; f != nil && f.Ring != nil {
+		k := &f.Ring.Control
+		stats[4].Value, faulted.Value = Thousands(uint64(k.DoneCount-k.Faults)), Thousands(uint64(k.Faults))
+		if k.Faults > 0 {
+			faulted.Class = "num-bad"
+		}
+	}
+	return slices.Insert(stats, 5, faulted)
+}
+
+// headerStats are HeaderStats but faulted, with done as DONE_COUNT.
+func (c *Dashboard) headerStats() []KV {
 	f := c.frame
 	h := c.History()
 	stats := []KV{

@@ -202,6 +202,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[ControlPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
+						vgcomp.Tenants = c.Settings.Tenants
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{

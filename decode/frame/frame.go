@@ -61,6 +61,12 @@ type Frame struct {
 	HostSlot   decode.RingSlotSnapshot
 	HostSlotOK bool
 
+	// OpcodeEnds is, per opcode, the items that ended DONE or FAULT in
+	// this generation, as the host counted them (every opcode, unlike
+	// OPCODE_METRICS, which counts those below 32): nil when the host did
+	// not publish them (an attached ring, a replay).
+	OpcodeEnds []decode.Metric
+
 	Timings Timings
 
 	// Raw is the bytes the frame was decoded from, for the recorder.

@@ -34,6 +34,8 @@ type Parts struct {
 	HostSlot *decode.RingSlotSnapshot
 	Timings  Timings
 	Raw      Raw
+	// OpcodeEnds, when set, is copied into the frame.
+	OpcodeEnds []decode.Metric
 }
 
 // Sketcher fills sketches from a source other than the frame's slots.
@@ -65,6 +67,7 @@ type buffer struct {
 	diagnosis diagnose.Diagnosis
 	waits     decode.WaitTimes
 	statusMap []uint32
+	ends      []decode.Metric
 }
 
 // Assemble builds the next frame from p into the store's next buffer and
@@ -88,6 +91,10 @@ func (s *Store) Assemble(p *Parts) *Frame {
 	}
 	if p.HostSlot != nil {
 		f.HostSlot, f.HostSlotOK = *p.HostSlot, true
+	}
+	if p.OpcodeEnds != nil {
+		b.ends = append(b.ends[:0], p.OpcodeEnds...)
+		f.OpcodeEnds = b.ends
 	}
 	var err error
 	if p.Sketches != nil {

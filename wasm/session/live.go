@@ -122,6 +122,7 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	}
 	s.judged = judged{}
 	tel := p.Ring
+	p.OpcodeEnds = s.opcodeEnds()
 	if s.readback.summary {
 		// A summary frame has no slots to sketch: the GPU sketched them
 		// (the same counters, bit for bit).

@@ -120,9 +120,12 @@ func (r *refRunner) Requeue() (host.RequeueStats, error) { return r.q.Requeue(r.
 func (r *refRunner) SetIOFunc(io host.IOFunc)            { r.io = io }
 func (r *refRunner) TrackWaits(now func() float64)       { r.q.TrackWaits(now) }
 func (r *refRunner) Waits() *host.Waits                  { return r.q.Waits() }
-func (r *refRunner) ReclaimFaults() int                  { return r.q.ReclaimFaults() }
-func (r *refRunner) RequestRing()                        { r.ringAsks++ }
-func (r *refRunner) Warm(context.Context)                { r.warms++ }
+func (r *refRunner) OpcodeEnds(dst []host.OpcodeCount) []host.OpcodeCount {
+	return r.q.OpcodeEnds(dst)
+}
+func (r *refRunner) ReclaimFaults() int   { return r.q.ReclaimFaults() }
+func (r *refRunner) RequestRing()         { r.ringAsks++ }
+func (r *refRunner) Warm(context.Context) { r.warms++ }
 
 func (r *refRunner) Telemetry() *decode.RingTelemetry             { return &r.tel }
 func (r *refRunner) Log() *decode.Log                             { return &r.log }

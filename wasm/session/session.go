@@ -55,6 +55,9 @@ type Session struct {
 	waits decode.WaitTimes
 	// judged is the verdict on a drain's last submission (drain.go).
 	judged judged
+	// ends and endMetrics are the frame's items ended per opcode.
+	ends       []host.OpcodeCount
+	endMetrics []decode.Metric
 }
 
 // New returns a session with no ring yet. now is the page's clock in

@@ -50,6 +50,7 @@ func TestLiveFramesFollowTheReferenceKernel(t *testing.T) {
 			s := New(c.now, obs)
 			s.Open(Ring{Runner: r, Generator: gen, Why: "test", SketchDepth: 4, SketchWidth: 64})
 			warms := 0
+			big := false
 			var prev *frame.Frame
 			for i := 1; i <= 12; i++ {
 				c.ms += 16
@@ -69,6 +70,14 @@ func TestLiveFramesFollowTheReferenceKernel(t *testing.T) {
 				assert.NotNil(t, f.Sketch, "a full frame is sketched from its slots")
 				assert.Len(t, f.Ring.Slots, 512)
 				assert.False(t, f.Raw.Patchable, "a frame that read the ring is recorded whole")
+				// The host counts every item that ended, per opcode: the
+				// counts add up to DONE_COUNT, opcodes ≥ 32 included.
+				ended := uint32(0)
+				for _, m := range f.OpcodeEnds {
+					ended += m.Count
+					big = big || (m.Opcode >= abi.MetricOpcodes && m.Count > 0)
+				}
+				assert.Equal(t, f.Ring.Control.DoneCount, ended, "frame %d: ends per opcode", i)
 				if prev != nil {
 					assert.Equal(t, uint64(i-1), prev.Seq, "the frame before stays valid (two buffers)")
 				}
@@ -81,6 +90,9 @@ func TestLiveFramesFollowTheReferenceKernel(t *testing.T) {
 			assert.Equal(t, obs.done[11], abi.Word(obs.control[11], abi.CtrlDoneCount), "Raw.Control is the frame's control")
 			if preset != workload.Stall {
 				assert.Positive(t, obs.done[11], "the ring made progress")
+			}
+			if preset == workload.DefaultMix {
+				assert.True(t, big, "default-mix ends opcodes ≥ 32 (HASH, SPIN)")
 			}
 		})
 	}

@@ -48,6 +48,9 @@ type Runner interface {
 	// waits by (host.Queue.TrackWaits); Waits is what it measured.
 	TrackWaits(now func() float64)
 	Waits() *host.Waits
+	// OpcodeEnds appends the items that ended per opcode in this
+	// generation (host.Queue.OpcodeEnds).
+	OpcodeEnds(dst []host.OpcodeCount) []host.OpcodeCount
 	// SetIOFunc sets the service Requeue answers WAIT_IO slots with (nil:
 	// a NOP at once).
 	SetIOFunc(io host.IOFunc)

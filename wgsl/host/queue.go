@@ -56,6 +56,8 @@ type Queue struct {
 	// waits measures queue waits once TrackWaits gave it a clock (nil:
 	// not measured).
 	waits *Waits
+	// ends counts the items that ended per opcode (OpcodeEnds).
+	ends opcodeEnds
 }
 
 // NewQueue returns a Queue with a fresh control buffer for cfg, an all-EMPTY
@@ -103,6 +105,7 @@ func (q *Queue) init(cfg ControlConfig) error {
 	if q.waits != nil {
 		q.waits.reset(cfg.Slots)
 	}
+	q.ends.reset()
 	return nil
 }
 

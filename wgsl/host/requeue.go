@@ -48,6 +48,7 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 		if q.waits != nil {
 			q.waits.ends(q)
 		}
+		q.ends.count(q)
 	}
 	if log != nil {
 		absorb(q.log, log, q.dirty[LogBuffer].ranges())
@@ -110,6 +111,7 @@ func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
 	if q.waits != nil {
 		q.waits.ends(q)
 	}
+	q.ends.count(q)
 	return nil
 }
 
