@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +97,40 @@ func TestDrainFrameCarriesTheWaits(t *testing.T) {
 	assert.Equal(t, 50.0, st.Max)
 	assert.Equal(t, uint64(6), f.Waits.Tenant[1].Count)
 	assert.Zero(t, st.Waiting)
+}
+
+// BenchmarkFillWaits is a frame's summary of the queue's waits: 8 tenants
+// and 5 priorities with ended items, the rest empty.
+func BenchmarkFillWaits(b *testing.B) {
+	q, err := host.NewQueue(host.ControlConfig{Slots: 4096, Tenants: 8}, 8)
+	require.NoError(b, err)
+	ms := 0.0
+	q.TrackWaits(func() float64 { return ms })
+	items := make([]host.Item, 800)
+	for i := range items {
+		items[i] = host.Item{Opcode: abi.OpNop, Tenant: uint32(i % 8), Priority: uint32(i % 5)}
+	}
+	for range 4 {
+		ms += 16
+		_, err := q.Publish(items)
+		require.NoError(b, err)
+		ctl, ring := append([]byte(nil), q.Control()...), append([]byte(nil), q.Ring()...)
+		for p := range abi.PriorityLevels {
+			binary.LittleEndian.PutUint32(ctl[(abi.CtrlHead+p)*4:], abi.Word(ctl, abi.CtrlTail+p))
+		}
+		for s := range 4096 {
+			if binary.LittleEndian.Uint32(ring[s*64:]) == abi.StatusPublished {
+				binary.LittleEndian.PutUint32(ring[s*64:], abi.StatusDone)
+			}
+		}
+		ms += 3
+		q.ClearDirty() // uploaded
+		require.NoError(b, q.Absorb(ctl, ring, nil))
+	}
+	require.Equal(b, uint64(400), q.Waits().Tenant(3).Ended())
+	var dst decode.WaitTimes
+	b.ReportAllocs()
+	for range b.N {
+		fillWaits(&dst, q.Waits(), ms)
+	}
 }
