@@ -127,3 +127,263 @@ test('setIOService(false) leaves WAIT_IO slots waiting: drain() says no-progress
   expect(e.outcome).toBe('empty');
   expect(e.telemetry.control.doneCount).toBe(2);
 });
+
+// ---------------------------------------------------------------------------
+// One scenario per cause kind (docs/DIAGNOSIS.md): open a small ring, publish
+// what causes it, step frames until the diagnosis names it, check the API,
+// the header and the metrics agree, then apply the cause's fix and step
+// until health is progressing (or idle, once drained) with no cause left.
+// The rules' hysteresis (decode/diagnose): a cause shows once its rule held
+// for 2 frames (shutdown at once) and clears after it failed for 3; rules
+// over the window look back 8 frames.
+
+const WINDOW = 8;
+const CONFIRM = 2;
+const CLEAR = 3;
+
+// stepFrames runs up to n live frames with step(), first publishing each of
+// batches (a refusal for a full partition is the point of some scenarios,
+// so it is counted, not thrown), waiting gapMs before each step, and stops
+// early once until holds: {kind} (a cause of that kind is active) or
+// {clear: true} (no cause, health progressing or idle; {clear, health}:
+// that health). It returns each
+// frame's {health, kinds} and the refusals.
+function stepFrames(page, n, { batches = [], gapMs = 0, allowUnknownOpcodes = false, until = null } = {}) {
+  return page.evaluate(
+    async ({ n, batches, gapMs, allowUnknownOpcodes, until }) => {
+      const frames = [];
+      let refused = 0;
+      for (let i = 0; i < n; i++) {
+        for (const b of batches) {
+          try {
+            await ringscope.publish(b, { allowUnknownOpcodes });
+          } catch (e) {
+            if (!/partition is full/.test(e.message)) throw e;
+            refused += b.length;
+          }
+        }
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        const s = await ringscope.step();
+        const d = s.diagnosis;
+        frames.push({ health: d.health, kinds: d.causes.map((c) => c.kind) });
+        if (until?.kind && d.causes.some((c) => c.kind === until.kind)) break;
+        if (until?.clear && d.causes.length === 0 && (until.health ? [until.health] : ['progressing', 'idle']).includes(d.health)) break;
+      }
+      return { frames, refused };
+    },
+    { n, batches, gapMs, allowUnknownOpcodes, until },
+  );
+}
+
+// expectCause checks the verdict names kind about subject in snapshot(),
+// the header (its first cause, header text) and the metrics, and returns
+// the cause.
+async function expectCause(page, kind, subject, header) {
+  const d = (await call(page, 'snapshot')).diagnosis;
+  const c = d.causes.find((x) => x.kind === kind);
+  expect(c, `a ${kind} cause in ${JSON.stringify(d.causes.map((x) => x.kind))}`).toBeDefined();
+  expect(c.subject).toEqual(subject);
+  expect(c.fix).toBeTruthy();
+  await expect(headerStat(page, 'cause')).toHaveText(header);
+  await expect(page.locator(`[data-testid="cause"][data-kind="${kind}"]`).first()).toBeVisible();
+  const metrics = await call(page, 'exportMetrics');
+  expect(metrics).toContain(`ringscope_cause{kind="${kind}"} 1`);
+  return { d, c };
+}
+
+// expectCleared steps until the verdict clears, within n frames, and
+// checks the header and the metrics followed. With a load (batches) it
+// waits for progressing: a ring's first frame after open has no frame
+// before it to see work complete, and says idle.
+async function expectCleared(page, kind, n, opts = {}) {
+  const health = opts.batches ? 'progressing' : undefined;
+  const r = await stepFrames(page, n, { ...opts, until: { clear: true, health } });
+  const last = r.frames.at(-1);
+  expect(last, `cleared within ${n} frames: ${JSON.stringify(r.frames)}`).toMatchObject({ kinds: [] });
+  expect(['progressing', 'idle']).toContain(last.health);
+  await expect(headerStat(page, 'health')).toHaveText(last.health);
+  expect(await call(page, 'exportMetrics')).toContain(`ringscope_cause{kind="${kind}"} 0`);
+  return r;
+}
+
+test.describe('a scenario per cause kind', () => {
+  test.beforeEach(async ({ page }) => {
+    await gotoReady(page, '?autostart=0');
+  });
+
+  test('masked-tenant: stalled, naming the tenant; unmasked, it runs', async ({ page }) => {
+    await call(page, 'open', { slots: 256, tenants: 2 });
+    await call(page, 'setTenantMask', 1, false);
+    await call(page, 'publish', items(20, { opcode: OP.NOP, tenant: 1, priority: 2 }));
+    const r = await stepFrames(page, 8, { until: { kind: 'masked-tenant' } });
+    expect(r.frames.length, 'confirmed in its second frame').toBe(CONFIRM);
+    const { c } = await expectCause(page, 'masked-tenant', { tenant: 1 }, 'masked-tenant · tenant 1');
+    expect(c.evidence.slots).toBe(20);
+    // Three more frames with nothing done: the watchdog's stall.
+    await stepFrames(page, 3);
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('stalled');
+    await expect(headerStat(page, 'health')).toHaveText('STALLED');
+
+    await call(page, 'setTenantMask', 1, true);
+    await expectCleared(page, 'masked-tenant', 2 + CLEAR);
+    expect((await call(page, 'snapshot')).telemetry.control.doneCount).toBe(20);
+  });
+
+  test('wait-io: WAIT_IO and no IO service; setIOService(true) services them', async ({ page }) => {
+    await call(page, 'open', { slots: 256, tenants: 1 });
+    await call(page, 'setIOService', false);
+    await call(page, 'publish', items(5, { opcode: OP.WAIT_IO, tenant: 0, priority: 2, args: [9] }));
+    const r = await stepFrames(page, 8, { until: { kind: 'wait-io' } });
+    expect(r.frames.length).toBe(CONFIRM);
+    const { c } = await expectCause(page, 'wait-io', { opcode: OP.WAIT_IO, name: 'WAIT_IO' }, 'wait-io · WAIT_IO (0xfff2)');
+    expect(c.evidence).toMatchObject({ slots: 5, waiting: 5 });
+
+    await call(page, 'setIOService', true);
+    await expectCleared(page, 'wait-io', 2 + CLEAR);
+    expect((await call(page, 'snapshot')).telemetry.control.doneCount).toBe(5);
+  });
+
+  test('requeue-loop: REQUEUE slots that never complete; a new ring with work that completes', async ({ page }) => {
+    await call(page, 'open', { slots: 256, tenants: 1 });
+    await call(page, 'publish', items(16, { opcode: OP.REQUEUE, tenant: 0, priority: 3 }));
+    // The rule looks at 3 frames at least, then confirms over 2.
+    const r = await stepFrames(page, 10, { until: { kind: 'requeue-loop' } });
+    expect(r.frames.length).toBe(3 + CONFIRM - 1);
+    const { c } = await expectCause(page, 'requeue-loop', { name: 'REQUEUE' }, 'requeue-loop · REQUEUE');
+    expect(c.evidence.requeues).toBeGreaterThanOrEqual(16);
+    expect(c.evidence.completed).toBe(0);
+
+    // The fix is in the opcode: give it an exit. Here, a ring whose work
+    // completes, under the same load.
+    await call(page, 'open', { slots: 256, tenants: 1 });
+    await expectCleared(page, 'requeue-loop', 4, { batches: [items(16, { opcode: OP.NOP, tenant: 0, priority: 3 })] });
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('progressing');
+  });
+
+  test('fault-storm: a third of the completions fault; clean work clears it once the window passes', async ({ page }) => {
+    await call(page, 'open', { slots: 1024, tenants: 1 });
+    const good = items(40, { opcode: OP.NOP, tenant: 0, priority: 2 });
+    const bad = items(20, { opcode: 9, tenant: 0, priority: 2 }); // no such opcode: UNKNOWN_OPCODE
+    const r = await stepFrames(page, 10, { batches: [good, bad], allowUnknownOpcodes: true, until: { kind: 'fault-storm' } });
+    // The window must hold 64 completions (FaultMinDone): 120 after the
+    // third frame; then 2 to confirm.
+    expect(r.frames.length).toBe(3 + CONFIRM - 1);
+    // The page names opcodes as its panels do (ui.OpcodeName).
+    const { d, c } = await expectCause(page, 'fault-storm', { opcode: 9, name: 'USER(0x9)' }, 'fault-storm · USER(0x9) (0x9)');
+    expect(d.health).toBe('degraded');
+    expect(c.evidence.share).toBeCloseTo(1 / 3, 1);
+    expect(c.evidence.topFault).toBe('UNKNOWN_OPCODE');
+
+    // Faults leave the 8-frame window, then the cause clears.
+    await expectCleared(page, 'fault-storm', WINDOW + CLEAR + 1, { batches: [good] });
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('progressing');
+  });
+
+  test('starvation: a tenant queued behind another\'s backlog for over a second; claimed, it clears', async ({ page }) => {
+    // 64 lanes of one claim each: the ring claims 64 items a frame, FIFO
+    // in a partition. Tenant 0's 640-item backlog is ahead of tenant 1's 8.
+    await call(page, 'open', { slots: 4096, tenants: 2, budget: 1, workgroupSize: 64, workerGroups: 1 });
+    await call(page, 'publish', items(640, { opcode: OP.NOP, tenant: 0, priority: 2 }));
+    await call(page, 'publish', items(8, { opcode: OP.NOP, tenant: 1, priority: 2 }));
+    // Frames 200 ms apart: tenant 1's work ages 1 s within 6 frames, while
+    // tenant 0 completes 64 a frame.
+    const r = await stepFrames(page, 10, { gapMs: 200, until: { kind: 'starvation' } });
+    expect(r.frames.at(-1).kinds).toContain('starvation');
+    const { c } = await expectCause(page, 'starvation', { tenant: 1 }, 'starvation · tenant 1');
+    expect(c.evidence.hotTenant).toBe(0);
+    expect(c.evidence.hotShare).toBe(1);
+    expect(c.evidence.ageMs).toBeGreaterThanOrEqual(1000);
+    expect(c.evidence.slots).toBe(8);
+
+    // The backlog drains, tenant 1 is claimed, and the cause clears.
+    await expectCleared(page, 'starvation', 10 + CLEAR);
+    expect((await call(page, 'snapshot')).telemetry.control.doneCount).toBeGreaterThanOrEqual(640);
+  });
+
+  test('priority-inversion: CRITICAL work parked on WAIT_IO while NORMAL runs; serviced, it clears', async ({ page }) => {
+    // Through the API, CRITICAL work goes unclaimed only while parked:
+    // WAIT_IO with the IO service off (a lock it waits on). wait-io names
+    // the parking, priority-inversion what it costs CRITICAL.
+    await call(page, 'open', { slots: 4096, tenants: 1, budget: 1, workgroupSize: 64, workerGroups: 1 });
+    await call(page, 'setIOService', false);
+    await call(page, 'publish', items(4, { opcode: OP.WAIT_IO, tenant: 0, priority: 0, args: [1] }));
+    const normal = items(64, { opcode: OP.NOP, tenant: 0, priority: 2 });
+    const r = await stepFrames(page, 12, { batches: [normal], gapMs: 200, until: { kind: 'priority-inversion' } });
+    expect(r.frames.at(-1).kinds).toContain('priority-inversion');
+    const { d, c } = await expectCause(page, 'priority-inversion', { priority: 0 }, 'wait-io · WAIT_IO (0xfff2)');
+    expect(d.causes[0].kind, 'the parking explains the inversion: listed first').toBe('wait-io');
+    expect(c.evidence.lowerPriority).toBe(2);
+    expect(c.evidence.lowerClaims).toBeGreaterThan(0);
+    expect(c.evidence.ageMs).toBeGreaterThanOrEqual(1000);
+
+    await call(page, 'setIOService', true);
+    await expectCleared(page, 'priority-inversion', 2 + CLEAR + 2, { batches: [normal] });
+  });
+
+  test('budget: lanes spend their budget every frame while the queue grows; a larger budget keeps up', async ({ page }) => {
+    await call(page, 'open', { slots: 4096, tenants: 1, budget: 1, workgroupSize: 64, workerGroups: 1 });
+    const load = items(96, { opcode: OP.NOP, tenant: 0, priority: 2 }); // 64 claimed a frame: the queue grows by 32
+    // The rule wants 4 frames of exhaustion after a first, then 2 to confirm.
+    const r = await stepFrames(page, 10, { batches: [load], until: { kind: 'budget' } });
+    expect(r.frames.length).toBe(4 + 1 + CONFIRM - 1);
+    const { d, c } = await expectCause(page, 'budget', {}, 'budget');
+    expect(d.health).toBe('degraded');
+    expect(c.evidence.budget).toBe(1);
+    expect(c.evidence.queueGrowth).toBeGreaterThan(0);
+    expect(c.fix).toContain('open({budget: 2})');
+
+    await call(page, 'open', { slots: 4096, tenants: 1, budget: 64, workgroupSize: 64, workerGroups: 1 });
+    await expectCleared(page, 'budget', 4, { batches: [load] });
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('progressing');
+  });
+
+  test('back-pressure: publishes refused by a full partition; publishing what fits clears it', async ({ page }) => {
+    const opened = await call(page, 'open', { slots: 4096, tenants: 1, budget: 1, workgroupSize: 64, workerGroups: 1 });
+    const capacity = opened.partitions[3] - opened.partitions[2];
+    await call(page, 'publish', items(capacity, { opcode: OP.NOP, tenant: 0, priority: 2 }));
+    // Each frame frees 64 slots; the producer offers 64 and 16 more.
+    const fits = items(64, { opcode: OP.NOP, tenant: 0, priority: 2 });
+    const extra = items(16, { opcode: OP.NOP, tenant: 0, priority: 2 });
+    const r = await stepFrames(page, 6, { batches: [fits, extra], until: { kind: 'back-pressure' } });
+    expect(r.refused).toBeGreaterThan(0);
+    const { d, c } = await expectCause(page, 'back-pressure', { priority: 2 }, 'back-pressure · priority 2 NORMAL');
+    expect(d.health).toBe('degraded');
+    expect(c.evidence.refused).toBeGreaterThanOrEqual(16);
+    expect(c.evidence.capacity).toBe(capacity);
+    expect(c.fix).toContain('partition is full');
+
+    // What fits only: the refusals leave the window, then the cause clears.
+    await expectCleared(page, 'back-pressure', WINDOW + CLEAR + 1, { batches: [fits] });
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('progressing');
+  });
+
+  test('shutdown: SHUTDOWN with work queued, at once; cleared, the work runs', async ({ page }) => {
+    await call(page, 'open', { slots: 256, tenants: 1 });
+    await call(page, 'publish', items(10, { opcode: OP.NOP, tenant: 0, priority: 2 }));
+    await call(page, 'setShutdown', true);
+    const r = await stepFrames(page, 4, { until: { kind: 'shutdown' } });
+    expect(r.frames.length, 'the host knows it for certain: its first frame').toBe(1);
+    const { c } = await expectCause(page, 'shutdown', {}, 'shutdown');
+    expect(c.evidence.queued).toBe(10);
+    expect(c.fix).toContain('setShutdown(false)');
+
+    await call(page, 'setShutdown', false);
+    await expectCleared(page, 'shutdown', 1 + CLEAR);
+    expect((await call(page, 'snapshot')).telemetry.control.doneCount).toBe(10);
+  });
+
+  test('log-overflow: a frame writes more records than the log holds; a larger log keeps them', async ({ page }) => {
+    await call(page, 'open', { slots: 256, tenants: 1, logCapacity: 8 });
+    const printfs = items(40, (i) => ({ opcode: OP.PRINTF, tenant: 0, priority: 2, args: [1, i, 7] }));
+    const r = await stepFrames(page, 6, { batches: [printfs], until: { kind: 'log-overflow' } });
+    expect(r.frames.length).toBeLessThanOrEqual(1 + CONFIRM);
+    const { c } = await expectCause(page, 'log-overflow', {}, 'log-overflow');
+    expect(c.evidence.capacity).toBe(8);
+    expect(c.evidence.recordsPerFrame).toBe(40);
+    expect(c.fix).toContain('logCapacity: 80');
+
+    await call(page, 'open', { slots: 256, tenants: 1, logCapacity: 4096 });
+    await expectCleared(page, 'log-overflow', 3, { batches: [printfs] });
+    expect((await call(page, 'snapshot')).diagnosis.health).toBe('progressing');
+  });
+});
