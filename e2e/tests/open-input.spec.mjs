@@ -84,10 +84,13 @@ for (const [name, n, what] of [['opcodes', 100_000, 'opcodes has 100000 entries,
   });
 }
 
-test('buffers: [null] in a definition is refused naming the field', async ({ page }) => {
+test('buffers: [null] is refused naming the field, in a definition and by open()', async ({ page }) => {
   await serveKernel(page, JSON.stringify({ opcodes: [{ opcode: 16, name: 'noop', wgsl: NOOP }], buffers: [null] }));
   const r = await errorAfterFetch(page);
   expect(r.error).toBe('kernel definition: buffers[0] must be an object, got null');
+  const opened = await page.evaluate((wgsl) => ringscope.open({ slots: 64, opcodes: [{ opcode: 16, name: 'noop', wgsl }], buffers: [null] })
+    .then(() => 'opened', (e) => e.message), NOOP);
+  expect(opened).toBe('open: buffers[0] must be an object, got null');
 });
 
 test('a buffer with words and no size opens from the panel as from open()', async ({ page }) => {

@@ -106,7 +106,7 @@ type Attachment struct {
 const attachWidth = 64
 
 // Attach checks the host's buffers (AttachError names the one refused and
-// why), picks the readback mode, creates the staging (and, in summary
+// why: its usage, its size, or a device other than dev), picks the readback mode, creates the staging (and, in summary
 // mode, the reduce pass's buffers and pipelines) on dev and returns the
 // attachment; the first Step reads its first frame.
 func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachment, error) {
@@ -160,8 +160,9 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	return a, nil
 }
 
-// create makes the staging and, in summary mode, the reduce pass's
-// resources, all ringscope's own, on the host's device.
+// create makes the staging, checks that the host's buffers are the
+// device's (checkHostDevice) and, in summary mode, makes the reduce
+// pass's resources, all ringscope's own, on the host's device.
 func (a *Attachment) create(ctx context.Context) error {
 	for i := range a.staging {
 		b, err := a.dev.CreateBuffer(webgpu.BufferDescriptor{Label: fmt.Sprintf("ringscope attach readback %d", i),
@@ -170,6 +171,11 @@ func (a *Attachment) create(ctx context.Context) error {
 			return failOn(a.dev, "attach: create staging", err)
 		}
 		a.staging[i] = b
+	}
+	// Before the summary's bind group uses the ring: a ring of another
+	// device would be an uncaptured validation error there.
+	if err := checkHostDevice(ctx, a.dev, a.staging[0], a.opts); err != nil {
+		return err
 	}
 	if a.mode != AttachSummary {
 		return nil
