@@ -140,3 +140,12 @@ func TestStuckOf(t *testing.T) {
 	assert.JSONEq(t, `{"byTenant":{"1":500,"4":3},"byPriority":{"2":503},
 		"byStatus":{"published":2,"claimed":0,"waitIO":1,"yield":500,"requeue":0}}`, string(b))
 }
+
+func TestNumberKeysAreJSKeys(t *testing.T) {
+	m := map[int]uint32{1: 500, 28: 3}
+	b, ok := api.Encode(m).(api.RawJSON)
+	require.True(t, ok)
+	assert.JSONEq(t, `{"1":500,"28":3}`, string(b), "not <float64 Value>")
+	assert.Equal(t, map[string]any{"1": float64(500), "28": float64(3)}, api.Plain(m))
+	assert.Equal(t, map[string]any{"true": float64(1)}, api.Plain(map[bool]int{true: 1}))
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding"
 	"reflect"
+	"strconv"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -137,9 +138,16 @@ func infoOf(t reflect.Type) *typeInfo {
 	return info
 }
 
+// keyString is a map key as a JS object's key: a number in its shortest
+// decimal form, as JS writes it ({1: 500} has the key "1").
 func keyString(k reflect.Value) string {
-	if s, ok := plain(k).(string); ok {
-		return s
+	switch v := plain(k).(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
 	}
 	return reflect.ValueOf(plain(k)).String()
 }
