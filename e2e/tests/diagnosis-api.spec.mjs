@@ -86,6 +86,45 @@ test('drain() stops at maxSubmissions while work still completes', async ({ page
   expect(d.stuck.byStatus.published).toBe(512);
 });
 
+test('drain() cut short by device losses past its retries resolves lost, with what the host copy holds', async ({ page }) => {
+  test.setTimeout(90_000);
+  await gotoReady(page, '?autostart=0');
+  // 64 lanes of one claim each: 2,048 items take 32 submissions, time for
+  // three losses, one more than the page retries a call after.
+  const opened = await call(page, 'open', { slots: 4096, tenants: 1, budget: 1, workgroupSize: 64, workerGroups: 1 });
+  const per = opened.partitions[1] - opened.partitions[0];
+  const work = [];
+  for (let p = 0; p < 5 && work.length < 2048; p++) work.push(...items(Math.min(per, 2048 - work.length), { opcode: OP.NOP, tenant: 0, priority: p }));
+  await call(page, 'publish', work);
+  const r = await page.evaluate(async () => {
+    const drained = ringscope.drain({ maxSubmissions: 500 }).then((v) => ({ v }), (e) => ({ error: e.message }));
+    for (let k = 0; k < 3; k++) {
+      const lost = await ringscope.__test.loseDevice({ afterSubmits: 4 });
+      if (k === 2) break;
+      // Wait for the recovered device (its own submission count).
+      const t0 = performance.now();
+      while ((await ringscope.__test.deviceStats()).submits >= lost.submits) {
+        if (performance.now() - t0 > 30_000) return { error: 'no recovery' };
+        await new Promise((res) => setTimeout(res, 1));
+      }
+    }
+    return drained;
+  });
+  expect(r.error).toBeUndefined();
+  const d = r.v;
+  expect(d.outcome).toBe('lost');
+  expect(d.error).toMatch(/device lost|destroyed/i);
+  expect(d.telemetry.control.doneCount, 'some work done before the last loss').toBeGreaterThan(0);
+  expect(d.telemetry.control.doneCount).toBeLessThan(2048);
+  const left = 2048 - d.telemetry.control.doneCount;
+  expect(Object.values(d.stuck.byPriority).reduce((a, b) => a + b, 0), 'stuck counts the work left').toBe(left);
+  // The page recovered: the next drain finishes the work, exactly.
+  const e = await call(page, 'drain', { maxSubmissions: 200 });
+  expect(e.outcome).toBe('empty');
+  expect(e.telemetry.control.doneCount).toBe(2048);
+  expect((await call(page, 'snapshot')).recoveries).toBe(3);
+});
+
 test('publish refuses a tenant the ring does not run, naming the item and the ring\'s tenants', async ({ page }) => {
   await gotoReady(page, '?autostart=0');
   await call(page, 'open', { slots: 64, tenants: 2 });
