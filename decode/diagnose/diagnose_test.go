@@ -195,6 +195,8 @@ func TestBudgetWhenLanesExhaustAndTheQueueGrows(t *testing.T) {
 func TestBackPressureNamesThePriority(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
 	r.tel.Control.PriorityOffsets = [6]uint32{0, 800, 1600, 2400, 3200, 4096}
+	// A masked tenant's YIELD slot parked in priority 3.
+	r.tel.Active.Priority[3], r.tel.Occupancy.Yield, r.tel.Occupancy.Empty = 1, 1, 4095
 	var got *Diagnosis
 	for range 4 {
 		r.facts.Published += 900
@@ -205,6 +207,25 @@ func TestBackPressureNamesThePriority(t *testing.T) {
 	require.Equal(t, []string{"back-pressure"}, kinds(got))
 	assert.Equal(t, 3, got.Causes[0].Subject.Priority)
 	assert.Contains(t, got.Causes[0].Fix, "parked slot", "an empty partition that refuses is blocked, not full")
+}
+
+// TestBackPressureOfABurst: a burst filled the partition, publishes were
+// refused, and the frame drained it all before its readback (seen through
+// the API: a 64-slot ring, 16 NORMAL items then one more). Nothing is
+// parked, so the fix must not blame a parked slot.
+func TestBackPressureOfABurst(t *testing.T) {
+	d, r := New(), newRing(64, 1)
+	r.tel.Control.PriorityOffsets = [6]uint32{0, 12, 24, 40, 52, 64}
+	var got *Diagnosis
+	for range 4 {
+		r.facts.Published += 16
+		r.facts.Refused[2]++
+		r.complete(0, 2, 16, 0)
+		got = r.step(d, 20)
+	}
+	require.Equal(t, []string{"back-pressure"}, kinds(got))
+	assert.Contains(t, got.Causes[0].Fix, "NORMAL's partition is full")
+	assert.NotContains(t, got.Causes[0].Fix, "parked")
 }
 
 func TestWaitIOWithoutAService(t *testing.T) {

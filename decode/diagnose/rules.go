@@ -337,9 +337,11 @@ func (r *rules) backPressure(dst []Cause) []Cause {
 		c.Evidence.Add("capacity", float64(capacity))
 		switch {
 		case !r.wantFix(&c):
-		case 2*queued < capacity:
+		case queued > 0 && 2*queued < capacity:
 			// Mostly empty, yet refusing: a slot parked in place (YIELD of
-			// a masked tenant, WAIT_IO) is where the partition wraps.
+			// a masked tenant, WAIT_IO) is where the partition wraps. With
+			// nothing queued at all, nothing is parked: a burst filled the
+			// partition and the frame drained it after the refusal.
 			c.Fix = priorityName(p) + " refuses publishes though most of its slots are free: a parked slot " +
 				"(a masked tenant's YIELD, a WAIT_IO) blocks where the partition wraps; unmask or service it."
 		default:
