@@ -1,0 +1,44 @@
+//go:build js && wasm
+
+package webgpu
+
+import (
+	"errors"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An abandoned device is lost at once with the reason given, an await
+// on it returns even though its promise never settles, and its buffers
+// and the device itself are no longer destroyed (Destroy is a no-op).
+func TestAbandon(t *testing.T) {
+	d := testDevice(t, DeviceDescriptor{Label: "abandoned"})
+	b, err := d.CreateBuffer(BufferDescriptor{Label: "kept", Size: 16, Usage: BufferUsageMapRead | BufferUsageCopyDst})
+	require.NoError(t, err)
+
+	never := js.Global().Get("Promise").Call("race", js.Global().Get("Array").New()) // never settles
+	time.AfterFunc(50*time.Millisecond, func() { d.Abandon("runaway", "a submission did not complete within 50ms") })
+	t0 := time.Now()
+	_, err = d.await(ctxT(t), never)
+	assert.Less(t, time.Since(t0), 5*time.Second, "the await returned on Abandon")
+	var lost *DeviceLostError
+	require.True(t, errors.As(err, &lost), "%v", err)
+	assert.True(t, errors.Is(err, ErrDeviceLost))
+	reason, msg := d.LostReason()
+	assert.Equal(t, "runaway", reason)
+	assert.Equal(t, "a submission did not complete within 50ms", msg)
+
+	b.Destroy()
+	d.Destroy()
+	reason, _ = d.LostReason()
+	assert.Equal(t, "runaway", reason, "Destroy leaves an abandoned device alone")
+	assert.Equal(t, "unmapped", b.v.Get("mapState").String(), "the JS buffer is still there, not destroyed")
+	abandonedDevices.Lock()
+	kept := len(abandonedDevices.v) > 0 && abandonedDevices.v[len(abandonedDevices.v)-1].Equal(d.v)
+	abandonedDevices.Unlock()
+	assert.True(t, kept, "the GPUDevice stays reachable, so no collection destroys it")
+}
