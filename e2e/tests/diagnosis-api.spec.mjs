@@ -73,6 +73,32 @@ test('drain() with a masked tenant stops on no progress, names the tenant and th
   expect(again.submissions).toBe(0);
 });
 
+// drain() judges every submission, so whatever holds the work, the result
+// names it: SHUTDOWN (known at once), a requeue loop (its rule looks at 3
+// frames and confirms over 2: the watchdog's stall and the verdict agree
+// at the fourth submission).
+for (const [name, setup, kind, most] of [
+  ['SHUTDOWN', async (page) => {
+    await call(page, 'publish', items(10, { opcode: OP.NOP, tenant: 0, priority: 2 }));
+    await call(page, 'setShutdown', true);
+  }, 'shutdown', 4],
+  ['a requeue loop', async (page) => {
+    await call(page, 'publish', items(16, { opcode: OP.REQUEUE, tenant: 0, priority: 3 }));
+  }, 'requeue-loop', 4],
+]) {
+  test(`drain() held by ${name} resolves no-progress naming ${kind}`, async ({ page }) => {
+    await gotoReady(page, '?autostart=0');
+    await call(page, 'open', { slots: 256, tenants: 1 });
+    await setup(page);
+    const d = await call(page, 'drain');
+    expect(d.outcome).toBe('no-progress');
+    expect(d.submissions).toBeLessThanOrEqual(most);
+    expect(d.diagnosis.health).toBe('stalled');
+    expect(d.diagnosis.causes[0].kind).toBe(kind);
+    await expect(headerStat(page, 'cause')).toHaveText(new RegExp(`^${kind}`));
+  });
+}
+
 test('drain() stops at maxSubmissions while work still completes', async ({ page }) => {
   await gotoReady(page, '?autostart=0');
   // 64 lanes of one claim each: 640 items need ten submissions.
