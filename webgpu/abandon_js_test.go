@@ -20,7 +20,15 @@ func TestAbandon(t *testing.T) {
 	b, err := d.CreateBuffer(BufferDescriptor{Label: "kept", Size: 16, Usage: BufferUsageMapRead | BufferUsageCopyDst})
 	require.NoError(t, err)
 
-	never := js.Global().Get("Promise").Call("race", js.Global().Get("Array").New()) // never settles
+	// A promise that does not settle until the test ends (as a runaway's
+	// mapAsync never does).
+	var resolve js.Value
+	executor := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve = args[0]
+		return nil
+	})
+	never := js.Global().Get("Promise").New(executor)
+	executor.Release()
 	time.AfterFunc(50*time.Millisecond, func() { d.Abandon("runaway", "a submission did not complete within 50ms") })
 	t0 := time.Now()
 	_, err = d.await(ctxT(t), never)
@@ -41,4 +49,9 @@ func TestAbandon(t *testing.T) {
 	kept := len(abandonedDevices.v) > 0 && abandonedDevices.v[len(abandonedDevices.v)-1].Equal(d.v)
 	abandonedDevices.Unlock()
 	assert.True(t, kept, "the GPUDevice stays reachable, so no collection destroys it")
+
+	// No work runs on it here: destroy it behind Abandon's back and settle
+	// the promise, so this test leaves no js.Func live (LiveFuncs' test).
+	resolve.Invoke()
+	d.v.Call("destroy")
 }

@@ -40,4 +40,5 @@ func TestWatchdog(t *testing.T) {
 	err := &RunawayError{Bound: 20 * time.Millisecond, Opcodes: []string{"spin"}, Err: dev.Err()}
 	assert.True(t, errors.Is(err, webgpu.ErrDeviceLost))
 	assert.Equal(t, "megakernel: runaway: a submission did not complete within 20ms (the submission bound, submissionTimeoutMs); user opcodes in flight: spin; its device was abandoned", err.Error())
+	dev.JSValue().Call("destroy") // no work runs on it here (Destroy leaves an abandoned device alone)
 }
