@@ -72,3 +72,19 @@ fn probe(slot: u32, args: Args) -> Outcome {
   expect(out.second).toEqual({ done: 16, hist: want.map((v) => 2 * v) });
   expect(out.status).toBe('ready');
 });
+
+test('in the Kernel panel, an override is marked at its line as a compile error is', async ({ page }) => {
+  await gotoReady(page);
+  await page.getByTestId('kernel-toggle').click();
+  await expect(page.getByTestId('kernel-apply')).toBeVisible({ timeout: 30_000 });
+  await page.locator('[data-testid="kernel-editor"] .cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText('fn square(slot: u32, args: Args) -> Outcome {\n    return done();\n}\noverride k: u32;\n');
+  await page.getByTestId('kernel-apply').click();
+  await expect(page.getByTestId('kernel-error')).toHaveText(/^open: kernel: opcodes\[0\]\.wgsl: line 4 of square: override: /);
+  const line4 = page.locator('[data-testid="kernel-editor"] .cm-line').nth(3);
+  await expect(line4.locator('.cm-lintRange-error')).toHaveCount(1);
+  await expect(page.getByTestId('kernel-tab-0')).toHaveClass(/kp-tab-error/);
+  await expect(page.getByTestId('status')).toHaveText('ready');
+});

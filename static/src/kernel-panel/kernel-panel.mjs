@@ -237,7 +237,12 @@ class KernelPanel {
 
   showError(e) {
     this.error.textContent = e.message;
-    const diags = Array.isArray(e.diagnostics) ? e.diagnostics : [];
+    const diags = Array.isArray(e.diagnostics) ? [...e.diagnostics] : [];
+    // A declaration refused at a line of an opcode's WGSL (a binding or
+    // an override there) is marked as a compile error is.
+    if (/^opcodes\[\d+\]\.wgsl$/.test(e.field ?? '') && e.line > 0) {
+      diags.push({ field: e.field, line: e.line, column: 1, type: 'error', message: e.message });
+    }
     const bad = new Set();
     for (const d of diags) {
       const m = /^opcodes\[(\d+)\]/.exec(d.field ?? '');
@@ -246,7 +251,8 @@ class KernelPanel {
     const first = [...bad][0];
     if (first !== undefined && first !== this.sel) this.select(first);
     this.renderTabs(bad);
-    this.editor.showDiagnostics(diags.filter((d) => d.field === `opcodes[${this.sel}].wgsl`));
+    // A pipeline's error has no line (0): its opcode's tab is marked, no line.
+    this.editor.showDiagnostics(diags.filter((d) => d.field === `opcodes[${this.sel}].wgsl` && d.line > 0));
   }
 
   async publish() {
