@@ -39,8 +39,12 @@ type history struct {
 	band, bandMS float64
 	// added counts frames since the last thinning pass, which runs every
 	// so often (a pass is O(frames)) and whenever a bound is reached.
-	added  int
-	spares [][]byte // storage of thinned frames, for the next ones
+	added int
+	// spares is the storage of thinned frames for the next ones (control
+	// buffers, logs), spareBytes its capacity: counted in the bound,
+	// released when the history needs the room.
+	spares     [2][][]byte
+	spareBytes int
 }
 
 // DefaultHistoryBandMillis is the history's band while within its bounds:
@@ -75,11 +79,15 @@ func (h *history) add(f *Frame) bool {
 		h.bandMS = h.band
 	}
 	h.added++
-	full := func() bool { return len(h.frames) >= h.maxFrames || h.bytes+need > h.maxBytes }
+	full := func() bool { return len(h.frames) >= h.maxFrames || h.bytes+h.spareBytes+need > h.maxBytes }
 	if full() || h.added >= max(len(h.frames)/8, 64) {
 		h.thin(f.AtMillis)
 	}
 	for full() {
+		if h.spareBytes > 0 {
+			h.spares, h.spareBytes = [2][][]byte{}, 0
+			continue
+		}
 		if h.bandMS /= 2; h.bandMS < minBandMS {
 			h.bandMS = minBandMS
 			h.forgetOldest()
@@ -96,9 +104,9 @@ func (h *history) add(f *Frame) bool {
 	h.occ = append(h.occ, Occupancy{})
 	i := len(h.frames) - 1
 	c := &h.frames[i]
-	c.Control = copyOrNil(h.spare(len(f.Control)), f.Control)
+	c.Control = copyOrNil(h.spare(0, len(f.Control)), f.Control)
 	if logBytes > 0 {
-		c.Log = copyOrNil(h.spare(logBytes), f.Log[:logBytes])
+		c.Log = copyOrNil(h.spare(1, logBytes), f.Log[:logBytes])
 		if logBytes < len(f.Log) {
 			// The records held, and a CAPACITY that says so: the log
 			// decodes to the same records, none dropped.
@@ -176,24 +184,31 @@ func (h *history) truncate(n int) {
 	h.repoint()
 }
 
-// release forgets f, keeping its storage for the next frames.
+// release forgets f, keeping its storage for the next frames: as many
+// control buffers as the frames a thinning pass may drop before the next
+// (so that a steady history allocates none), a few logs.
 func (h *history) release(f *Frame) {
 	h.bytes -= compactBytes(f)
 	h.gone++
-	for _, b := range [...][]byte{f.Control, f.Log} {
-		if b != nil && len(h.spares) < 64 {
-			h.spares = append(h.spares, b)
+	for k, b := range [...][]byte{f.Control, f.Log} {
+		if b != nil && len(h.spares[k]) < max(64, len(h.frames)/4)>>k {
+			h.spares[k] = append(h.spares[k], b)
+			h.spareBytes += cap(b)
 		}
 	}
 }
 
-// spare returns storage of at least n bytes from a released frame, or nil.
-func (h *history) spare(n int) []byte {
-	for i, b := range h.spares {
-		if cap(b) >= n && cap(b) <= 2*n {
-			last := len(h.spares) - 1
-			h.spares[i], h.spares[last] = h.spares[last], nil
-			h.spares = h.spares[:last]
+// spare returns storage of at least n bytes, of kind k (0 control, 1
+// log), from a released frame, or nil. Control buffers are all the
+// ring's size: the first fits.
+func (h *history) spare(k, n int) []byte {
+	s := h.spares[k]
+	for i := len(s) - 1; i >= 0 && i >= len(s)-64; i-- {
+		if b := s[i]; cap(b) >= n && cap(b) <= 2*n {
+			last := len(s) - 1
+			s[i], s[last] = s[last], nil
+			h.spares[k] = s[:last]
+			h.spareBytes -= cap(b)
 			return b
 		}
 	}
@@ -213,6 +228,9 @@ func (h *history) repoint() {
 		}
 	}
 }
+
+// held is the storage the history holds: its frames and its spares.
+func (h *history) held() int { return h.bytes + h.spareBytes }
 
 func (h *history) reset() {
 	*h = history{maxFrames: h.maxFrames, maxBytes: h.maxBytes, band: h.band}

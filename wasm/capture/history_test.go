@@ -155,7 +155,7 @@ func TestHistoryThinsToItsByteBound(t *testing.T) {
 	for seq := uint64(1); seq <= 2000; seq++ {
 		f := compactFrame(seq, 8, true) // every log kept: the byte bound binds
 		require.True(t, h.add(&f))
-		require.LessOrEqual(t, h.bytes, h.maxBytes)
+		require.LessOrEqual(t, h.held(), h.maxBytes)
 	}
 	assert.LessOrEqual(t, h.len(), 40)
 	assert.Greater(t, h.len(), 20, "thinning frees a quarter at a time, not everything")
@@ -197,6 +197,25 @@ func TestHistorySteadyStateReusesStorage(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(200, func() { seq++; f.Seq = seq; h.add(&f) })
 	assert.Zero(t, allocs)
+}
+
+// So does one that thins as it ages, many frames at a pass.
+func TestHistoryThinningReusesStorage(t *testing.T) {
+	h := history{maxFrames: 1 << 20, maxBytes: 1 << 30, band: 3200} // 200 frames of 16 ms
+	f := compactFrame(1, 8, true)
+	seq := uint64(0)
+	add := func() {
+		seq++
+		f.Seq, f.AtMillis = seq, float64(seq)*16
+		h.add(&f)
+	}
+	for range 20_000 {
+		add()
+	}
+	// A pass every len/8 frames drops about as many: more than 64.
+	assert.Greater(t, h.len()/8, 64)
+	assert.Zero(t, testing.AllocsPerRun(2000, add))
+	assert.Less(t, h.len(), 1200, "thinned")
 }
 
 func TestRecorderKeepsHistory(t *testing.T) {
@@ -309,7 +328,7 @@ func TestHistoryBandNarrowsAndWidens(t *testing.T) {
 			f := compactFrame(seq, 8, false)
 			f.Log = log
 			require.True(t, h.add(&f))
-			require.LessOrEqual(t, h.bytes, h.maxBytes)
+			require.LessOrEqual(t, h.held(), h.maxBytes)
 		}
 	}
 	storm := logBuf(4096)

@@ -79,7 +79,7 @@ func (r *Recorder) Compact() int { return r.hist.len() }
 
 // Bytes is the storage held, in bytes: the buffers' capacity, and for a
 // compact frame what holds it.
-func (r *Recorder) Bytes() int { return r.bytes + r.hist.bytes }
+func (r *Recorder) Bytes() int { return r.bytes + r.hist.held() }
 
 // Dropped counts frames no longer held: evicted, or thinned from the
 // history.
