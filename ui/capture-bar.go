@@ -20,6 +20,10 @@ type CaptureModel struct {
 	Frames, MaxFrames int
 	Bytes, MaxBytes   int
 	Dropped           uint64
+	// SpanMillis is the page time from the oldest frame held to the
+	// newest; Compact the frames held without their slots (the history).
+	SpanMillis float64
+	Compact    int
 
 	// Replaying is set while the panels show a recorded or imported frame
 	// instead of the live one. Source names what is replayed ("recording",
@@ -92,12 +96,20 @@ func (c *CaptureBar) RecordClass() string {
 	return "btn btn-rec"
 }
 
-// HeldText says what the recorder holds: "12 frames · 3.1 MiB of 96 MiB".
+// HeldText says what the recorder holds: "930 frames over 5 min 1 s ·
+// 84.3 MiB of 96 MiB".
 func (c *CaptureBar) HeldText() string {
 	m := c.m()
 	s := Thousands(uint64(m.Frames)) + " frames"
 	if m.Frames == 1 {
 		s = "1 frame"
+	}
+	if sec := int(m.SpanMillis / 1000); sec > 0 {
+		s += " over "
+		if sec >= 60 {
+			s += strconv.Itoa(sec/60) + " min "
+		}
+		s += strconv.Itoa(sec%60) + " s"
 	}
 	s += " · " + Bytes(uint64(m.Bytes))
 	if m.MaxBytes > 0 {
@@ -112,8 +124,9 @@ func (c *CaptureBar) HeldText() string {
 // HeldTitle explains the bound.
 func (c *CaptureBar) HeldTitle() string {
 	m := c.m()
-	return "the flight recorder keeps the last " + strconv.Itoa(m.MaxFrames) + " frames within " +
-		Bytes(uint64(m.MaxBytes)) + " (raw control, ring and log buffers, per-dispatch counters)"
+	return "the flight recorder keeps frames within " + Bytes(uint64(m.MaxBytes)) + " (raw control, ring and log buffers, " +
+		"per-dispatch counters): the newest whole, " + Thousands(uint64(m.Compact)) + " older ones compact, without their slots, " +
+		"thinned as they age (docs/CAPTURE.md §5)"
 }
 
 // ScrubMax is the scrubber's last index (0 when empty).

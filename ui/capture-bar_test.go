@@ -17,6 +17,13 @@ func TestCaptureBarText(t *testing.T) {
 	assert.Equal(t, "● Recording", c.RecordLabel())
 	assert.Contains(t, c.RecordClass(), "active")
 	assert.Equal(t, "12 frames · "+Bytes(3<<20)+" of "+Bytes(96<<20)+" · 4 older dropped", c.HeldText())
+	m.SpanMillis = 999
+	assert.Equal(t, "12 frames · "+Bytes(3<<20)+" of "+Bytes(96<<20)+" · 4 older dropped", c.HeldText(), "under a second: no span")
+	m.SpanMillis, m.Compact = 12_500, 9
+	assert.Equal(t, "12 frames over 12 s · "+Bytes(3<<20)+" of "+Bytes(96<<20)+" · 4 older dropped", c.HeldText())
+	m.SpanMillis = 301_999
+	assert.Contains(t, c.HeldText(), "12 frames over 5 min 1 s · ")
+	assert.Contains(t, c.HeldTitle(), "9 older ones compact")
 	assert.Equal(t, "11", c.ScrubMax())
 	assert.Equal(t, "11", c.ScrubValue(), "live: the newest frame")
 	assert.False(t, c.ScrubDisabled())

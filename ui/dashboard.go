@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode/frame"
@@ -154,7 +153,7 @@ func (c *Dashboard) HeaderStats() []KV {
 			faulted.Class = "num-bad"
 		}
 	}
-	return slices.Insert(stats, 5, faulted)
+	return append(stats[:5:5], append([]KV{faulted}, stats[5:]...)...)
 }
 
 // headerStats are HeaderStats but faulted, with done as DONE_COUNT.

@@ -39,6 +39,7 @@ test('five minutes of default-mix at 65,536 slots stay in the recorder within 96
   expect(info.firstSeq, 'the oldest frame held is near the run\'s start').toBeLessThan(info.lastSeq / 8);
   expect(info.compact, 'most frames are compact').toBeGreaterThan(info.frames / 2);
   expect(info.frames - info.compact, 'the newest frames are whole').toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('capture-held'), 'the capture bar says the span').toContainText(/ frames over [5-9] min \d+ s · /);
 
   // The exports say what they cover: seqs, span, thinning.
   const out = await page.evaluate(async () => {

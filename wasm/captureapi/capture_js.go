@@ -151,6 +151,7 @@ func (a *Adapter) updateCaptureBar(quiet bool) {
 	set := func(d *ui.Dashboard) {
 		m := d.CaptureModel()
 		m.Recording, m.Frames, m.Bytes, m.Dropped = b.Recording, b.Frames, b.Bytes, b.Dropped
+		m.SpanMillis, m.Compact = b.SpanMillis, b.Compact
 		m.Replaying, m.Count, m.Index, m.Seq, m.Source = b.Replaying, b.Count, b.Index, b.Seq, b.Source
 		m.RingFrom, m.RingSeq = b.RingFrom, b.RingSeq
 		m.Error, m.Notice = b.Error, b.Notice
