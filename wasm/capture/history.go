@@ -10,8 +10,8 @@ import (
 
 // history is a Recorder's compact tier: the frames its whole tier evicts,
 // each kept as what the series, the exports and a diagnosis read (the
-// control buffer, the log's records, the meta, and the ring's occupancy
-// counted from the whole ring it had) without its slots, which
+// control buffer, the log's fault records, the meta, and the ring's
+// occupancy counted from the whole ring it had) without its slots, which
 // at 64 bytes a slot are what made a recorder of a large ring hold a few
 // seconds. A compact frame is a few kilobytes, so the tier holds minutes.
 //
@@ -106,12 +106,7 @@ func (h *history) add(f *Frame) bool {
 	c := &h.frames[i]
 	c.Control = copyOrNil(h.spare(0, len(f.Control)), f.Control)
 	if logBytes > 0 {
-		c.Log = copyOrNil(h.spare(1, logBytes), f.Log[:logBytes])
-		if logBytes < len(f.Log) {
-			// The records held, and a CAPACITY that says so: the log
-			// decodes to the same records, none dropped.
-			binary.LittleEndian.PutUint32(c.Log[abi.LogCapacity*abi.WordBytes:], uint32((logBytes-logHeaderBytes)/logRecordBytes))
-		}
+		c.Log = appendCompactLog(h.spare(1, logBytes)[:0], f.Log)
 	}
 	c.Meta.Dispatch, c.Meta.Occupancy = nil, nil
 	if f.Meta.Dispatch != nil {
@@ -243,20 +238,43 @@ const (
 	logRecordBytes = abi.LogRecordWords * abi.WordBytes
 )
 
-// compactLogBytes is how much of log a compact frame keeps: nothing of a
-// log with no records (it says nothing a missing log does not), the
-// header and the records of one that did not fill, else all of it.
+// A compact frame's log is the log's header and its fault records, in
+// order (what the trace, the exports and a diagnosis read; the PRINTF
+// records are the whole frames' only), with CAPACITY rewritten to the
+// records it holds: it decodes to those records, and to the log's CURSOR,
+// so Dropped counts the records it does not hold. A log with CURSOR 0 is
+// not kept: it says nothing a missing one does not.
+
+// compactLogBytes is the size of log's compact form, 0 for none.
 func compactLogBytes(log []byte) int {
-	if len(log) < logHeaderBytes {
+	if len(log) < logHeaderBytes || binary.LittleEndian.Uint32(log[abi.LogCursor*abi.WordBytes:]) == 0 {
 		return 0
 	}
-	cursor := binary.LittleEndian.Uint32(log[abi.LogCursor*abi.WordBytes:])
-	capacity := binary.LittleEndian.Uint32(log[abi.LogCapacity*abi.WordBytes:])
-	switch n := logHeaderBytes + int(cursor)*logRecordBytes; {
-	case cursor == 0:
-		return 0
-	case cursor < capacity && n <= len(log):
-		return n
+	n := logHeaderBytes
+	forFaults(log, func(rec []byte) { n += len(rec) })
+	return n
+}
+
+// appendCompactLog appends log's compact form to dst (compactLogBytes
+// says its size).
+func appendCompactLog(dst, log []byte) []byte {
+	at := len(dst)
+	dst = append(dst, log[:logHeaderBytes]...)
+	forFaults(log, func(rec []byte) { dst = append(dst, rec...) })
+	binary.LittleEndian.PutUint32(dst[at+abi.LogCapacity*abi.WordBytes:], uint32((len(dst)-at-logHeaderBytes)/logRecordBytes))
+	return dst
+}
+
+// forFaults calls f with each fault record log holds (min(CURSOR,
+// CAPACITY) records, at most those the buffer has).
+func forFaults(log []byte, f func(rec []byte)) {
+	le := binary.LittleEndian
+	held := min(le.Uint32(log[abi.LogCursor*abi.WordBytes:]), le.Uint32(log[abi.LogCapacity*abi.WordBytes:]),
+		uint32((len(log)-logHeaderBytes)/logRecordBytes))
+	for i := range int(held) {
+		rec := log[logHeaderBytes+i*logRecordBytes : logHeaderBytes+(i+1)*logRecordBytes]
+		if le.Uint32(rec)&abi.LogFaultMask == abi.LogFaultTag {
+			f(rec)
+		}
 	}
-	return len(log)
 }

@@ -108,9 +108,26 @@ func TestCompactLogBytes(t *testing.T) {
 		{"none", nil, 0}, {"short", make([]byte, 15), 0}, {"empty", logBuf(16), 0},
 		{"some", logBuf(16, faultRec(1, 1), faultRec(1, 2)), 16 + 2*16}, {"full", full, len(full)},
 		{"overflowed", over, len(over)},
+		{"printf", logBuf(8, decode.LogRecord{Format: 3}, faultRec(1, 1), decode.LogRecord{Format: 4}), 16 + 16},
+		{"printf only", logBuf(8, decode.LogRecord{Format: 3}), 16},
 	} {
 		assert.Equal(t, c.want, compactLogBytes(c.log), c.name)
+		if c.want > 0 {
+			assert.Len(t, appendCompactLog(nil, c.log), c.want, c.name)
+		}
 	}
+}
+
+// A compact log holds the fault records, and says the records it does not.
+func TestCompactLogKeepsTheFaults(t *testing.T) {
+	printf := decode.LogRecord{Format: 3, Slot: 9, A: 1, B: 2}
+	log := logBuf(8, printf, faultRec(abi.FaultBadTenant, 1), printf, faultRec(abi.FaultUserFault, 2), printf)
+	got, err := decode.DecodeLog(appendCompactLog([]byte{0xee}, log)[1:])
+	require.NoError(t, err)
+	assert.Equal(t, []decode.LogRecord{faultRec(abi.FaultBadTenant, 1), faultRec(abi.FaultUserFault, 2)}, got.Records)
+	assert.EqualValues(t, 5, got.Cursor, "the log's cursor")
+	assert.EqualValues(t, 2, got.Capacity, "the records it holds")
+	assert.EqualValues(t, 3, got.Dropped, "the records it does not")
 }
 
 func TestHistoryThinsOlderFramesByStride(t *testing.T) {
@@ -331,8 +348,11 @@ func TestHistoryBandNarrowsAndWidens(t *testing.T) {
 			require.LessOrEqual(t, h.held(), h.maxBytes)
 		}
 	}
-	storm := logBuf(4096)
-	abi.PutWord(storm, abi.LogCursor, 5000) // full: kept whole, 64 KiB
+	recs := make([]decode.LogRecord, 4096)
+	for i := range recs {
+		recs[i] = faultRec(abi.FaultBadTenant, uint32(i))
+	}
+	storm := logBuf(4096, recs...) // every record a fault: kept whole, 64 KiB
 	add(200, storm)
 	assert.Less(t, h.bandMS, 1600.0, "the byte bound narrowed the band")
 	add(2000, nil)
