@@ -303,7 +303,7 @@ test('the trace JSON has the trace-event format\'s required fields; metrics are 
   expect(metrics).toMatch(/^ringscope_slots\{status="done"\} \d+$/m);
   expect(metrics).toMatch(/^ringscope_bytes_read_back_total [1-9]\d*$/m);
   for (const line of metrics.trimEnd().split('\n')) {
-    expect(line).toMatch(/^(# (TYPE|HELP|UNIT) [a-z_]+ .+|# EOF|[a-z_]+(\{[a-z_]+="[^"]*"\})? -?[0-9.e+-]+)$/);
+    expect(line).toMatch(/^(# (TYPE|HELP|UNIT) [a-z_]+ .+|# EOF|[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? -?[0-9.e+-]+)$/);
   }
 
   // The buttons download the same exports.
