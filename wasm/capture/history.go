@@ -63,10 +63,11 @@ const compactOverhead = int(unsafe.Sizeof(Frame{}) + unsafe.Sizeof(Dispatch{}) +
 func (h *history) len() int { return len(h.frames) }
 
 // add keeps a compact copy of f, the oldest frame of the whole tier (its
-// ring, when it has one, is whole), thinning first as the bounds require.
+// ring, when it has one, is whole; occ its occupancy when known, else it
+// is counted), thinning first as the bounds require.
 // It reports false when the tier keeps nothing (no bounds) or f alone
 // exceeds its bytes.
-func (h *history) add(f *Frame) bool {
+func (h *history) add(f *Frame, occ *Occupancy) bool {
 	logBytes := compactLogBytes(f.Log)
 	need := len(f.Control) + logBytes + compactOverhead
 	if h.maxFrames < 1 || need > h.maxBytes {
@@ -116,6 +117,9 @@ func (h *history) add(f *Frame) bool {
 	switch {
 	case f.Meta.Occupancy != nil:
 		h.occ[i] = *f.Meta.Occupancy
+		c.Meta.Occupancy = &h.occ[i]
+	case occ != nil:
+		h.occ[i] = *occ
 		c.Meta.Occupancy = &h.occ[i]
 	case f.Ring != nil:
 		if o, err := decode.CountOccupancy(f.Ring); err == nil {

@@ -57,8 +57,8 @@ func TestStride(t *testing.T) {
 func TestHistoryKeepsCompactFrames(t *testing.T) {
 	h := history{maxFrames: 8, maxBytes: 1 << 20}
 	quiet, faulty := compactFrame(1, 8, false), compactFrame(2, 8, true)
-	require.True(t, h.add(&quiet))
-	require.True(t, h.add(&faulty))
+	require.True(t, h.add(&quiet, nil))
+	require.True(t, h.add(&faulty, nil))
 	a, b := &h.frames[0], &h.frames[1]
 	assert.Nil(t, a.Ring)
 	assert.Nil(t, a.Patch)
@@ -85,7 +85,7 @@ func TestHistoryKeepsCompactFrames(t *testing.T) {
 	// A frame that carries no ring and no occupancy has none.
 	bare := compactFrame(3, 8, false)
 	bare.Ring = nil
-	require.True(t, h.add(&bare))
+	require.True(t, h.add(&bare, nil))
 	assert.Nil(t, h.frames[2].Meta.Occupancy)
 
 	h.reset()
@@ -93,7 +93,7 @@ func TestHistoryKeepsCompactFrames(t *testing.T) {
 	assert.Zero(t, h.bytes)
 	assert.Equal(t, 8, h.maxFrames, "reset keeps the bounds")
 	var none history
-	assert.False(t, none.add(&quiet), "the zero history keeps nothing")
+	assert.False(t, none.add(&quiet, nil), "the zero history keeps nothing")
 }
 
 func TestCompactLogBytes(t *testing.T) {
@@ -135,7 +135,7 @@ func TestHistoryThinsOlderFramesByStride(t *testing.T) {
 	const n = 20_000
 	for seq := uint64(1); seq <= n; seq++ {
 		f := compactFrame(seq, 8, false)
-		require.True(t, h.add(&f))
+		require.True(t, h.add(&f, nil))
 	}
 	h.thin(float64(n) * 16)
 	steps := strides(t, &h)
@@ -171,7 +171,7 @@ func TestHistoryThinsToItsByteBound(t *testing.T) {
 	h := history{maxFrames: 1 << 20, maxBytes: 40 * one}
 	for seq := uint64(1); seq <= 2000; seq++ {
 		f := compactFrame(seq, 8, true) // every log kept: the byte bound binds
-		require.True(t, h.add(&f))
+		require.True(t, h.add(&f, nil))
 		require.LessOrEqual(t, h.held(), h.maxBytes)
 	}
 	assert.LessOrEqual(t, h.len(), 40)
@@ -184,7 +184,7 @@ func TestHistoryThinsToItsByteBound(t *testing.T) {
 	big := compactFrame(3000, 8, true)
 	big.Control = make([]byte, h.maxBytes)
 	n := h.len()
-	assert.False(t, h.add(&big))
+	assert.False(t, h.add(&big, nil))
 	assert.Equal(t, n, h.len())
 }
 
@@ -194,7 +194,7 @@ func TestHistoryThinTerminatesOnAlignedSeqs(t *testing.T) {
 	h := history{maxFrames: 4, maxBytes: 1 << 20}
 	for k := uint64(1); k <= 10; k++ {
 		f := compactFrame(k<<40, 8, false)
-		require.True(t, h.add(&f))
+		require.True(t, h.add(&f, nil))
 		require.LessOrEqual(t, h.len(), 4)
 	}
 	assert.EqualValues(t, 10<<40, h.frames[h.len()-1].Seq)
@@ -210,9 +210,9 @@ func TestHistorySteadyStateReusesStorage(t *testing.T) {
 	for range 200 {
 		seq++
 		f.Seq = seq
-		h.add(&f)
+		h.add(&f, nil)
 	}
-	allocs := testing.AllocsPerRun(200, func() { seq++; f.Seq = seq; h.add(&f) })
+	allocs := testing.AllocsPerRun(200, func() { seq++; f.Seq = seq; h.add(&f, nil) })
 	assert.Zero(t, allocs)
 }
 
@@ -224,7 +224,7 @@ func TestHistoryThinningReusesStorage(t *testing.T) {
 	add := func() {
 		seq++
 		f.Seq, f.AtMillis = seq, float64(seq)*16
-		h.add(&f)
+		h.add(&f, nil)
 	}
 	for range 20_000 {
 		add()
@@ -285,47 +285,13 @@ func TestRecorderKeepsHistory(t *testing.T) {
 	assert.Equal(t, 1100, r.MaxFrames(), "reset keeps the history's bounds")
 }
 
-// Five minutes of the page's frames stay in the page's recorder: at 60
-// frames a second, each with the page's control buffer (256 observable
-// words) and log (1,024 records), quiet or with faults in every frame.
-func TestPageRecorderHoldsFiveMinutes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("18,000 frames")
-	}
-	const slots, fps, seconds = 4096, 60, 310
-	for _, faults := range []bool{false, true} {
-		r := NewPageRecorder()
-		f := Frame{Generation: 1, Control: make([]byte, abi.ControlWords(256)*abi.WordBytes),
-			Ring: ring(slots, abi.StatusDone, abi.StatusPublished), Log: logBuf(1024), Meta: Meta{Dispatch: &Dispatch{}}}
-		copy(f.Control, control(1, slots, 0, 0))
-		if faults {
-			f.Log = logBuf(1024, faultRec(abi.FaultBadTenant, 1), faultRec(abi.FaultBadTenant, 2))
-		}
-		for seq := uint64(1); seq <= fps*seconds; seq++ {
-			f.Seq, f.AtMillis = seq, float64(seq)*1000/fps
-			abi.PutWord(f.Control, abi.CtrlDoneCount, uint32(seq))
-			require.True(t, r.Record(&f))
-			require.LessOrEqual(t, r.Bytes(), DefaultMaxBytes)
-		}
-		cov := CoverageOf(r.Frames())
-		assert.GreaterOrEqual(t, cov.SpanMillis, 300_000.0, "faults %v: %+v", faults, cov)
-		assert.Greater(t, r.Compact(), 1000, "faults %v", faults)
-		assert.Greater(t, r.Len()-r.Compact(), 20, "faults %v: the newest frames are whole", faults)
-		newest := cov.Runs[len(cov.Runs)-1]
-		assert.True(t, newest.Slots)
-		assert.EqualValues(t, 1, newest.Every)
-		t.Logf("faults %v: %d frames (%d compact) in %d bytes, span %.0f s, %d runs", faults, r.Len(), r.Compact(),
-			r.Bytes(), cov.SpanMillis/1000, len(cov.Runs))
-	}
-}
-
 // Frames' meta point at their own dispatch and occupancy while the
 // history grows, before any thinning pass (which repoints them too).
 func TestHistoryMetaFollowsGrowth(t *testing.T) {
 	h := history{maxFrames: 1000, maxBytes: 1 << 30}
 	for seq := uint64(1); seq <= 60; seq++ {
 		f := compactFrame(seq, 8, false)
-		require.True(t, h.add(&f))
+		require.True(t, h.add(&f, nil))
 	}
 	for i := range h.frames {
 		assert.Same(t, &h.disp[i], h.frames[i].Meta.Dispatch, "frame %d", i)
@@ -344,7 +310,7 @@ func TestHistoryBandNarrowsAndWidens(t *testing.T) {
 			seq++
 			f := compactFrame(seq, 8, false)
 			f.Log = log
-			require.True(t, h.add(&f))
+			require.True(t, h.add(&f, nil))
 			require.LessOrEqual(t, h.held(), h.maxBytes)
 		}
 	}

@@ -34,6 +34,7 @@ type Recorder struct {
 	// (a whole ring or a patch), else 0: what a patch may apply to.
 	slots int
 	hist  history
+	occ   occupancies
 }
 
 // KeepHistory makes the recorder keep the frames it evicts as compact
@@ -116,9 +117,10 @@ func (r *Recorder) Frames() []Frame {
 
 // Reset forgets every frame (and the counters) but keeps the bounds.
 func (r *Recorder) Reset() {
-	h := r.hist
+	h, o := r.hist, r.occ
 	h.reset()
-	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes, hist: h}
+	o.reset()
+	*r = Recorder{maxFrames: r.maxFrames, maxBytes: r.maxBytes, hist: h, occ: o}
 }
 
 func frameBytes(f *Frame) int { return cap(f.Control) + cap(f.Ring) + cap(f.Patch) + cap(f.Log) }
@@ -136,6 +138,7 @@ func (r *Recorder) Record(f *Frame) bool {
 	}
 	if len(r.frames) < r.maxFrames && r.n == len(r.frames) && r.start == 0 {
 		r.frames = append(r.frames, Frame{}) // grow until full
+		r.occ.grow(len(r.frames))
 	}
 	// Evict until the new frame fits. The slot the new frame lands in is
 	// the oldest when the ring of slots is full: its storage is reused.
@@ -146,10 +149,18 @@ func (r *Recorder) Record(f *Frame) bool {
 	var spare Frame
 	for r.n > 0 && (r.n == len(r.frames) || r.bytes+need > r.maxBytes) {
 		old := &r.frames[r.start]
-		kept := r.hist.add(old) // while its ring is whole
+		var occ *Occupancy
+		if r.hist.maxFrames > 0 {
+			occ = r.occ.of(r.start, old) // while its ring is whole
+		}
+		kept := r.hist.add(old, occ)
 		r.bytes -= frameBytes(old)
 		if r.n > 1 {
-			r.rebase(old, &r.frames[(r.start+1)%len(r.frames)])
+			next := (r.start + 1) % len(r.frames)
+			if occ != nil && r.frames[next].Patch != nil {
+				r.occ.patched(next, occ, old.Ring, r.frames[next].Patch)
+			}
+			r.rebase(old, &r.frames[next])
 		}
 		if r.n < len(r.frames) || r.bytes+need > r.maxBytes {
 			spare = Frame{Control: old.Control, Ring: old.Ring, Patch: old.Patch, Log: old.Log}
@@ -166,6 +177,7 @@ func (r *Recorder) Record(f *Frame) bool {
 		return false
 	}
 	slot := &r.frames[(r.start+r.n)%len(r.frames)]
+	r.occ.forget((r.start + r.n) % len(r.frames))
 	slot.Control = roomier(slot.Control, spare.Control)
 	slot.Ring = roomier(slot.Ring, spare.Ring)
 	slot.Patch = roomier(slot.Patch, spare.Patch)
