@@ -40,6 +40,9 @@ type CaptureModel struct {
 	// for none; RingSeq is that frame's sequence number.
 	RingFrom int
 	RingSeq  uint64
+	// ShownCompact is set when the shown frame is a compact one of the
+	// recorder's history: counters, log and occupancy, no slots.
+	ShownCompact bool
 
 	// Error is why the last import or export failed ("" for none); Notice
 	// what the last one did.
@@ -174,6 +177,8 @@ func (c *CaptureBar) RingNote() string {
 	switch {
 	case !m.Replaying || m.RingFrom == m.Index:
 		return ""
+	case m.ShownCompact:
+		return "a compact frame of the recorder's history: its counters, log and occupancy, no slots"
 	case m.RingFrom < 0:
 		return "no slots: no frame of this ring carries one"
 	}

@@ -39,6 +39,9 @@ func TestCaptureBarText(t *testing.T) {
 	assert.Equal(t, "slots and occupancy of frame 1 (seq 41): this frame did not read the ring back", c.RingNote())
 	m.RingFrom = -1
 	assert.Equal(t, "no slots: no frame of this ring carries one", c.RingNote())
+	m.ShownCompact = true
+	assert.Equal(t, "a compact frame of the recorder's history: its counters, log and occupancy, no slots", c.RingNote())
+	m.ShownCompact = false
 	m.RingFrom = 1
 
 	m.Notice = "imported"

@@ -1,10 +1,11 @@
 // The flight recorder's history (issue 30, item 5): five minutes of the
 // default-mix preset at 65,536 slots stay in the recorder, within its
-// 96 MiB, and the exports say which frames they cover. The page runs its
+// 96 MiB, and the exports say which frames they cover; compact frames
+// round-trip through export and import. The first test runs the page's
 // live loop for real for five minutes: @long (it runs in make test; skip
 // it with --grep-invert @long). The thinning and compaction rules have
-// native tests (wasm/capture/history_test.go), which also hold five
-// minutes of 60 frames a second.
+// native tests (wasm/capture/history_test.go, pagerecorder_test.go, which
+// also holds five minutes of 60 frames a second).
 import { test, expect } from '@playwright/test';
 
 const MIB = 1 << 20;
@@ -63,5 +64,46 @@ test('five minutes of default-mix at 65,536 slots stay in the recorder within 96
   const occ = out.oldest.occupancy;
   expect(Object.values(occ).reduce((a, b) => a + b, 0), JSON.stringify(occ)).toBe(65536);
   expect(out.oldest.done).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+// Compact frames go through export and import as they are, and replay
+// their counters and occupancy with a note that they have no slots. A
+// 4,096-slot ring fills the recorder's whole frames in seconds.
+test('compact frames round-trip through export and import, and replay without slots', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  await page.goto('/?slots=4096&seed=7');
+  await page.waitForFunction(() => globalThis.ringscope?.captureInfo);
+  await page.evaluate(() => ringscope.ready);
+  await expect.poll(() => page.evaluate(async () => (await ringscope.captureInfo()).compact), { timeout: 90_000 })
+    .toBeGreaterThan(20);
+  const r = await page.evaluate(async () => {
+    await ringscope.setRecording(false);
+    const info = await ringscope.captureInfo();
+    const picks = [0, info.compact - 1, info.compact, info.frames - 1];
+    const before = [];
+    for (const i of picks) before.push(await ringscope.captureFrame(i));
+    const bytes = await ringscope.exportCapture();
+    const imported = await ringscope.importCapture(bytes);
+    const after = [];
+    for (const i of picks) after.push(await ringscope.captureFrame(i));
+    return { info, before, after, imported };
+  });
+  expect(r.imported).toMatchObject({ replaying: true, count: r.info.frames, index: 0 });
+  expect(r.after).toEqual(r.before);
+  const [oldest, lastCompact, firstWhole] = r.before;
+  expect(oldest.seq).toBe(r.info.firstSeq);
+  for (const f of [oldest, lastCompact, firstWhole]) {
+    expect(Object.values(f.telemetry.occupancy).reduce((a, b) => a + b, 0), `seq ${f.seq}`).toBe(4096);
+  }
+  expect(oldest.telemetry.slots ?? [], 'a compact frame has no slots').toHaveLength(0);
+  expect(firstWhole.telemetry.slots).toHaveLength(4096);
+  expect(lastCompact.telemetry.control.doneCount).toBeLessThanOrEqual(firstWhole.telemetry.control.doneCount);
+  // The import shows frame 1, a compact one: the bar says what it lacks.
+  await expect(page.getByTestId('capture-ring-note')).toHaveText(/^a compact frame of the recorder's history/);
+  await page.getByTestId('back-to-live').click();
+  await expect(page.getByTestId('capture-position')).toHaveText('live');
   expect(errors).toEqual([]);
 });

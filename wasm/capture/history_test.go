@@ -279,6 +279,8 @@ func TestRecorderKeepsHistory(t *testing.T) {
 	assert.EqualValues(t, 3, d.Ring.Control.DoneCount)
 	assert.Empty(t, d.Ring.Slots)
 	assert.Equal(t, -1, rep.Summary(2).RingFrom)
+	assert.True(t, rep.Summary(2).Compact)
+	assert.False(t, rep.Summary(7).Compact, "a whole frame")
 
 	r.Reset()
 	assert.Zero(t, r.Len())

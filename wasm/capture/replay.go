@@ -27,6 +27,9 @@ type Summary struct {
 	Watchdog       decode.WatchdogState
 	// RingFrom is the frame whose ring this frame shows (see Decoded).
 	RingFrom int
+	// Compact is set for a compact frame (docs/CAPTURE.md §5): no ring of
+	// its own, its occupancy in its meta.
+	Compact  bool
 	Dispatch *Dispatch
 	Timings  frame.Timings
 }
@@ -82,7 +85,8 @@ func NewReplay(c *Capture) (*Replay, error) {
 		*s = Summary{Seq: f.Seq, AtMillis: f.AtMillis, Generation: f.Generation, Legacy: ctl.Legacy,
 			DoneCount: ctl.DoneCount, Epoch: ctl.Epoch, Claims: ctl.Claims, Faults: ctl.Faults,
 			Dispatches: ctl.Dispatches, TenantClaims: ctl.TenantFairness, PriorityClaims: ctl.PriorityFairness,
-			Occupancy: d.Ring.Occupancy, RingFrom: from, Dispatch: f.Meta.Dispatch, Timings: f.Meta.Timings}
+			Occupancy: d.Ring.Occupancy, RingFrom: from, Compact: !hasSlots(f) && f.Meta.Occupancy != nil,
+			Dispatch: f.Meta.Dispatch, Timings: f.Meta.Timings}
 		s.Watchdog = wd.Observe(f.AtMillis, &d.Ring)
 	}
 	return r, nil

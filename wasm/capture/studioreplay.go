@@ -53,6 +53,8 @@ type Bar struct {
 	// RingSeq that frame's seq (Decoded.RingFrom).
 	Seq, RingSeq uint64
 	RingFrom     int
+	// ShownCompact is set when the shown frame is compact (Summary.Compact).
+	ShownCompact bool
 	Error        string
 	Notice       string
 }
@@ -65,7 +67,7 @@ func (s *Studio) Bar() Bar {
 	b := Bar{Info: info, RingFrom: s.index, Error: s.lastErr, Notice: s.lastNote}
 	if r := s.replay; r != nil && s.index < r.Len() {
 		sum := r.Summary(s.index)
-		b.Seq, b.RingFrom = sum.Seq, sum.RingFrom
+		b.Seq, b.RingFrom, b.ShownCompact = sum.Seq, sum.RingFrom, sum.Compact
 		if b.RingFrom >= 0 {
 			b.RingSeq = r.Summary(b.RingFrom).Seq
 		}

@@ -153,7 +153,7 @@ func (a *Adapter) updateCaptureBar(quiet bool) {
 		m.Recording, m.Frames, m.Bytes, m.Dropped = b.Recording, b.Frames, b.Bytes, b.Dropped
 		m.SpanMillis, m.Compact = b.SpanMillis, b.Compact
 		m.Replaying, m.Count, m.Index, m.Seq, m.Source = b.Replaying, b.Count, b.Index, b.Seq, b.Source
-		m.RingFrom, m.RingSeq = b.RingFrom, b.RingSeq
+		m.RingFrom, m.RingSeq, m.ShownCompact = b.RingFrom, b.RingSeq, b.ShownCompact
 		m.Error, m.Notice = b.Error, b.Notice
 	}
 	if quiet {
