@@ -141,19 +141,27 @@ func (c *Dashboard) PauseClass() string {
 }
 
 // HeaderStats are the few numbers always in view: done and faulted apart
-// (DONE_COUNT counts both).
+// (DONE_COUNT counts both), faulted right after done.
 func (c *Dashboard) HeaderStats() []KV {
 	stats := c.headerStats()
+	i := 0
+	for i < len(stats) && stats[i].Label != "done" {
+		i++
+	}
 	faulted := KV{Label: "faulted", Value: dash, Title: "FAULTS: slots that ended FAULT in the current generation (the log says why)"}
-	stats[4].Title = "slots that ended DONE in the current generation: DONE_COUNT less FAULTS"
+	if i == len(stats) {
+		return append(stats, faulted) // no done cell: never, but no guess
+	}
+	done := &stats[i]
+	done.Title = "slots that ended DONE in the current generation: DONE_COUNT less FAULTS"
 	if f := c.frame; f != nil && f.Ring != nil {
 		k := &f.Ring.Control
-		stats[4].Value, faulted.Value = Thousands(uint64(k.DoneCount-k.Faults)), Thousands(uint64(k.Faults))
+		done.Value, faulted.Value = Thousands(uint64(k.DoneCount-k.Faults)), Thousands(uint64(k.Faults))
 		if k.Faults > 0 {
 			faulted.Class = "num-bad"
 		}
 	}
-	return append(stats[:5:5], append([]KV{faulted}, stats[5:]...)...)
+	return append(stats[:i+1:i+1], append([]KV{faulted}, stats[i+1:]...)...)
 }
 
 // headerStats are HeaderStats but faulted, with done as DONE_COUNT.
