@@ -342,3 +342,18 @@ func TestTheSteadyStateAllocatesNothing(t *testing.T) {
 	require.Equal(t, []string{"masked-tenant", "fault-storm"}, kinds(&d.out))
 	assert.Zero(t, testing.AllocsPerRun(50, step), "a frame with active causes allocates nothing")
 }
+
+// Lanes stop on their budget every frame while the frame still drains
+// what was published (SwiftShader's default-mix): no budget cause.
+func TestExhaustedLanesThatDrainTheBacklogAreNoCause(t *testing.T) {
+	d, r := New(), newRing(65536, 8)
+	for i := range 100 {
+		r.clear()
+		r.tel.Occupancy.WaitIO, r.tel.Occupancy.Yield = uint32(30+i%20), 4
+		r.tel.Occupancy.Empty -= r.tel.Occupancy.WaitIO + 4
+		r.tel.Control.BudgetExhausted += 60
+		r.complete(i%8, 2, 4000, 0)
+		got := r.step(d, 100)
+		require.Empty(t, got.Causes, "frame %d", i)
+	}
+}

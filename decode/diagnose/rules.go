@@ -287,20 +287,23 @@ func (r *rules) budget(dst []Cause) []Cause {
 	if n < BudgetFrames {
 		return dst
 	}
+	// Lanes that stop on their budget are routine while the next
+	// submission claims the rest; the budget is to blame only when the
+	// unclaimed backlog is never worked off.
 	for k := range n {
-		if r.d.at(k).exhausted == r.d.at(k+1).exhausted {
+		if s := r.d.at(k); s.exhausted == r.d.at(k+1).exhausted || s.backlog == 0 {
 			return dst
 		}
 	}
 	first := r.d.at(n)
-	if r.cur.queue <= first.queue || r.cur.done == first.done {
+	if r.cur.backlog <= first.backlog || r.cur.done == first.done {
 		return dst
 	}
 	c := Cause{Kind: Budget, Subject: NoSubject}
 	c.Evidence.Add("budget", float64(r.f.Budget))
 	c.Evidence.Add("exhaustedPerFrame", float64(r.cur.exhausted-first.exhausted)/float64(n))
-	c.Evidence.Add("queueGrowth", float64(r.cur.queue)-float64(first.queue))
-	c.Evidence.Add("queued", float64(r.cur.queue))
+	c.Evidence.Add("backlogGrowth", float64(r.cur.backlog)-float64(first.backlog))
+	c.Evidence.Add("backlog", float64(r.cur.backlog))
 	if r.wantFix(&c) {
 		c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
 		if r.f.Budget > 0 {
