@@ -357,3 +357,16 @@ func TestExhaustedLanesThatDrainTheBacklogAreNoCause(t *testing.T) {
 		require.Empty(t, got.Causes, "frame %d", i)
 	}
 }
+
+func TestAStarvedTenantIsListedBeforeAStarvedPriority(t *testing.T) {
+	d, r := New(), newRing(65536, 4)
+	r.queue(2, 3, 300) // tenant 2 at LOW: both tenant 2 and LOW starve
+	var got *Diagnosis
+	for range 15 {
+		r.complete(0, 1, 5000, 0)
+		got = r.step(d, 100)
+	}
+	require.GreaterOrEqual(t, len(got.Causes), 2, "%v", kinds(got))
+	assert.Equal(t, 2, got.Causes[0].Subject.Tenant)
+	assert.Equal(t, 3, got.Causes[1].Subject.Priority)
+}

@@ -174,10 +174,14 @@ func (d *Diagnoser) track(at float64) {
 	}
 	d.tracked = kept
 	d.out.Causes = d.out.Causes[:0]
+	// By kind; within a kind, causes about a tenant first (a starved
+	// tenant names the hot one; a starved priority does not).
 	for k := DeviceLost; k < kindEnd; k++ {
-		for _, t := range d.tracked {
-			if t.active && t.cause.Kind == k {
-				d.out.Causes = append(d.out.Causes, t.cause)
+		for pass := range 2 {
+			for _, t := range d.tracked {
+				if t.active && t.cause.Kind == k && (t.cause.Subject.Tenant == None) == (pass == 1) {
+					d.out.Causes = append(d.out.Causes, t.cause)
+				}
 			}
 		}
 	}

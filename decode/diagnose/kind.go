@@ -15,12 +15,14 @@ const (
 	Shutdown
 	// MaskedTenant: queued work belongs to a tenant whose mask is off.
 	MaskedTenant
+	// PriorityInversion: a higher priority waits while a lower one runs.
+	// It comes before wait-io: a high priority parked on an answer that
+	// low-priority work holds back is the inversion, WAIT_IO its means.
+	PriorityInversion
 	// WaitIO: WAIT_IO slots wait for a host IO service that does not answer.
 	WaitIO
 	// RequeueLoop: slots requeue themselves over and over, completing nothing.
 	RequeueLoop
-	// PriorityInversion: a higher priority waits while a lower one runs.
-	PriorityInversion
 	// Starvation: a tenant's queued work is not claimed while others' is.
 	Starvation
 	// Budget: lanes spend their claim budget every submission and the

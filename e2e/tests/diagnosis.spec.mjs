@@ -69,7 +69,7 @@ test('fault-storm: degraded, fault-storm with the fault share', async ({ page })
   expect(marks.some((e) => e.name === 'health degraded' && e.args.cause === 'fault-storm'), 'a mark at the change').toBe(true);
 });
 
-test.fixme('skewed-tenants: a cold tenant starves, the hot tenant named', async ({ page }) => {
+test('skewed-tenants: a cold tenant starves, the hot tenant named', async ({ page }) => {
   await gotoReady(page, '?preset=skewed-tenants');
   await watch(page);
   await firstCause(page, 'starvation', 60_000);
@@ -80,7 +80,7 @@ test.fixme('skewed-tenants: a cold tenant starves, the hot tenant named', async 
   await expect(headerStat(page, 'cause')).toContainText('starvation');
 });
 
-test.fixme('priority-inversion: the inversion shown', async ({ page }) => {
+test('priority-inversion: the inversion shown', async ({ page }) => {
   await gotoReady(page, '?preset=priority-inversion');
   await watch(page);
   await firstCause(page, 'priority-inversion', 60_000);

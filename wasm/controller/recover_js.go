@@ -115,7 +115,15 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	if runaway {
 		c.running = false // the live loop would run it away again
 	}
+	why := reason
+	if msg != "" {
+		why += ": " + msg
+	}
+	lostFrame := c.sess.MarkLost(why, loss.UserOpcodes)
 	c.mu.Unlock()
+	if lostFrame != nil {
+		c.display.Update(func(d *ui.Dashboard) { d.Apply(lostFrame) })
+	}
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)
 	if msg != "" {

@@ -25,6 +25,9 @@ func (g *diagnosis) reset(facts diagnose.Facts) {
 // observe diagnoses the frame p is assembling; published is the source's
 // publish count.
 func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosis {
+	// A frame read back means a device answers again: a loss marked
+	// before it (MarkLost) is over.
+	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = false, "", nil
 	g.facts.Published = published
 	in := diagnose.Input{AtMillis: p.AtMillis, Ring: p.Ring, Watchdog: &p.Watchdog, Log: p.Log, Requeues: &p.Priority}
 	return g.d.Observe(&in, &g.facts)
@@ -56,4 +59,21 @@ func (s *Session) Diagnosis() *diagnose.Diagnosis {
 		return f.Diagnosis
 	}
 	return nil
+}
+
+// MarkLost records that the device was lost (reason; inFlight names the
+// user opcodes the lost submission could run) and re-diagnoses the last
+// frame with it, in place, so the page and snapshot() show health lost
+// and a device-lost cause until a frame is read back again. It returns
+// the last frame (nil before the first).
+func (s *Session) MarkLost(reason string, inFlight []string) *frame.Frame {
+	g := &s.diagnosis
+	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = true, reason, append([]string(nil), inFlight...)
+	f := s.frames.Last()
+	if f == nil || f.Diagnosis == nil {
+		return f
+	}
+	in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority}
+	g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
+	return f
 }

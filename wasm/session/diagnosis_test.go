@@ -78,3 +78,28 @@ func TestFaultStormPresetIsDegraded(t *testing.T) {
 	share, _ := c.Evidence.Get("share")
 	assert.InDelta(t, 0.4, share, 0.08)
 }
+
+func TestALostDeviceShowsUntilAFrameIsReadAgain(t *testing.T) {
+	r, gen := newGeneratedRunner(t, workload.DefaultMix, 512, 3)
+	ms := 0.0
+	s := New(func() float64 { ms += 100; return ms })
+	s.Open(Ring{Runner: r, Generator: gen, Why: "test", SketchDepth: 4, SketchWidth: 64})
+	for range 3 {
+		_, err := s.LiveFrame(context.Background(), nil)
+		require.NoError(t, err)
+	}
+	f := s.MarkLost("runaway: a submission ran past 2 s", []string{"spin_forever"})
+	require.NotNil(t, f)
+	assert.Equal(t, diagnose.Lost, f.Diagnosis.Health)
+	c := f.Diagnosis.First()
+	require.NotNil(t, c)
+	assert.Equal(t, diagnose.DeviceLost, c.Kind)
+	assert.Equal(t, "spin_forever", c.Subject.Name)
+	assert.Contains(t, c.Fix, "spin_forever")
+	assert.Same(t, f, s.LastFrame(), "snapshot reads the re-diagnosed frame")
+
+	f, err := s.LiveFrame(context.Background(), nil)
+	require.NoError(t, err)
+	assert.NotEqual(t, diagnose.Lost, f.Diagnosis.Health, "a frame read back ends the loss")
+	assert.False(t, f.Diagnosis.Has(diagnose.DeviceLost))
+}
