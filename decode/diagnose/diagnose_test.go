@@ -370,3 +370,81 @@ func TestAStarvedTenantIsListedBeforeAStarvedPriority(t *testing.T) {
 	assert.Equal(t, 2, got.Causes[0].Subject.Tenant)
 	assert.Equal(t, 3, got.Causes[1].Subject.Priority)
 }
+
+func TestThresholdsHoldBothWays(t *testing.T) {
+	t.Run("requeues fewer than completions are no loop", func(t *testing.T) {
+		d, r := New(), newRing(4096, 2)
+		for range 10 {
+			r.acct.RequeueCount += 20
+			r.complete(0, 2, 4000, 0)
+			require.False(t, r.step(d, 100).Has(RequeueLoop))
+		}
+	})
+	t.Run("a few refusals are no back-pressure", func(t *testing.T) {
+		d, r := New(), newRing(4096, 2)
+		for range 10 {
+			r.facts.Published += 990
+			r.facts.Refused[2] += 10
+			r.complete(0, 2, 990, 0)
+			require.False(t, r.step(d, 100).Has(BackPressure))
+		}
+	})
+	t.Run("WAIT_IO the service left waiting", func(t *testing.T) {
+		d, r := New(), newRing(4096, 2)
+		r.facts.IOWaiting = 5
+		r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 5, 4091
+		var got *Diagnosis
+		for range 3 {
+			r.complete(0, 2, 10, 0)
+			got = r.step(d, 100)
+		}
+		assert.True(t, got.Has(WaitIO))
+		assert.Contains(t, got.Causes[0].Fix, "not ready")
+	})
+	t.Run("a backlog worked off in between is no budget cause", func(t *testing.T) {
+		d, r := New(), newRing(65536, 1)
+		for i := range 12 {
+			r.clear()
+			if i%3 != 1 {
+				r.queue(0, 2, uint32(10*i))
+			}
+			r.tel.Control.BudgetExhausted += 64
+			r.complete(0, 2, 300, 0)
+			require.False(t, r.step(d, 100).Has(Budget), "frame %d", i)
+		}
+	})
+	t.Run("a priority that last ran within the window but not since starves", func(t *testing.T) {
+		d, r := New(), newRing(65536, 4)
+		r.queue(0, 3, 50)
+		var got *Diagnosis
+		for i := range 9 {
+			if i == 2 {
+				r.complete(0, 3, 10, 0) // LOW runs once, inside the window
+			}
+			r.complete(1, 1, 500, 0) // else only HIGH
+			got = r.step(d, 200)
+		}
+		require.NotEmpty(t, got.Causes)
+		assert.False(t, got.Has(PriorityInversion), "LOW's own claims are no lower priority running: %v", kinds(got))
+		assert.True(t, got.Has(Starvation))
+	})
+}
+
+func TestOneFrameRaisesNothingAndACauseOutlivesTwoQuietFrames(t *testing.T) {
+	d, r := New(), newRing(65536, 8)
+	r.complete(1, 2, 1000, 0)
+	r.step(d, 100)
+	r.tel.Control.TenantMasks[3] = 0
+	r.queue(3, 2, 1000) // 1.5% of the ring, masked: one frame
+	r.complete(1, 2, 1000, 0)
+	require.Empty(t, r.step(d, 100).Causes, "one frame is not confirmed")
+	r.complete(1, 2, 1000, 0)
+	require.True(t, r.step(d, 100).Has(MaskedTenant), "two in a row are")
+	r.clear()
+	for i := range clearFrames - 1 {
+		r.complete(1, 2, 1000, 0)
+		require.True(t, r.step(d, 100).Has(MaskedTenant), "quiet frame %d: still held", i+1)
+	}
+	r.complete(1, 2, 1000, 0)
+	assert.False(t, r.step(d, 100).Has(MaskedTenant), "cleared after %d quiet frames", clearFrames)
+}
