@@ -12,7 +12,7 @@
 // browser's GPU process for good: a shared browser would load no WebGPU
 // page after it.
 import { chromium } from '@playwright/test';
-import { test, expect, gotoReady } from './fixtures.mjs';
+import { test, expect, gotoReady, headerStat } from './fixtures.mjs';
 
 // ownBrowser is a browser launched as the project's, with a page at the
 // test server, and its page errors and console errors collected.
@@ -64,8 +64,16 @@ test('a runaway opcode is detected within the bound: drain() rejects naming it, 
     const drain = await ringscope.drain().then(() => ({ resolved: true }), (e) => ({ message: e.message }));
     drain.ms = performance.now() - t0;
     const snap = await ringscope.snapshot();
-    return { drain, lastLoss: snap.lastLoss, recoveries: snap.recoveries, running: snap.running };
+    return { drain, lastLoss: snap.lastLoss, recoveries: snap.recoveries, running: snap.running, diagnosis: snap.diagnosis };
   }, { wgsl: SPIN, bound: BOUND_MS });
+  // The diagnosis names the loss and the opcode in flight (docs/DIAGNOSIS.md).
+  expect(out.diagnosis.health).toBe('lost');
+  expect(out.diagnosis.causes[0]).toMatchObject({ kind: 'device-lost', subject: { name: 'spin_forever' } });
+  expect(out.diagnosis.causes[0].evidence.opcode).toBe('spin_forever');
+  expect(out.diagnosis.causes[0].fix).toContain('spin_forever');
+  await expect(headerStat(page, 'health')).toHaveText('LOST');
+  await expect(headerStat(page, 'cause')).toHaveText('device-lost · spin_forever');
+  expect(await page.evaluate(() => ringscope.exportMetrics())).toContain('ringscope_cause{kind="device-lost"} 1');
   expect(out.drain.resolved).toBeUndefined();
   expect(out.drain.message).toMatch(/^drain: megakernel: runaway: a submission did not complete within 2s .*user opcodes in flight: spin_forever/);
   expect(out.drain.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
@@ -84,10 +92,10 @@ test('a runaway opcode is detected within the bound: drain() rejects naming it, 
 }` }] });
     const items = Array.from({ length: 100 }, (_, i) => ({ opcode: 0x11, priority: i % 5, args: [i + 1] }));
     await ringscope.publish(items);
-    const { telemetry, observable } = await ringscope.drain();
-    return { done: telemetry.control.doneCount, sum: observable[0] };
+    const { telemetry, observable, diagnosis } = await ringscope.drain();
+    return { done: telemetry.control.doneCount, sum: observable[0], health: diagnosis.health, causes: diagnosis.causes.length };
   });
-  expect(next).toEqual({ done: 100, sum: 5050 });
+  expect(next).toEqual({ done: 100, sum: 5050, health: 'idle', causes: 0 });
   await expect(page.getByTestId('status')).toHaveText('ready');
 }));
 

@@ -109,17 +109,19 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	}
 	reason, msg := lost.LostReason()
 	runaway := isRunaway(lost)
+	why := reason
+	if msg != "" {
+		why += ": " + msg
+	}
+	// Before the loss is recorded: a ring with no frame yet gets one
+	// (MarkLost), which must not count as a frame after the loss.
+	lostFrame := c.sess.MarkLost(why, c.runner.InFlightUserOpcodes())
 	loss := c.losses.Begin(api.Loss{Reason: reason, Message: msg, Frame: c.sess.Seq(),
 		DoneCount: c.runner.Telemetry().Control.DoneCount, Published: c.runner.Published(),
 		UserOpcodes: c.runner.InFlightUserOpcodes(), Runaway: runaway}, lost, cause, c.sess.Seq())
 	if runaway {
 		c.running = false // the live loop would run it away again
 	}
-	why := reason
-	if msg != "" {
-		why += ": " + msg
-	}
-	lostFrame := c.sess.MarkLost(why, loss.UserOpcodes)
 	c.mu.Unlock()
 	if lostFrame != nil {
 		c.display.Update(func(d *ui.Dashboard) { d.Apply(lostFrame) })

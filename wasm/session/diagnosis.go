@@ -13,6 +13,9 @@ import (
 type diagnosis struct {
 	d     diagnose.Diagnoser
 	facts diagnose.Facts
+	// lostFrame marks the frame MarkLost assembles: the one frame whose
+	// diagnosis keeps the loss.
+	lostFrame bool
 }
 
 // reset starts a fresh history on facts, with no refusals counted.
@@ -27,7 +30,10 @@ func (g *diagnosis) reset(facts diagnose.Facts) {
 func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosis {
 	// A frame read back means a device answers again: a loss marked
 	// before it (MarkLost) is over.
-	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = false, "", nil
+	if !g.lostFrame {
+		g.facts.Lost, g.facts.LostReason, g.facts.InFlight = false, "", nil
+	}
+	g.lostFrame = false
 	g.facts.Published = published
 	in := diagnose.Input{AtMillis: p.AtMillis, Ring: p.Ring, Watchdog: &p.Watchdog, Log: p.Log, Requeues: &p.Priority}
 	return g.d.Observe(&in, &g.facts)
@@ -62,18 +68,23 @@ func (s *Session) Diagnosis() *diagnose.Diagnosis {
 }
 
 // MarkLost records that the device was lost (reason; inFlight names the
-// user opcodes the lost submission could run) and re-diagnoses the last
-// frame with it, in place, so the page and snapshot() show health lost
-// and a device-lost cause until a frame is read back again. It returns
-// the last frame (nil before the first).
+// user opcodes the lost submission could run), so the page and
+// snapshot() show health lost and a device-lost cause until a frame is
+// read back again. The last frame is re-diagnosed in place (it stays the
+// last good snapshot: no new frame means the page shows it as stale);
+// a ring that has no frame yet gets one of the host's copies. It returns
+// the frame that carries the loss (nil when no ring is open).
 func (s *Session) MarkLost(reason string, inFlight []string) *frame.Frame {
 	g := &s.diagnosis
 	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = true, reason, append([]string(nil), inFlight...)
-	f := s.frames.Last()
-	if f == nil || f.Diagnosis == nil {
+	if f := s.frames.Last(); f != nil && f.Diagnosis != nil {
+		in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority}
+		g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
 		return f
 	}
-	in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority}
-	g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
-	return f
+	if s.attached == nil && s.runner == nil {
+		return nil
+	}
+	g.lostFrame = true
+	return s.assemble(s.Source(), nil, frame.Timings{}, 0, false)
 }

@@ -97,6 +97,7 @@ func TestALostDeviceShowsUntilAFrameIsReadAgain(t *testing.T) {
 	assert.Equal(t, "spin_forever", c.Subject.Name)
 	assert.Contains(t, c.Fix, "spin_forever")
 	assert.Same(t, f, s.LastFrame(), "snapshot reads the re-diagnosed frame")
+	assert.Equal(t, uint64(3), f.Seq, "no new frame: the last good one stays")
 
 	f, err := s.LiveFrame(context.Background(), nil)
 	require.NoError(t, err)
