@@ -21,6 +21,18 @@ test('five minutes of default-mix at 65,536 slots stay in the recorder within 96
   await page.waitForFunction(() => globalThis.ringscope?.captureInfo);
   await page.evaluate(() => ringscope.ready);
   await expect(page.getByTestId('status')).toHaveText('ready', { timeout: 60_000 });
+  // The same five minutes are default-mix's no-false-alarm run (issue 30,
+  // docs/DIAGNOSIS.md): every frame's verdict, through subscribe.
+  await page.evaluate(() => {
+    window.__alarms = [];
+    window.__frames = 0;
+    ringscope.subscribe((f) => {
+      window.__frames++;
+      if ((f.causes && f.causes.length) || !['progressing', 'idle'].includes(f.health)) {
+        window.__alarms.push({ seq: f.seq, health: f.health, causes: f.causes });
+      }
+    });
+  });
 
   // Sample the recorder every 10 s until it spans five minutes: it never
   // exceeds its bound, and it never forgets the start of the run.
@@ -64,6 +76,9 @@ test('five minutes of default-mix at 65,536 slots stay in the recorder within 96
   const occ = out.oldest.occupancy;
   expect(Object.values(occ).reduce((a, b) => a + b, 0), JSON.stringify(occ)).toBe(65536);
   expect(out.oldest.done).toBeGreaterThan(0);
+  const verdicts = await page.evaluate(() => ({ frames: window.__frames, alarms: window.__alarms.slice(0, 5), n: window.__alarms.length }));
+  expect(verdicts.frames, 'frames sampled').toBeGreaterThan(300);
+  expect(verdicts.alarms, `${verdicts.n} of ${verdicts.frames} default-mix frames raised a cause`).toEqual([]);
   expect(errors).toEqual([]);
 });
 
