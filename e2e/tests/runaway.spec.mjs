@@ -54,22 +54,28 @@ const SPIN = `fn spin_forever(slot: u32, args: Args) -> Outcome {
 
 const BOUND_MS = 2000;
 
+const COUNT = { opcode: 0x11, name: 'count', wgsl: `fn count(slot: u32, args: Args) -> Outcome {
+    observable_add(0u, args[0]);
+    return done();
+}` };
+
 test('a runaway opcode is detected within the bound: drain() rejects naming it, then snapshot, open and an exact drain work', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
   await gotoReady(page, '?autostart=0');
-  const out = await page.evaluate(async ({ wgsl, bound }) => {
+  const out = await page.evaluate(async ({ wgsl, bound, count }) => {
     await ringscope.ready;
-    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }] });
-    await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }, count] });
+    // Good work beside the runaway: it dies with the device and is dropped.
+    await ringscope.publish([{ opcode: 0x10, args: [3] }, ...Array.from({ length: 10 }, () => ({ opcode: 0x11, args: [1000] }))]);
     const t0 = performance.now();
     const drain = await ringscope.drain().then(() => ({ resolved: true }), (e) => ({ message: e.message }));
     drain.ms = performance.now() - t0;
     const snap = await ringscope.snapshot();
     return { drain, lastLoss: snap.lastLoss, recoveries: snap.recoveries, running: snap.running, diagnosis: snap.diagnosis };
-  }, { wgsl: SPIN, bound: BOUND_MS });
+  }, { wgsl: SPIN, bound: BOUND_MS, count: COUNT });
   // The diagnosis names the loss and the opcode in flight (docs/DIAGNOSIS.md).
   expect(out.diagnosis.health).toBe('lost');
   expect(out.diagnosis.causes[0]).toMatchObject({ kind: 'device-lost', subject: { name: 'spin_forever' } });
-  expect(out.diagnosis.causes[0].evidence.opcode).toBe('spin_forever');
+  expect(out.diagnosis.causes[0].evidence.opcode).toEqual(['spin_forever', 'count']);
   expect(out.diagnosis.causes[0].fix).toContain('spin_forever');
   await expect(headerStat(page, 'health')).toHaveText('LOST');
   await expect(headerStat(page, 'cause')).toHaveText('device-lost · spin_forever');
@@ -78,11 +84,26 @@ test('a runaway opcode is detected within the bound: drain() rejects naming it, 
   expect(out.drain.message).toMatch(/^drain: megakernel: runaway: a submission did not complete within 2s .*user opcodes in flight: spin_forever/);
   expect(out.drain.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
   expect(out.drain.ms).toBeLessThan(BOUND_MS + 5000);
-  // Not ready while the ring holds the work that ran away.
-  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever: a submission did not complete within 2s\)/);
-  expect(out.lastLoss).toMatchObject({ reason: 'runaway', runaway: true, userOpcodes: ['spin_forever'], recovered: true });
+  // Not ready: the status says what ran away and what was dropped.
+  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever, count: a submission did not complete within 2s\); recovered on a new device with an empty ring, 11 items dropped$/);
+  expect(out.lastLoss).toMatchObject({ reason: 'runaway', runaway: true, userOpcodes: ['spin_forever', 'count'], recovered: true, dropped: 11, published: 11 });
   expect(out.recoveries).toBe(1);
   expect(out.running).toBe(false);
+
+  // The recovered ring is empty (docs/OPCODES.md §1): draining it again
+  // runs nothing away, and good work published on it drains exactly.
+  const after = await page.evaluate(async () => {
+    const t0 = performance.now();
+    const empty = await ringscope.drain();
+    const ms = performance.now() - t0;
+    await ringscope.publish(Array.from({ length: 50 }, (_, i) => ({ opcode: 0x11, priority: i % 5, args: [i + 1] })));
+    const good = await ringscope.drain();
+    const snap = await ringscope.snapshot();
+    return { outcome: empty.outcome, submissions: empty.submissions, pending: empty.telemetry.occupancy.published, ms,
+      done: good.telemetry.control.doneCount, sum: good.observable[0], goodOutcome: good.outcome, recoveries: snap.recoveries };
+  });
+  expect(after).toMatchObject({ outcome: 'empty', submissions: 0, pending: 0, done: 50, sum: 1275, goodOutcome: 'empty', recoveries: 1 });
+  expect(after.ms).toBeLessThan(BOUND_MS);
 
   // A new ring on the new device: a good kernel drains exactly.
   const next = await page.evaluate(async () => {

@@ -114,6 +114,10 @@ type Loss struct {
 	// submission ran past its bound (megakernel.RunawayError; Reason is
 	// megakernel.LostRunaway), and UserOpcodes were in flight.
 	Runaway bool
+	// Dropped counts the items a runaway's recovery dropped: its ring is
+	// recovered empty (docs/OPCODES.md §1), so they are the items
+	// published and not ended at the last readback.
+	Dropped uint64
 	// RecoveredMillis is the time from noticing the loss to a rebound
 	// runner; Recovered says whether it recovered.
 	RecoveredMillis float64

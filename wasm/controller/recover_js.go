@@ -156,6 +156,23 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 		c.fail(err)
 		return err
 	}
+	if runaway {
+		// The recovered ring is empty (docs/OPCODES.md §1): the host copy
+		// still holds the work that ran away, and a drain of it would run
+		// away again. Which of the work in flight looped the watchdog cannot
+		// tell, so every item published and not ended is dropped and
+		// counted; the ring keeps its options and kernel, in a new
+		// generation.
+		loss.Dropped = dropped(loss)
+		if err = c.runner.Reset(c.runner.Options()); err != nil {
+			dev.Destroy()
+			c.losses.Last = &loss
+			c.mu.Unlock()
+			err = fmt.Errorf("device lost (%s), and the ring not emptied: %w", reason, err)
+			c.fail(err)
+			return err
+		}
+	}
 	c.setDevice(dev)
 	c.losses.Recoveries++
 	n := c.losses.Recoveries
@@ -166,8 +183,8 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 		d.Recoveries = n
 		d.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
 		if runaway {
-			// Not ready: the ring still holds the work that ran away;
-			// the next open() or reset says ready again.
+			// Not ready: the page says what ran away and what it dropped
+			// until the next open() or reset.
 			d.Status, d.Running = ui.ErrorStatus(runawayStatus(loss)), false
 		}
 	})
@@ -186,7 +203,16 @@ func runawayStatus(l api.Loss) error {
 	if len(l.UserOpcodes) > 0 {
 		names = strings.Join(l.UserOpcodes, ", ")
 	}
-	return fmt.Errorf("runaway submission (%s: %s); recovered on a new device, open() a new ring", names, l.Message)
+	return fmt.Errorf("runaway submission (%s: %s); recovered on a new device with an empty ring, %d items dropped", names, l.Message, l.Dropped)
+}
+
+// dropped is the work a runaway's recovery drops: the items published and
+// not ended as of the last readback.
+func dropped(l api.Loss) uint64 {
+	if l.Published > uint64(l.DoneCount) {
+		return l.Published - uint64(l.DoneCount)
+	}
+	return 0
 }
 
 // LastLoss is the page's last device loss, and whether there was one: its
