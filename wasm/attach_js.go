@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/controller"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wasm/jsmethod"
@@ -43,6 +44,9 @@ func attachRequest(o js.Value) (controller.AttachRequest, error) {
 	var req controller.AttachRequest
 	if t := jsarg.TypeName(o); t != "object" {
 		return req, fmt.Errorf("attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?}, got %s", t)
+	}
+	if err := jsarg.Known(o, &api.AttachOptions, ""); err != nil {
+		return req, err
 	}
 	var err error
 	if req.Slots, err = jsarg.OptUint32(o, "attach", "slots", 0); err != nil {

@@ -68,7 +68,7 @@ func installRingAPI(a *app, obj js.Value) {
 		return r.Open(opts)
 	})
 	jsmethod.Method(obj, "publish", func(args []js.Value) (any, error) {
-		if err := jsarg.Options(jsarg.Arg(args, 1), "publish"); err != nil {
+		if err := jsarg.Known(jsarg.Arg(args, 1), &api.PublishOptions, ""); err != nil {
 			return nil, err
 		}
 		max := r.Slots()
@@ -93,6 +93,9 @@ func installRingAPI(a *app, obj js.Value) {
 		return r.SetTenantMask(tenant, jsarg.Truthy(jsarg.Arg(args, 1)))
 	})
 	jsmethod.Method(obj, "drain", func(args []js.Value) (any, error) {
+		if err := jsarg.Known(jsarg.Arg(args, 0), &api.DrainOptions, ""); err != nil {
+			return nil, err
+		}
 		max, err := jsarg.OptUint32(jsarg.Arg(args, 0), "drain", "maxSubmissions", 64)
 		if err != nil {
 			return nil, err
@@ -104,7 +107,7 @@ func installRingAPI(a *app, obj js.Value) {
 	})
 	jsmethod.Method(obj, "snapshot", func(args []js.Value) (any, error) {
 		o := jsarg.Arg(args, 0)
-		if err := jsarg.Options(o, "snapshot"); err != nil {
+		if err := jsarg.Known(o, &api.SnapshotOptions, ""); err != nil {
 			return nil, err
 		}
 		return r.Snapshot(jsarg.OptBool(o, "slots"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 )
@@ -34,7 +35,7 @@ func (a *Adapter) apiDecode(args []js.Value) (any, error) {
 		return nil, err
 	}
 	opts := jsarg.Arg(args, 2)
-	if err := jsarg.Options(opts, "decode"); err != nil {
+	if err := jsarg.Known(opts, &api.DecodeOptions, ""); err != nil {
 		return nil, err
 	}
 	windows, err := jsarg.OptUint32Array(opts, "decode", "windowOpcodes", jsarg.MaxOptionArray)

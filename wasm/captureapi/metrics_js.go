@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 )
@@ -33,6 +34,9 @@ func (a *Adapter) apiExportMetrics(args []js.Value) (any, error) {
 
 // metricsKind reads the format option into exportBytes' kind.
 func metricsKind(o js.Value, what string) (string, error) {
+	if err := jsarg.Known(o, &api.ExportMetricsOptions, what); err != nil {
+		return "", err
+	}
 	v, err := jsarg.OptProp(o, what, "format")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return capture.ExportMetrics, err

@@ -87,6 +87,9 @@ func apiExample(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("example: %w", err)
 	}
+	if err := jsarg.Known(jsarg.Arg(args, 1), &api.ExampleOptions, ""); err != nil {
+		return nil, err
+	}
 	seed, err := jsarg.OptUint32(jsarg.Arg(args, 1), "example", "seed", 1)
 	if err != nil {
 		return nil, err
@@ -136,6 +139,9 @@ func workloadArg(o js.Value) (kerneldef.Workload, error) {
 	var w kerneldef.Workload
 	if jsarg.TypeName(o) != "object" {
 		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, jsarg.TypeName(o))
+	}
+	if err := jsarg.Known(o, &api.WorkloadOptions, what); err != nil {
+		return w, err
 	}
 	for _, f := range []struct {
 		name string

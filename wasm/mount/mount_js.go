@@ -13,6 +13,7 @@ import (
 	"github.com/gowebapi/webapi/dom"
 	"github.com/gowebapi/webapi/dom/domcore"
 
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
@@ -58,6 +59,9 @@ func toAny(s []string) []any {
 
 // mountPanels reads options.panels: nil for the whole dashboard.
 func mountPanels(o js.Value) ([]string, error) {
+	if err := jsarg.Known(o, &api.MountOptions, ""); err != nil {
+		return nil, err
+	}
 	p, err := jsarg.OptProp(o, "mount", "panels")
 	if err != nil || p.IsUndefined() || p.IsNull() {
 		return nil, err

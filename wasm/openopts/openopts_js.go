@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
@@ -54,7 +55,7 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 	const what = "open"
 	var oo Options
 	opts := &oo.Options
-	if err := jsarg.Options(o, what); err != nil {
+	if err := jsarg.Known(o, &api.OpenOptions, ""); err != nil {
 		return oo, err
 	}
 	fields := []struct {
@@ -202,7 +203,7 @@ func kernelOption(o js.Value) (wgsl.Kernel, error) {
 	return k, nil
 }
 
-func element(arr js.Value, what string, i int) (js.Value, string, error) {
+func element(arr js.Value, what string, i int, t *api.OptionTable) (js.Value, string, error) {
 	field := fmt.Sprintf("%s[%d]", what, i)
 	v, err := jsarg.Get(arr, "open: "+field, i)
 	if err != nil {
@@ -211,12 +212,12 @@ func element(arr js.Value, what string, i int) (js.Value, string, error) {
 	if jsarg.TypeName(v) != "object" {
 		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, jsarg.TypeName(v))
 	}
-	return v, field, nil
+	return v, field, jsarg.Known(v, t, "open: "+field)
 }
 
 func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
 	var op wgsl.Opcode
-	e, field, err := element(ops, "opcodes", i)
+	e, field, err := element(ops, "opcodes", i, &api.OpcodeOptions)
 	if err != nil {
 		return op, err
 	}
@@ -235,7 +236,7 @@ func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
 
 func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 	var b wgsl.Buffer
-	e, field, err := element(bufs, "buffers", i)
+	e, field, err := element(bufs, "buffers", i, &api.BufferOptions)
 	if err != nil {
 		return b, err
 	}

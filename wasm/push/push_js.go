@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/internal/pushlabel"
+	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
@@ -73,7 +74,7 @@ func (p *pusher) apiPushMetrics(args []js.Value) (any, error) {
 		return nil, err
 	}
 	o := jsarg.Arg(args, 1)
-	if err := jsarg.Options(o, what); err != nil {
+	if err := jsarg.Known(o, &api.PushMetricsOptions, ""); err != nil {
 		return nil, err
 	}
 	job, err := optLabel(o, what, "job", "ringscope")
