@@ -41,19 +41,20 @@ const module = "github.com/ringscope/ringscope"
 // Tests may import any project package (to check against a twin), but
 // not the JS boundary or a module the rules below do not allow.
 var projectRules = map[string][]string{
-	"wgsl/abi":        {},
-	"decode":          {"wgsl/abi"},
-	"decode/frame":    {"decode", "decode/diagnose", "wgsl/abi"},
-	"decode/diagnose": {"decode", "wgsl/abi"},
-	"wgsl":            {"wgsl/abi", "wgsl/"},
-	"wgsl/":           {"wgsl", "wgsl/"},
-	"webgpu":          {},
-	"webgpu/":         {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode"},
-	"ui":              {"decode", "decode/diagnose", "decode/frame", "wgsl/abi", "wgsl/workload"}, // workload: the presets catalogue
-	"wasm":            {"*"},
-	"wasm/":           {"*"},
-	".":               {},
-	"internal/":       {},
+	"wgsl/abi":         {},
+	"decode":           {"wgsl/abi"},
+	"decode/frame":     {"decode", "decode/diagnose", "wgsl/abi"},
+	"decode/diagnose":  {"decode", "wgsl/abi"},
+	"decode/tasktrace": {"decode", "wgsl/abi"},
+	"wgsl":             {"wgsl/abi", "wgsl/"},
+	"wgsl/":            {"wgsl", "wgsl/"},
+	"webgpu":           {},
+	"webgpu/":          {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode", "decode/tasktrace"},
+	"ui":               {"decode", "decode/diagnose", "decode/frame", "wgsl/abi", "wgsl/workload"}, // workload: the presets catalogue
+	"wasm":             {"*"},
+	"wasm/":            {"*"},
+	".":                {},
+	"internal/":        {},
 }
 
 // leafPackages import nothing of the project, so any package may import

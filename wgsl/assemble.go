@@ -72,8 +72,9 @@ func (m SourceMap) Locate(line int) Origin {
 // built-in kernel's source is DrainSource, with an empty map.
 func (k *Kernel) Source() (string, SourceMap) {
 	if k.IsZero() {
-		return DrainSource(), nil
+		return assemble(drainBody(k.Trace)), nil
 	}
+	megakernel := drainBody(k.Trace)
 	decl := strings.Index(megakernel, declMarker)
 	cases := strings.Index(megakernel, casesMarker)
 	if decl < 0 || cases < decl {

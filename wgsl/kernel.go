@@ -10,10 +10,14 @@ import (
 
 // Kernel is the drain with the user's own work compiled into its dispatch
 // (docs/OPCODES.md): user opcodes, each a WGSL function, and the named
-// storage buffers they use. The zero value is the built-in kernel.
+// storage buffers they use, and whether the drain traces its tasks. The
+// zero value is the built-in kernel.
 type Kernel struct {
 	Opcodes []Opcode
 	Buffers []Buffer
+	// Trace compiles the traced drain (docs/TRACE.md): a record per
+	// claimed slot in a trace buffer bound at abi.BindingTrace.
+	Trace bool
 }
 
 // Opcode is a user opcode: Value in [abi.UserOpcodeFirst,
@@ -95,7 +99,8 @@ func declErr(field, format string, args ...any) error {
 	return &DeclError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// IsZero reports whether k is the built-in kernel.
+// IsZero reports whether k declares no user opcode or buffer (traced or
+// not: tracing adds none).
 func (k *Kernel) IsZero() bool { return len(k.Opcodes) == 0 && len(k.Buffers) == 0 }
 
 // Clone returns a deep copy of k (Init bytes included).
@@ -119,7 +124,7 @@ func (k *Kernel) Equal(o *Kernel) bool {
 // the same buffers, whatever their initial bytes: one compiled module and
 // its pipelines serve both.
 func (k *Kernel) SameProgram(o *Kernel) bool {
-	return slices.Equal(k.Opcodes, o.Opcodes) && slices.EqualFunc(k.Buffers, o.Buffers, func(a, b Buffer) bool {
+	return k.Trace == o.Trace && slices.Equal(k.Opcodes, o.Opcodes) && slices.EqualFunc(k.Buffers, o.Buffers, func(a, b Buffer) bool {
 		return a.Name == b.Name && a.Access == b.Access && a.element() == b.element() && a.Size == b.Size
 	})
 }

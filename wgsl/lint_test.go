@@ -122,7 +122,7 @@ func kernelFiles(t *testing.T) map[string]string {
 	require.NoError(t, err)
 	files := map[string]string{}
 	for _, p := range paths {
-		if p == "abi_gen.wgsl" {
+		if p == "abi_gen.wgsl" || p == "trace_abi_gen.wgsl" {
 			continue
 		}
 		b, err := os.ReadFile(p)
@@ -178,6 +178,7 @@ func TestKernelsAssemble(t *testing.T) {
 		"reduce.wgsl": ReduceSource(), "window_tenants.wgsl": WindowTenantsSource()}
 	user := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
 	assembled["user_prelude.wgsl"], _ = user.Source()
+	assembled["trace.wgsl"] = TracedDrainSource()
 	for file, src := range kernelFiles(t) {
 		t.Run(file, func(t *testing.T) {
 			full, embedded := assembled[file]
@@ -185,12 +186,15 @@ func TestKernelsAssemble(t *testing.T) {
 			assert.True(t, strings.HasPrefix(full, ABISource()), "the ABI constants come first")
 			// The GPU gets the copy without comments (min/).
 			min := stripped(t, file, src)
-			if file == "user_prelude.wgsl" {
+			if file == "user_prelude.wgsl" || file == "trace.wgsl" {
 				// Spliced into the drain, not a kernel of its own.
 				_, body, _ := strings.Cut(min, "\n")
 				assert.Contains(t, full, body)
-				assert.True(t, strings.HasPrefix(src, "// user_prelude.wgsl: no entry point."))
+				assert.True(t, strings.HasPrefix(src, "// "+file+": ") && strings.Contains(src, "no entry point"))
 				return
+			}
+			if file == "megakernel.wgsl" {
+				min = hooks(min, false) // its trace hooks are trace.wgsl's
 			}
 			assert.True(t, strings.HasSuffix(full, min), "the kernel follows")
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ringscope/ringscope/internal/heapsort"
+	"github.com/ringscope/ringscope/wgsl/internal/wgslmin"
 )
 
 // The kernels as the GPU gets them: min/ holds the .wgsl files of this
@@ -24,7 +25,47 @@ var (
 	reduce string
 	//go:embed min/window_tenants.wgsl
 	windowTenants string
+	//go:embed min/trace_abi_gen.wgsl
+	traceABIGen string
+	//go:embed min/trace.wgsl
+	traceDecls string
 )
+
+// drainBody is megakernel.wgsl as the drain compiles it: with trace, its
+// trace hooks (wgslmin.TraceHook lines) are code and trace.wgsl with its
+// constants comes first; without, the hook lines are gone, so the source
+// is, byte for byte, the kernel as it was before tracing existed
+// (TestUntracedDrainIsTheKernelWithoutTracing).
+func drainBody(trace bool) string {
+	if trace {
+		return tracedBody()
+	}
+	return untracedBody()
+}
+
+var untracedBody = sync.OnceValue(func() string { return hooks(megakernel, false) })
+
+var tracedBody = sync.OnceValue(func() string {
+	return traceABIGen + "\n" + traceDecls + "\n" + hooks(megakernel, true)
+})
+
+// hooks turns each trace hook line of src into its code (on) or drops it.
+func hooks(src string, on bool) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	for line := range strings.Lines(src) {
+		body := strings.TrimLeft(line, " \t")
+		code, ok := strings.CutPrefix(body, wgslmin.TraceHook)
+		switch {
+		case !ok:
+			b.WriteString(line)
+		case on:
+			b.WriteString(line[:len(line)-len(body)])
+			b.WriteString(code)
+		}
+	}
+	return b.String()
+}
 
 // Entry points and override names of the kernels.
 const (
@@ -67,7 +108,11 @@ func ABISource() string { return abiGen }
 
 // DrainSource is the assembled WGSL of the drain kernel: abi_gen.wgsl, then
 // megakernel.wgsl. Drain and JIT programs share this one shader module.
-func DrainSource() string { return assemble(megakernel) }
+func DrainSource() string { return assemble(untracedBody()) }
+
+// TracedDrainSource is DrainSource with tracing on (docs/TRACE.md): the
+// trace buffer at BINDING_TRACE and a record per claimed slot.
+func TracedDrainSource() string { return assemble(tracedBody()) }
 
 // FinalizeSource is the assembled WGSL of the finalize kernel.
 func FinalizeSource() string { return assemble(finalize) }

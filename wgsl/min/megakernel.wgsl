@@ -739,7 +739,9 @@ fn run_plain(c: Claim, k: ptr<function, LaneCounts>) -> bool {
     (*k).prio_n += 1u;
     (*k).tenant_n += 1u;
     (*k).op_n += 1u;
+    // @trace: let trace_start = trace_ticket();
     atomicStore(&ring[base + SLOT_STATUS], end);
+    // @trace: trace_record(c.slot, op, tenant, trace_start, ends(end));
     if (end == STATUS_DONE) {
         (*k).done += 1u;
     }
@@ -914,6 +916,7 @@ fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
     let op = atomicLoad(&ring[base + SLOT_OPCODE]);
     let tenant = atomicLoad(&ring[base + SLOT_TENANT]);
     var out: Outcome;
+    // @trace: let trace_start = trace_ticket();
     if (!claim_slot(status)) {
         out = faults(FAULT_BAD_STATE);
         atomicStore(&ring[status], STATUS_FAULT);
@@ -936,6 +939,7 @@ fn run_slot(c: Claim, k: ptr<function, LaneCounts>) {
         atomicAdd(&control[CTRL_FAULTS], 1u);
         log_append(LOG_FAULT_TAG | out.fault, c.slot, op, params[PARAM_EPOCH]);
     }
+    // @trace: trace_record(c.slot, op, tenant, trace_start, out);
     if (out.status == STATUS_DONE || out.status == STATUS_FAULT) {
         (*k).done += 1u;
     }
@@ -984,6 +988,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
     if (all(gid == vec3<u32>(0u))) {
         atomicAdd(&control[CTRL_DISPATCHES], 1u);
     }
+    // @trace: trace_at(gid.x / WORKGROUP_SIZE_X, lane);
     let slots = arrayLength(&ring) / SLOT_WORDS;
     var counts = lane_counts();
     let budget = params[PARAM_BUDGET];

@@ -19,6 +19,8 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -40,6 +42,8 @@ type Const struct {
 	// declaration's doc comment, set on its first constant only.
 	First bool
 	Group []string
+	// File is the base name of the Go file that declares it.
+	File string
 }
 
 // Constants parses and type-checks the Go package in dir (the abi package)
@@ -78,6 +82,7 @@ func Constants(dir string) ([]Const, error) {
 	var out []Const
 	seen := map[string]string{}
 	for _, f := range files {
+		file := filepath.Base(fset.Position(f.Pos()).Filename)
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
 			if !ok || gd.Tok != token.CONST {
@@ -105,6 +110,7 @@ func Constants(dir string) ([]Const, error) {
 						Value:    uint32(u),
 						Doc:      commentLines(vs.Doc),
 						Comment:  strings.Join(commentLines(vs.Comment), " "),
+						File:     file,
 					}
 					if i < len(vs.Values) {
 						if lit, ok := vs.Values[i].(*ast.BasicLit); ok {
@@ -127,19 +133,51 @@ func Constants(dir string) ([]Const, error) {
 	return out, nil
 }
 
-// Generate returns the contents of abi_gen.wgsl for the abi package in dir.
+// Generate returns the contents of abi_gen.wgsl for the abi package in dir:
+// the constants of every file but those Split names.
 func Generate(dir string) ([]byte, error) {
+	return GenerateFiles(dir, func(file string) bool { return !isSplit(file) })
+}
+
+// Split are the abi files whose constants go to a WGSL file of their own,
+// prepended only to the kernels that use them: trace.go's (trace_abi_gen.wgsl),
+// so that a drain without tracing compiles the source it did before.
+var Split = []string{"trace.go"}
+
+func isSplit(file string) bool { return slices.Contains(Split, file) }
+
+// GenerateFiles returns the WGSL of the constants of the abi package in
+// dir declared in the files keep accepts (base names).
+func GenerateFiles(dir string, keep func(file string) bool) ([]byte, error) {
 	consts, err := Constants(dir)
 	if err != nil {
 		return nil, err
 	}
-	return Format(consts), nil
+	kept := consts[:0]
+	for _, c := range consts {
+		if keep(c.File) {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("abigen: no exported constants of %s in the files asked for", dir)
+	}
+	kept[0].First = true
+	return Format(kept), nil
 }
 
 // WriteFile generates the WGSL for the abi package in dir and writes it to
 // path, only when the contents changed (so the file's mtime stays put).
-func WriteFile(dir, path string) error {
-	src, err := Generate(dir)
+// only, when non-empty, is the one file whose constants it writes
+// (one of Split); otherwise it writes Generate's.
+func WriteFile(dir, path, only string) error {
+	var src []byte
+	var err error
+	if only != "" {
+		src, err = GenerateFiles(dir, func(file string) bool { return file == only })
+	} else {
+		src, err = Generate(dir)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,13 +5,19 @@
 //
 // A stripped file has the lines of its source, in order, so a line number
 // in one is the source file's; it keeps the splice markers of
-// megakernel.wgsl (// @user-declarations, // @user-cases).
+// megakernel.wgsl (// @user-declarations, // @user-cases) and its trace
+// hooks (// @trace: code), which package wgsl turns into code or blank
+// lines.
 package wgslmin
 
 import (
 	"fmt"
 	"strings"
 )
+
+// TraceHook starts a line of megakernel.wgsl that is code in the traced
+// drain only (package wgsl, Kernel.Trace).
+const TraceHook = "// @trace: "
 
 // File is the stripped copy of src, the WGSL file name: Strip(src) with
 // its first line, which must be a comment (the file's header), replaced
@@ -25,14 +31,14 @@ func File(name, src string) (string, error) {
 }
 
 // Strip returns src with each line's // comment and trailing blanks
-// removed, but for the splice markers.
+// removed, but for the splice markers and trace hooks.
 func Strip(src string) string {
 	var b strings.Builder
 	b.Grow(len(src))
 	for line := range strings.Lines(src) {
 		body, nl := strings.CutSuffix(line, "\n")
 		trimmed := strings.TrimLeft(body, " \t")
-		if !strings.HasPrefix(trimmed, "// @user-") {
+		if !strings.HasPrefix(trimmed, "// @user-") && !strings.HasPrefix(trimmed, TraceHook) {
 			if i := strings.Index(body, "//"); i >= 0 {
 				body = body[:i]
 			}

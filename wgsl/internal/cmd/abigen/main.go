@@ -15,8 +15,9 @@ import (
 func main() {
 	abiDir := flag.String("abi", "abi", "directory of the Go abi package")
 	out := flag.String("o", "abi_gen.wgsl", "output file")
+	only := flag.String("only", "", "write only this file's constants (one of abigen.Split); otherwise all the others")
 	flag.Parse()
-	if err := abigen.WriteFile(*abiDir, *out); err != nil {
+	if err := abigen.WriteFile(*abiDir, *out, *only); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

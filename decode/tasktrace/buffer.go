@@ -1,0 +1,124 @@
+package tasktrace
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// BufferName is the trace buffer's name in a *decode.DecodeError.
+const BufferName = "trace"
+
+// Sizes of the trace buffer in bytes.
+const (
+	HeaderBytes = abi.TraceHeaderWords * abi.WordBytes
+	RecordBytes = abi.TraceRecordWords * abi.WordBytes
+)
+
+// Bytes is the size of a trace buffer of capacity records.
+func Bytes(capacity uint32) uint64 { return HeaderBytes + uint64(capacity)*RecordBytes }
+
+// Record is one traced slot: where it ran, its start and end tickets and
+// how it ended. Parent is the slot that spawned it on the GPU, or
+// abi.TraceNoParent.
+type Record struct {
+	Slot      uint32
+	Opcode    uint32
+	Tenant    uint32
+	Workgroup uint32
+	Lane      uint32
+	Start     uint32
+	End       uint32
+	Status    decode.Status
+	Fault     decode.FaultCode
+	Parent    uint32
+}
+
+// HasParent reports whether the GPU spawned the slot.
+func (r *Record) HasParent() bool { return r.Parent != abi.TraceNoParent }
+
+// Buffer is a decoded trace buffer. Cursor counts the records the drain
+// tried to append, Capacity those the buffer holds, Clock the next ticket;
+// Records are the min(Cursor, Capacity) that landed, in append order, and
+// Overflow = Cursor − Capacity those dropped. The zero value is empty.
+type Buffer struct {
+	Cursor   uint32
+	Capacity uint32
+	Clock    uint32
+	Overflow uint32
+	Records  []Record
+}
+
+// Decode decodes a trace buffer; see DecodeInto.
+func Decode(b []byte) (Buffer, error) {
+	var t Buffer
+	err := DecodeInto(&t, b)
+	return t, err
+}
+
+// DecodeInto decodes trace buffer b into dst, reusing dst.Records. b must
+// be whole words: the header, then whole records, at least Capacity of
+// them (a longer buffer is fine). On error dst is left untouched.
+func DecodeInto(dst *Buffer, b []byte) error {
+	n := len(b)
+	switch {
+	case n%abi.WordBytes != 0:
+		return &decode.DecodeError{Buffer: BufferName, Offset: n - n%abi.WordBytes, Msg: fmt.Sprintf(
+			"trace length %d bytes is not a whole number of %d-byte words", n, abi.WordBytes)}
+	case n < HeaderBytes:
+		return &decode.DecodeError{Buffer: BufferName, Offset: n, Msg: fmt.Sprintf(
+			"trace of %d bytes is shorter than its %d-byte header", n, HeaderBytes)}
+	case (n-HeaderBytes)%RecordBytes != 0:
+		return &decode.DecodeError{Buffer: BufferName, Offset: n - (n-HeaderBytes)%RecordBytes, Msg: fmt.Sprintf(
+			"trace length %d bytes is not a %d-byte header and whole %d-byte records", n, HeaderBytes, RecordBytes)}
+	}
+	le := binary.LittleEndian
+	word := func(i int) uint32 { return le.Uint32(b[i*abi.WordBytes:]) }
+	cursor, capacity, clock := word(abi.TraceCursor), word(abi.TraceCapacity), word(abi.TraceClock)
+	held := (n - HeaderBytes) / RecordBytes
+	if uint64(capacity) > uint64(held) {
+		return &decode.DecodeError{Buffer: BufferName, Offset: n, Msg: fmt.Sprintf(
+			"trace header claims a capacity of %d records but the buffer holds %d", capacity, held)}
+	}
+	records := int(min(cursor, capacity))
+	dst.Cursor, dst.Capacity, dst.Clock, dst.Overflow = cursor, capacity, clock, 0
+	if cursor > capacity {
+		dst.Overflow = cursor - capacity
+	}
+	if cap(dst.Records) >= records {
+		dst.Records = dst.Records[:records]
+	} else {
+		dst.Records = make([]Record, records)
+	}
+	for i := range dst.Records {
+		w := abi.TraceHeaderWords + i*abi.TraceRecordWords
+		opTenant, outcome := word(w+abi.TraceRecOpTenant), word(w+abi.TraceRecOutcome)
+		dst.Records[i] = Record{
+			Slot:      word(w + abi.TraceRecSlot),
+			Opcode:    opTenant & abi.TraceOpMask,
+			Tenant:    opTenant >> abi.TraceTenantShift,
+			Workgroup: word(w + abi.TraceRecGroup),
+			Lane:      word(w + abi.TraceRecLane),
+			Start:     word(w + abi.TraceRecStart),
+			End:       word(w + abi.TraceRecEnd),
+			Status:    decode.Status(outcome & (1<<abi.TraceFaultShift - 1)),
+			Fault:     decode.FaultCode(outcome >> abi.TraceFaultShift),
+			Parent:    word(w + abi.TraceRecParent),
+		}
+	}
+	return nil
+}
+
+// Header is the trace buffer header a host writes before a submission:
+// cursor 0 (an empty buffer), capacity records, and the clock at clock,
+// so that tickets keep counting from one submission to the next.
+func Header(dst []byte, capacity, clock uint32) []byte {
+	var h [abi.TraceHeaderWords]uint32
+	h[abi.TraceCapacity], h[abi.TraceClock] = capacity, clock
+	for _, w := range h {
+		dst = binary.LittleEndian.AppendUint32(dst, w)
+	}
+	return dst
+}

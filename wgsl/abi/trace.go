@@ -1,0 +1,47 @@
+package abi
+
+// Task tracing (docs/TRACE.md): a traced drain takes a ticket of one
+// global clock when it starts each claimed slot and another when it ends
+// it, and appends one record per slot to the trace buffer. These constants
+// go to trace_abi_gen.wgsl, not abi_gen.wgsl, so that a drain without
+// tracing compiles the very source it compiled before the feature.
+const (
+	// BindingTrace is the trace buffer's binding in group BindGroup, past
+	// every user buffer a device allows (BindingFirstUser + i stays below
+	// it for i < BindingTrace − BindingFirstUser).
+	BindingTrace = 64
+	// TraceHeaderWords is the trace buffer's header: cursor, capacity,
+	// clock and one reserved word.
+	TraceHeaderWords = 4
+	// TraceCursor counts every record a lane tried to append: records
+	// [0, min(cursor, capacity)) are written, and cursor − capacity, when
+	// positive, is the overflow (records dropped, never written past).
+	TraceCursor = 0
+	// TraceCapacity is the records the host sized the buffer for.
+	TraceCapacity = 1
+	// TraceClock is the ticket clock: each ticket is one atomicAdd on it,
+	// so tickets are unique and ordered across every lane of the device.
+	TraceClock = 2
+	// TraceRecordWords is the size of one record in words.
+	TraceRecordWords = 8
+)
+
+// Words of one trace record.
+const (
+	TraceRecSlot     = 0 // the slot's index in the ring
+	TraceRecOpTenant = 1 // opcode (low 16 bits) | tenant << 16
+	TraceRecGroup    = 2 // the workgroup that ran it (workgroup_id.x)
+	TraceRecLane     = 3 // the lane within that workgroup
+	TraceRecStart    = 4 // ticket taken before the claim of the slot
+	TraceRecEnd      = 5 // ticket taken after its final status was stored
+	TraceRecOutcome  = 6 // final status | fault code << 8
+	TraceRecParent   = 7 // the spawning slot, or TraceNoParent
+	// TraceOpMask and TraceTenantShift split TraceRecOpTenant.
+	TraceOpMask      = 0xFFFF
+	TraceTenantShift = 16
+	// TraceFaultShift places the fault code in TraceRecOutcome, above the
+	// status (every status is below 1 << TraceFaultShift).
+	TraceFaultShift = 8
+	// TraceNoParent marks a slot the host published, not the GPU.
+	TraceNoParent = 0xFFFFFFFF
+)

@@ -1,0 +1,84 @@
+package wgsl
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/wgsl/internal/abigen"
+	"github.com/ringscope/ringscope/wgsl/internal/wgslmin"
+)
+
+// TestUntracedDrainIsTheKernelWithoutTracing: with tracing off the drain's
+// WGSL is, byte for byte, megakernel.wgsl with its trace hook lines
+// deleted, stripped as every kernel is: nothing of the feature reaches the
+// pipeline (no binding, no function, not a blank line).
+func TestUntracedDrainIsTheKernelWithoutTracing(t *testing.T) {
+	src, err := os.ReadFile("megakernel.wgsl")
+	require.NoError(t, err)
+	var without strings.Builder
+	hooks := 0
+	for line := range strings.Lines(string(src)) {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), wgslmin.TraceHook) {
+			hooks++
+			continue
+		}
+		without.WriteString(line)
+	}
+	require.Positive(t, hooks, "megakernel.wgsl has trace hooks")
+	want := ABISource() + "\n" + stripped(t, "megakernel.wgsl", without.String())
+	assert.True(t, want == DrainSource(), "the untraced drain differs from the kernel without its trace hooks")
+	var k Kernel
+	got, _ := k.Source()
+	assert.True(t, got == DrainSource())
+	assert.NotContains(t, strings.ToLower(DrainSource()), "trace")
+
+	user := Kernel{Opcodes: []Opcode{{Value: 0x10, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
+	plain, _ := user.Source()
+	assert.NotContains(t, strings.ToLower(plain), "trace")
+}
+
+// TestTracedDrain: the traced drain is the same kernel with each hook's
+// code in place, after the trace declarations and their constants.
+func TestTracedDrain(t *testing.T) {
+	traced := TracedDrainSource()
+	k := Kernel{Trace: true}
+	got, _ := k.Source()
+	assert.True(t, got == traced)
+	assert.Contains(t, traced, "@binding(BINDING_TRACE) var<storage, read_write> trace_buf")
+	assert.Contains(t, traced, "const BINDING_TRACE: u32 = 64u;")
+	assert.NotContains(t, traced, wgslmin.TraceHook)
+	assert.Equal(t, 2, strings.Count(traced, "let trace_start = trace_ticket();"), "run_plain and run_slot take a start ticket")
+	assert.Equal(t, 2, strings.Count(traced, "trace_record(c.slot, op, tenant, trace_start,"), "and record the slot")
+	assert.Equal(t, 1, strings.Count(traced, "trace_at(gid.x / WORKGROUP_SIZE_X, lane);"))
+	// The untraced lines are all there, in order.
+	untraced := DrainSource()
+	rest := traced
+	for line := range strings.Lines(untraced) {
+		i := strings.Index(rest, line)
+		require.GreaterOrEqualf(t, i, 0, "traced drain lacks %q", line)
+		rest = rest[i+len(line):]
+	}
+	assert.False(t, k.SameProgram(&Kernel{}), "a traced kernel is another program")
+
+	user := Kernel{Trace: true, Opcodes: []Opcode{{Value: 0x10, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
+	src, m := user.Source()
+	assert.Contains(t, src, "trace_record(")
+	assert.Contains(t, src, "fn f(slot: u32")
+	first := m[0].First
+	assert.Equal(t, "fn f(slot: u32, args: Args) -> Outcome { return done(); }", strings.Split(src, "\n")[first-1], "the source map counts the trace lines")
+}
+
+func TestTraceABIGenIsFresh(t *testing.T) {
+	want, err := abigen.GenerateFiles("abi", func(file string) bool { return file == "trace.go" })
+	require.NoError(t, err)
+	got, err := os.ReadFile("trace_abi_gen.wgsl")
+	require.NoError(t, err, "trace_abi_gen.wgsl is missing: run go generate ./wgsl")
+	if string(got) != string(want) {
+		t.Fatalf("trace_abi_gen.wgsl is stale (wgsl/abi/trace.go changed): run go generate ./wgsl")
+	}
+	assert.NotContains(t, ABISource(), "TRACE_", "abi_gen.wgsl leaves the trace constants to trace_abi_gen.wgsl")
+}
