@@ -1,5 +1,8 @@
 # ringscope: `make run` serves the page, `make test` runs every test tier.
-# Every install step lives here, so a fresh machine needs nothing else.
+# Every install step lives here, so a fresh machine needs nothing else:
+# make run needs Go and Node/npm alone (no root: npm ci into e2e/ and Go
+# modules); make test also apt-installs the browser and tools the tests
+# use (setup-chromium, as root).
 
 GO          ?= go
 ADDR        ?= 127.0.0.1:8080
@@ -18,7 +21,7 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 
 .PHONY: run build e2e-static setup setup-chromium setup-node test test-native test-wasm test-e2e fuzz bench bench-node vet generate clean
 
-run: setup build
+run: setup-node build
 	$(GO) run . -addr $(ADDR)
 
 build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js

@@ -4,10 +4,9 @@
 // and snapshots into runtime counters, watchdog health, Count-Min sketches
 // and priority-requeue accounting.
 //
-// The wire contract is ABI v1 (shared/docs/PROTOCOL.md), every number of
-// which comes from package wgsl/abi; the derivations follow the vyre
-// reference (shared/reference/vyre-megakernel.md §5) with the v1 changes of
-// PROTOCOL §6. A control buffer whose MAGIC word is 0 is a legacy vyre dump:
+// The wire contract is ABI v1 (docs/PROTOCOL.md), every number of
+// which comes from package wgsl/abi; the derivations are vyre's, with the
+// v1 changes of PROTOCOL §6. A control buffer whose MAGIC word is 0 is a legacy vyre dump:
 // words 0–140 keep vyre's meaning and words 141–159 are ignored.
 //
 // Strict decoders (TryDecode, DecodeInto, DecodeLog) reject buffers of the

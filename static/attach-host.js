@@ -1,6 +1,6 @@
 // The example host app of static/attach-host.html: a small WebGPU program
 // with its own device, its own control and ring buffers in ringscope's ABI
-// (shared/docs/PROTOCOL.md) and its own kernel (attach-host.wgsl, not
+// (docs/PROTOCOL.md) and its own kernel (attach-host.wgsl, not
 // ringscope's megakernel), which it runs over them every frame. ringscope
 // only watches: ringscope.attach({device, control, ring, log}) copies the
 // buffers into its own staging at display rate and drives its dashboard.

@@ -1,5 +1,5 @@
 // Package wgsl holds the ringscope megakernel: WGSL compute kernels that
-// drain the ring of shared/docs/PROTOCOL.md (ABI v1), embedded in the
+// drain the ring of docs/PROTOCOL.md (ABI v1), embedded in the
 // binary, with the constants they share with Go.
 //
 // abi_gen.wgsl is generated from package wgsl/abi by go generate ./wgsl and

@@ -1,4 +1,4 @@
-// Package megakernel runs the ringscope megakernel (shared/docs/PROTOCOL.md,
+// Package megakernel runs the ringscope megakernel (docs/PROTOCOL.md,
 // ABI v1) on a WebGPU device: the runner between the host publisher
 // (wgsl/host), the WGSL kernels (wgsl), the typed binding (webgpu) and the
 // decoders (decode).

@@ -1,5 +1,5 @@
 // Package abi declares every number of the ringscope megakernel ABI v1
-// (shared/docs/PROTOCOL.md): control and slot word indices, statuses,
+// (docs/PROTOCOL.md): control and slot word indices, statuses,
 // opcodes, fault codes, log layout and bindings.
 //
 // It is the single source of truth: the WGSL kernels get these values from

@@ -1,5 +1,5 @@
 // Package host is the host side of the ringscope megakernel ABI v1
-// (shared/docs/PROTOCOL.md): it encodes a fresh control buffer, publishes
+// (docs/PROTOCOL.md): it encodes a fresh control buffer, publishes
 // work items into the priority partitions of the ring, and between
 // submissions takes the GPU's readback as the new truth and republishes the
 // slots the kernel parked (YIELD, REQUEUE, WAIT_IO).

@@ -1,5 +1,5 @@
 // Package ref is the pure-Go reference interpreter of the ringscope
-// megakernel ABI v1 (shared/docs/PROTOCOL.md §3–§5): the oracle the WGSL
+// megakernel ABI v1 (docs/PROTOCOL.md §3–§5): the oracle the WGSL
 // kernel is tested against. Run executes one submission (one bounded drain
 // dispatch, then the finalize dispatch) over the same little-endian byte
 // buffers the GPU binds, in place.

@@ -192,7 +192,7 @@ func Format(consts []Const) []byte {
 	var b bytes.Buffer
 	b.WriteString(Header + "\n")
 	b.WriteString("//\n")
-	b.WriteString("// Every exported constant of github.com/ringscope/ringscope/wgsl/abi (shared/docs/PROTOCOL.md,\n")
+	b.WriteString("// Every exported constant of github.com/ringscope/ringscope/wgsl/abi (docs/PROTOCOL.md,\n")
 	b.WriteString("// ABI v1), renamed to UPPER_SNAKE. Kernels use these names, never the numbers;\n")
 	b.WriteString("// regenerate with `go generate ./wgsl` after changing the Go constants.\n")
 	for _, c := range consts {

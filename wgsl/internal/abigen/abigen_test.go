@@ -54,7 +54,7 @@ const Lone = 0x10
 	require.NoError(t, err)
 	want := Header + `
 //
-// Every exported constant of github.com/ringscope/ringscope/wgsl/abi (shared/docs/PROTOCOL.md,
+// Every exported constant of github.com/ringscope/ringscope/wgsl/abi (docs/PROTOCOL.md,
 // ABI v1), renamed to UPPER_SNAKE. Kernels use these names, never the numbers;
 // regenerate with ` + "`go generate ./wgsl`" + ` after changing the Go constants.
 
