@@ -17,13 +17,15 @@ import (
 // Attach: the live telemetry of a ring the host page's own kernel drives
 // (wasm/controller's Attach does it).
 //
-//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?})
+//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?, submissionTimeoutMs?})
 //	        watches the host's GPUBuffers on the host's GPUDevice: the live
 //	        loop (start, stop, step), every panel, the watchdog, the flight
 //	        recorder and the exports follow it instead of ringscope's own
 //	        runner, which stays paused; resolves to an AttachInfo. budget
 //	        is the share of the page's main thread its frames and renders
-//	        may take (wasm/pace; default pace.DefaultBudget)
+//	        may take (wasm/pace; default pace.DefaultBudget);
+//	        submissionTimeoutMs bounds each frame's copy as open's does a
+//	        submission
 //	detach()      stops watching and releases what attach created; the
 //	        host's buffers and device are left as they were
 //	attachInfo()  the attachment's state
@@ -70,6 +72,13 @@ func attachRequest(o js.Value) (controller.AttachRequest, error) {
 		budget = pace.DefaultBudget
 	}
 	req.Budget = budget
+	ms, err := jsarg.OptUint32(o, "attach", "submissionTimeoutMs", 0)
+	if err != nil {
+		return req, err
+	}
+	if req.SubmissionTimeout, err = megakernel.SubmissionTimeoutMs(ms); err != nil {
+		return req, fmt.Errorf("attach: %w", err)
+	}
 	for _, p := range []struct {
 		name string
 		dst  *js.Value

@@ -80,6 +80,9 @@ type AttachRequest struct {
 	// Budget is the share of the main thread the attachment's frames
 	// and renders may take (wasm/pace).
 	Budget float64
+	// SubmissionTimeout bounds one frame's copy (0: the default), as
+	// open's bounds a submission.
+	SubmissionTimeout time.Duration
 }
 
 // Attach watches the host's buffers (ringscope.attach): the live loop,
@@ -108,7 +111,8 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	opts := megakernel.AttachOptions{Slots: req.Slots, WindowOpcodes: req.WindowOpcodes, Readback: req.Readback}
+	opts := megakernel.AttachOptions{Slots: req.Slots, WindowOpcodes: req.WindowOpcodes, Readback: req.Readback,
+		SubmissionTimeout: req.SubmissionTimeout}
 	for _, b := range []struct {
 		name     string
 		v        js.Value

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"syscall/js"
-	"time"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/ui"
@@ -92,15 +91,11 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 	}
 	oo.WatchdogIntervals = int(n)
 	ms, err := jsarg.OptUint32(o, what, "submissionTimeoutMs", 0)
-	switch bound := time.Duration(ms) * time.Millisecond; {
-	case err != nil:
+	if err != nil {
 		return oo, err
-	case ms != 0 && (bound < megakernel.MinSubmissionTimeout || bound > megakernel.MaxSubmissionTimeout):
-		return oo, fmt.Errorf("open: submissionTimeoutMs must be %d…%d (0: the default, %d), got %d",
-			megakernel.MinSubmissionTimeout.Milliseconds(), megakernel.MaxSubmissionTimeout.Milliseconds(),
-			megakernel.DefaultSubmissionTimeout.Milliseconds(), ms)
-	default:
-		opts.SubmissionTimeout = bound
+	}
+	if opts.SubmissionTimeout, err = megakernel.SubmissionTimeoutMs(ms); err != nil {
+		return oo, fmt.Errorf("open: %w", err)
 	}
 	if oo.Readback, err = optReadback(o); err != nil {
 		return oo, err

@@ -35,6 +35,11 @@ type AttachOptions struct {
 	// picks AttachFull): a GPUDevice does not always say which adapter
 	// made it (webgpu.Device.AdapterInfo).
 	Software bool
+	// SubmissionTimeout bounds one frame's copy, from its submit to its
+	// readback, as Options.SubmissionTimeout bounds a runner's submission
+	// (0: DefaultSubmissionTimeout): past it the attachment ends with
+	// ErrCopyTimeout (attachbound_js.go).
+	SubmissionTimeout time.Duration
 }
 
 // ErrDetached is returned by the methods of a detached Attachment.
@@ -99,6 +104,10 @@ type Attachment struct {
 
 	ended  *EndedError
 	closed bool
+	// bound is the running copy's bound; stuck says a copy outlived it
+	// and still waits in the host's queue (attachbound_js.go).
+	bound copyBound
+	stuck bool
 }
 
 // attachWidth is the reduce pass's workgroup width on a host's device
@@ -117,6 +126,9 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 		return nil, &AttachError{Field: "control", Reason: "is required"}
 	case o.Ring == nil:
 		return nil, &AttachError{Field: "ring", Reason: "is required"}
+	case o.SubmissionTimeout != 0 && (o.SubmissionTimeout < MinSubmissionTimeout || o.SubmissionTimeout > MaxSubmissionTimeout):
+		return nil, &AttachError{Field: "SubmissionTimeout", Reason: fmt.Sprintf("%v: want 0 (the default, %v) or %v … %v",
+			o.SubmissionTimeout, DefaultSubmissionTimeout, MinSubmissionTimeout, MaxSubmissionTimeout)}
 	}
 	if err := dev.Err(); err != nil {
 		return nil, fmt.Errorf("megakernel: attach: %w", err)
@@ -234,14 +246,19 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 	if uint64(len(a.rb)) < a.lay.staging() {
 		a.rb = make([]byte, a.lay.staging())
 	}
-	mapWait, mapErr := stage.MapReadIntoTimed(ctx, a.rb[from:to], from)
+	bound := boundOrDefault(a.opts.SubmissionTimeout)
+	bctx := a.bound.arm(ctx, bound)
+	mapWait, mapErr := stage.MapReadIntoTimed(bctx, a.rb[from:to], from)
+	tScope := time.Now()
+	serr := scope.Wait(bctx)
+	mapWait += time.Since(tScope)
+	if a.bound.disarm() {
+		return false, a.timedOut(bound)
+	}
 	if err := ctx.Err(); err != nil {
 		// The caller gave up: that ends the frame, not the attachment.
 		return false, fmt.Errorf("megakernel: attach: step: %w", err)
 	}
-	tScope := time.Now()
-	serr := scope.Wait(ctx)
-	mapWait += time.Since(tScope)
 	if serr != nil {
 		// The copy was refused (a destroyed buffer): the bytes mapped are
 		// the staging's old ones.
@@ -380,7 +397,10 @@ func (a *Attachment) Detach() {
 	if a.closed {
 		return
 	}
-	a.release()
+	a.bound.stop()
+	if !a.stuck {
+		a.release()
+	}
 	a.closed = true
 }
 

@@ -135,11 +135,26 @@ const (
 )
 
 // submissionTimeout is o's bound of one submission.
-func (o *Options) submissionTimeout() time.Duration {
-	if o.SubmissionTimeout == 0 {
+func (o *Options) submissionTimeout() time.Duration { return boundOrDefault(o.SubmissionTimeout) }
+
+// boundOrDefault is a submission bound, 0 meaning the default.
+func boundOrDefault(d time.Duration) time.Duration {
+	if d == 0 {
 		return DefaultSubmissionTimeout
 	}
-	return o.SubmissionTimeout
+	return d
+}
+
+// SubmissionTimeoutMs is the submission bound of the JS option
+// submissionTimeoutMs (open's and attach's): ms milliseconds, 0 for the
+// default; out of range, an error naming the option and its range.
+func SubmissionTimeoutMs(ms uint32) (time.Duration, error) {
+	bound := time.Duration(ms) * time.Millisecond
+	if ms != 0 && (bound < MinSubmissionTimeout || bound > MaxSubmissionTimeout) {
+		return 0, fmt.Errorf("submissionTimeoutMs must be %d…%d (0: the default, %d), got %d",
+			MinSubmissionTimeout.Milliseconds(), MaxSubmissionTimeout.Milliseconds(), DefaultSubmissionTimeout.Milliseconds(), ms)
+	}
+	return bound, nil
 }
 
 // OptionError is an Options value a runner refuses.
