@@ -271,7 +271,7 @@ func (f *floors) jsFloor(ctx context.Context, jsControl, jsRing js.Value, grid, 
 		return 0, err
 	}
 	d := time.Since(t0)
-	if got := word(f.dst, abi.CtrlDoneCount); got != want {
+	if got := abi.Word(f.dst, abi.CtrlDoneCount); got != want {
 		return 0, fmt.Errorf("bench: js floor: DONE_COUNT %d, want %d", got, want)
 	}
 	return d, nil

@@ -167,11 +167,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func word(b []byte, w int) uint32 {
-	i := w * abi.WordBytes
-	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
-}
-
 // spinRounds is SPIN's work per item (as webgpu/megakernel's TestMeasure).
 const spinRounds = 256
 
@@ -233,7 +228,7 @@ func TestDispatchRow(t *testing.T) {
 					steps++
 				}
 				dm := time.Since(t0)
-				if got := word(r.Control(), abi.CtrlDoneCount); got != uint32(n) {
+				if got := abi.Word(r.Control(), abi.CtrlDoneCount); got != uint32(n) {
 					t.Fatalf("megakernel: DONE_COUNT %d, want %d", got, n)
 				}
 				if k == 0 && n > 4096 {
@@ -249,7 +244,7 @@ func TestDispatchRow(t *testing.T) {
 				control, err := one.run(ctx, q, n)
 				must(t, err)
 				dp := time.Since(t0)
-				if got := word(control, abi.CtrlDoneCount); got != uint32(n) {
+				if got := abi.Word(control, abi.CtrlDoneCount); got != uint32(n) {
 					t.Fatalf("one dispatch per item: DONE_COUNT %d, want %d", got, n)
 				}
 				if k > 0 {

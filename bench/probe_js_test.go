@@ -154,7 +154,7 @@ func TestDrainProbe(t *testing.T) {
 			must(t, err)
 			done, err := f.readControl(ctx)
 			must(t, err)
-			v.done, v.exhausted = word(done, abi.CtrlDoneCount), word(done, abi.CtrlBudgetExhausted)
+			v.done, v.exhausted = abi.Word(done, abi.CtrlDoneCount), abi.Word(done, abi.CtrlBudgetExhausted)
 			if k > 0 {
 				v.times = append(v.times, us(d))
 			}

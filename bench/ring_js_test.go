@@ -93,7 +93,7 @@ func TestRingRow(t *testing.T) {
 				steps++
 			}
 			d := time.Since(t0)
-			if got := word(r.Control(), abi.CtrlDoneCount); got != slots {
+			if got := abi.Word(r.Control(), abi.CtrlDoneCount); got != slots {
 				t.Fatalf("megakernel: DONE_COUNT %d, want %d", got, n)
 			}
 			if f == nil {

@@ -268,11 +268,6 @@ func (c *Controller) RenderSpent(d time.Duration) {
 	}
 }
 
-// runnerSource is the runner as the session's Runner.
-type runnerSource struct{ *megakernel.Runner }
-
-func (r runnerSource) WindowOpcodes() []uint32 { return r.Options().WindowOpcodes }
-
 // attachedSource is an attachment as the session's Attached.
 type attachedSource struct{ *megakernel.Attachment }
 

@@ -190,7 +190,7 @@ func (c *Controller) warmFirst() {
 // sketch shape of the settings now, and shows its readback. Called with mu
 // held.
 func (c *Controller) openSession(r session.Ring) {
-	r.Runner = runnerSource{c.runner}
+	r.Runner = c.runner
 	r.SketchDepth, r.SketchWidth = c.settingsNow.SketchDepth, c.settingsNow.SketchWidth
 	c.sess.Open(r)
 	c.sess.SetFacts(ringFacts(c.runner.Options()))

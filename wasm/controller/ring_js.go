@@ -256,7 +256,7 @@ func (c *Controller) Snapshot(slots bool) (any, error) {
 		return nil, api.ErrNotReady
 	}
 	src := c.sess.Source() // the runner, or an attachment (attach_js.go)
-	tel := src.Telemetry()
+	tel := src.View().Telemetry()
 	if slots && c.sess.Summary() {
 		var err error
 		if tel, err = c.sess.HostRing(); err != nil {
@@ -266,7 +266,7 @@ func (c *Controller) Snapshot(slots bool) (any, error) {
 	counters, _ := tel.RuntimeCounters()
 	rb := c.sess.Readback()
 	snap := api.Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: api.LogOf(src.Log(), workload.Formats), Report: c.sess.Report(), Published: src.Published(), Pending: src.Pending(),
+		Log: api.LogOf(src.View().Log(), workload.Formats), Report: c.sess.Report(), Published: src.Published(), Pending: src.Pending(),
 		Running: c.running, Stale: c.losses.Stale(c.sess.Seq()), Recoveries: c.losses.Recoveries, LastLoss: c.losses.Last,
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {

@@ -56,14 +56,14 @@ func (s *Session) Detach() {
 func (s *Session) attachedFrame(ctx context.Context) (*frame.Frame, error) {
 	at := s.attached
 	if s.readback.plan() {
-		at.RequestRing()
+		at.View().RequestRing()
 	}
 	ok, err := at.Step(ctx)
 	if err != nil || !ok {
 		return nil, err
 	}
 	s.readback.stepped(at.RingRead(), at.BytesPerFrame())
-	s.takeInspected(at.Ring())
+	s.takeInspected(at.View().Ring())
 	t := at.Timings()
 	// An attached summary frame that read no ring changed its ring copy
 	// only where the status map said.

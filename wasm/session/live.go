@@ -30,7 +30,7 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 	}
 	t0 := time.Now()
 	if s.gen != nil {
-		s.gen.SetQueued(queued(s.runner.Control()))
+		s.gen.SetQueued(queued(s.runner.View().Control()))
 		s.items = s.gen.Next(s.items[:0], s.gen.PerFrame())
 		if err := s.publishShedding(s.items); err != nil {
 			return nil, err
@@ -38,7 +38,7 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 	}
 	publish := time.Since(t0)
 	if s.readback.plan() {
-		s.runner.RequestRing()
+		s.runner.View().RequestRing()
 	}
 	if warm != nil {
 		warm()
@@ -48,7 +48,7 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 		return nil, err
 	}
 	s.readback.stepped(ep.RingRead, ep.Telemetry.BytesReadBack)
-	s.takeInspected(s.runner.Ring()) // before Requeue moves parked slots
+	s.takeInspected(s.runner.View().Ring()) // before Requeue moves parked slots
 	st, err := s.runner.Requeue()
 	if err != nil {
 		return nil, err
@@ -111,11 +111,12 @@ func epochTimings(ep *megakernel.Epoch, publish time.Duration) frame.Timings {
 // step spent decoding) and tells the observers.
 func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, decoded time.Duration, patchable bool) *frame.Frame {
 	t0 := time.Now()
+	v := src.View()
 	s.seq++
 	p := frame.Parts{Seq: s.seq, SketchDepth: s.sketchDepth, SketchWidth: s.sketchWidth}
 	if j := &s.judged; j.ok {
 		// A drain's last submission was judged on this very state.
-		p.AtMillis, p.Ring, p.Log, p.Priority = j.at, src.Telemetry(), src.Log(), src.Accounting()
+		p.AtMillis, p.Ring, p.Log, p.Priority = j.at, v.Telemetry(), v.Log(), src.Accounting()
 		p.Watchdog, p.Waits, p.Diagnosis = j.watchdog, j.waits, j.diagnosis
 	} else {
 		s.observe(src, &p)
@@ -126,7 +127,7 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	if s.readback.summary {
 		// A summary frame has no slots to sketch: the GPU sketched them
 		// (the same counters, bit for bit).
-		p.Sketches = src
+		p.Sketches = v
 	}
 	if s.inspectedOK {
 		p.HostSlot = &s.inspected
@@ -138,9 +139,9 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	}
 	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
 	p.Report = &s.report
-	s.changedSlots = appendSlotRuns(s.changedSlots[:0], src.RingChanges())
-	p.Raw = frame.Raw{Control: src.Control(), Ring: src.Ring(), Log: src.LogBytes(), Patchable: patchable,
-		ChangedSlots: s.changedSlots, Published: src.Published(), WindowOpcodes: src.WindowOpcodes()}
+	s.changedSlots = appendSlotRuns(s.changedSlots[:0], v.RingChanges())
+	p.Raw = frame.Raw{Control: v.Control(), Ring: v.Ring(), Log: v.LogBytes(), Patchable: patchable,
+		ChangedSlots: s.changedSlots, Published: src.Published(), WindowOpcodes: v.WindowOpcodes()}
 	p.Timings = t
 	p.Timings.DecodeMS = megakernel.Ms(time.Since(t0) + decoded)
 	f := s.frames.Assemble(&p)
@@ -149,16 +150,17 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	}
 	// The next frame's changes are those since this one (a patch is of
 	// the frame before).
-	src.ClearRingChanges()
+	v.ClearRingChanges()
 	return f
 }
 
 // observe gives p the state of src now and the verdicts on it: the
 // watchdog's, the queue waits and the diagnosis.
 func (s *Session) observe(src Source, p *frame.Parts) {
-	tel := src.Telemetry()
+	v := src.View()
+	tel := v.Telemetry()
 	now := s.now()
-	p.AtMillis, p.Ring, p.Log, p.Priority = now, tel, src.Log(), src.Accounting()
+	p.AtMillis, p.Ring, p.Log, p.Priority = now, tel, v.Log(), src.Accounting()
 	p.Watchdog = s.watchdog.Observe(now, tel)
 	if w := s.runnerWaits(); w != nil { // before the diagnosis, which reads them
 		fillWaits(&s.waits, w, now)

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,9 +25,7 @@ type refRunner struct {
 	grid    ref.Grid
 	windows []uint32
 
-	tel       decode.RingTelemetry
-	scratch   decode.DecodeScratch
-	log       decode.Log
+	megakernel.HostView
 	acct      decode.PriorityRequeueAccounting
 	published uint64
 	steps     uint64
@@ -47,6 +44,7 @@ func newRefRunner(t *testing.T, cfg host.ControlConfig, data []byte) *refRunner 
 		data = make([]byte, abi.WordBytes)
 	}
 	r := &refRunner{q: q, data: data, budget: 64, grid: ref.Grid{Workgroups: 4, Width: 16}}
+	r.HostView.SetCopies(q, r.windows)
 	require.NoError(t, r.decode())
 	return r
 }
@@ -61,10 +59,7 @@ func newGeneratedRunner(t *testing.T, preset string, slots uint32, seed uint64) 
 }
 
 func (r *refRunner) decode() error {
-	if err := decode.DecodeInto(&r.tel, &r.scratch, r.q.Control(), r.q.Ring(), r.windows); err != nil {
-		return err
-	}
-	return decode.DecodeLogInto(&r.log, r.q.Log())
+	return r.HostView.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring(), Log: r.q.Log()})
 }
 
 func (r *refRunner) Publish(items []host.Item) (int, error) {
@@ -77,6 +72,9 @@ func (r *refRunner) Step(context.Context) (*megakernel.Epoch, error) {
 	if err := r.failNext; err != nil {
 		r.failNext = nil
 		return nil, err
+	}
+	if r.HostView.TakeRingRequest() { // a full readback reads the ring anyway
+		r.ringAsks++
 	}
 	b := ref.Buffers{Control: clone(r.q.Control()), Ring: clone(r.q.Ring()), Log: clone(r.q.Log()), Data: r.data}
 	p := r.q.Params(r.budget).Bytes()
@@ -124,27 +122,10 @@ func (r *refRunner) OpcodeEnds(dst []host.OpcodeCount) []host.OpcodeCount {
 	return r.q.OpcodeEnds(dst)
 }
 func (r *refRunner) ReclaimFaults() int   { return r.q.ReclaimFaults() }
-func (r *refRunner) RequestRing()         { r.ringAsks++ }
 func (r *refRunner) Warm(context.Context) { r.warms++ }
 
-func (r *refRunner) Telemetry() *decode.RingTelemetry             { return &r.tel }
-func (r *refRunner) Log() *decode.Log                             { return &r.log }
 func (r *refRunner) Accounting() decode.PriorityRequeueAccounting { return r.acct }
 func (r *refRunner) Published() uint64                            { return r.published }
-func (r *refRunner) Control() []byte                              { return r.q.Control() }
-func (r *refRunner) Ring() []byte                                 { return r.q.Ring() }
-func (r *refRunner) LogBytes() []byte                             { return r.q.Log() }
-func (r *refRunner) RingChanges() []host.ByteRange                { return r.q.RingChanges() }
-func (r *refRunner) ClearRingChanges()                            { r.q.ClearRingChanges() }
-func (r *refRunner) WindowOpcodes() []uint32                      { return r.windows }
-
-func (r *refRunner) Sketches(*decode.SketchTelemetry) error {
-	return errors.New("refRunner: full readback has no GPU sketches")
-}
-
-func (r *refRunner) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error {
-	return decode.DecodeInto(dst, scratch, r.q.Control(), r.q.Ring(), r.windows)
-}
 
 // Pending is TAIL − HEAD summed over the partitions of the host copy.
 func (r *refRunner) Pending() uint32 {

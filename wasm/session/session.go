@@ -173,7 +173,7 @@ func (s *Session) Summary() bool { return s.readback.summary }
 // summary frame's telemetry has none). The result is valid until the next
 // call.
 func (s *Session) HostRing() (*decode.RingTelemetry, error) {
-	if err := s.Source().DecodeHostRing(&s.snapTel, &s.snapScratch); err != nil {
+	if err := s.Source().View().DecodeHostRing(&s.snapTel, &s.snapScratch); err != nil {
 		return nil, err
 	}
 	return &s.snapTel, nil

@@ -9,35 +9,24 @@ import (
 )
 
 // Source is what a frame is read from: ringscope's runner, or a host's
-// ring it is attached to. The slices it returns are its host copies,
-// valid until its next step.
+// ring it is attached to. Its View is the decoded telemetry and log, the
+// host copies (valid until its next step) and their change ranges, the
+// window opcodes, the GPU summary's sketches and the request for a ring
+// read; the rest is what only the source knows.
 type Source interface {
-	Telemetry() *decode.RingTelemetry
-	Log() *decode.Log
-	// Sketches fills dst from the GPU summary of the last step (summary
-	// readback only).
-	Sketches(dst *decode.SketchTelemetry) error
-	Accounting() decode.PriorityRequeueAccounting
+	View() *megakernel.HostView
+	// Published is the items published: since the ring opened (a runner),
+	// or as the host's control says (an attachment).
 	Published() uint64
+	// Pending is the items published and not yet claimed.
 	Pending() uint32
-	Control() []byte
-	Ring() []byte
-	LogBytes() []byte
-	// RingChanges are the byte ranges of Ring changed since
-	// ClearRingChanges, sorted.
-	RingChanges() []host.ByteRange
-	ClearRingChanges()
-	// DecodeHostRing decodes the host copy of the ring, every slot.
-	DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error
-	WindowOpcodes() []uint32
+	Accounting() decode.PriorityRequeueAccounting
 }
 
 // Runner is ringscope's own runner (megakernel.Runner in the page).
 type Runner interface {
 	Source
 	Publish(items []host.Item) (int, error)
-	// RequestRing asks the next Step to read the whole ring back.
-	RequestRing()
 	// Warm starts compiling the pipelines the next Step needs.
 	Warm(ctx context.Context)
 	Step(ctx context.Context) (*megakernel.Epoch, error)
@@ -61,7 +50,6 @@ type Runner interface {
 // anything of the host's.
 type Attached interface {
 	Source
-	RequestRing()
 	// Step reads one frame; stepped is false when the host has a watched
 	// buffer mapped (no frame this time).
 	Step(ctx context.Context) (stepped bool, err error)

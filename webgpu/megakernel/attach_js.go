@@ -66,6 +66,10 @@ func (e *EndedError) Unwrap() error { return e.Err }
 // waits for it without blocking the host's submissions, which the queue
 // orders before or after it. Not safe for concurrent use.
 type Attachment struct {
+	// HostView is what the last frame read: its decoder, the copies of the
+	// host's buffers (copies), the GPU summary's bytes.
+	HostView
+
 	dev  *webgpu.Device
 	opts AttachOptions
 	geo  attachGeometry
@@ -88,19 +92,10 @@ type Attachment struct {
 	staging [2]*webgpu.Buffer
 	frames  uint64
 
-	rb   []byte // readback destination, reused
-	ring []byte // summary mode: the last ring read, statuses from the status map
-	// changed is the byte ranges of ring that changed since
-	// ClearRingChanges, in whole slots, sorted (summary mode).
-	changed  []host.ByteRange
-	haveRing bool
-	wantRing bool
+	rb       []byte // readback destination, reused
+	copies   frameCopies
 	ringRead bool // the last Step read the ring
-
-	// dec decodes every frame (decode.Decoder): its telemetry and log are
-	// Telemetry and Log.
-	dec     decode.Decoder
-	timings AttachTimings
+	timings  AttachTimings
 
 	ended  *EndedError
 	closed bool
@@ -147,7 +142,7 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	}
 	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
 	a := &Attachment{dev: dev, opts: o, geo: geo}
-	a.dec.SetWindowOpcodes(o.WindowOpcodes)
+	a.SetCopies(&a.copies, o.WindowOpcodes)
 	ringBytes := uint64(geo.slots) * abi.SlotBytes
 	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, o.Summary, hb("ring", o.Ring), ringBytes, dev.Limits())
 	a.sopts = Options{Slots: geo.slots, Observable: geo.observable, WindowOpcodes: o.WindowOpcodes, Summary: o.Summary}
@@ -311,25 +306,33 @@ func (a *Attachment) encode(stage *webgpu.Buffer, readRing bool) error {
 // decode decodes the frame in a.rb.
 func (a *Attachment) decode(readRing bool) error {
 	a.ringRead = readRing
+	c, lay := &a.copies, &a.lay
+	c.control = a.rb[lay.controlOffset() : lay.controlOffset()+lay.control]
+	if lay.log > 0 {
+		c.log = a.rb[lay.logOffset() : lay.logOffset()+lay.log]
+	}
+	ring := a.rb[lay.ringOffset() : lay.ringOffset()+lay.ring]
+	switch {
+	case readRing && a.mode == AttachSummary:
+		c.ring = append(c.ring[:0], ring...)
+		c.changed = append(c.changed[:0], host.ByteRange{Start: 0, End: len(c.ring)})
+	case readRing:
+		c.ring = ring
+	}
 	if readRing {
 		a.wantRing = false
-		if a.mode == AttachSummary {
-			a.ring = append(a.ring[:0], a.rb[a.lay.ringOffset():a.lay.ringOffset()+a.lay.ring]...)
-			a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
-		}
-		a.haveRing = true
 	}
-	b := decode.Buffers{Control: a.Control()}
+	if a.mode == AttachSummary {
+		a.sumBytes, a.mapBytes = a.rb[lay.summaryOffset():lay.statusMapOffset()], a.rb[lay.statusMapOffset():lay.ringOffset()]
+	}
+	b := decode.Buffers{Control: c.control, Log: c.log}
 	summary := a.mode == AttachSummary && !readRing
 	if summary {
-		b.Summary, b.StatusMap = a.SummaryBytes(), a.StatusMapBytes()
+		b.Summary, b.StatusMap = a.sumBytes, a.mapBytes
 	} else {
-		b.Ring = a.Ring()
+		b.Ring = c.ring
 	}
-	if a.lay.log > 0 {
-		b.Log = a.LogBytes()
-	}
-	if _, _, err := a.dec.Decode(b); err != nil {
+	if err := a.Decode(b); err != nil {
 		return fmt.Errorf("megakernel: attach: decode: %w", err)
 	}
 	if summary {
@@ -348,25 +351,26 @@ func (a *Attachment) decode(readRing bool) error {
 func (a *Attachment) followStatusMap(mb []byte) {
 	// Changes not yet cleared: the runs would interleave, so the whole
 	// ring counts as changed.
-	all := len(a.changed) > 0
+	c := &a.copies
+	all := len(c.changed) > 0
 	for s := range a.geo.slots {
 		w := uint32(mb[s/abi.StatusMapPerWord*abi.WordBytes+s%abi.StatusMapPerWord/2]) >> (abi.StatusMapBits * (s % 2)) & (1<<abi.StatusMapBits - 1)
 		at := int(s) * abi.SlotBytes
-		if w >= abi.StatusMapUnknown || ctrlWord(a.ring, int(s)*abi.SlotWords) == w {
+		if w >= abi.StatusMapUnknown || abi.Word(c.ring, int(s)*abi.SlotWords) == w {
 			continue
 		}
-		a.ring[at], a.ring[at+1], a.ring[at+2], a.ring[at+3] = byte(w), 0, 0, 0
+		c.ring[at], c.ring[at+1], c.ring[at+2], c.ring[at+3] = byte(w), 0, 0, 0
 		if all {
 			continue
 		}
-		if n := len(a.changed); n > 0 && a.changed[n-1].End == at {
-			a.changed[n-1].End = at + abi.SlotBytes
+		if n := len(c.changed); n > 0 && c.changed[n-1].End == at {
+			c.changed[n-1].End = at + abi.SlotBytes
 		} else {
-			a.changed = append(a.changed, host.ByteRange{Start: at, End: at + abi.SlotBytes})
+			c.changed = append(c.changed, host.ByteRange{Start: at, End: at + abi.SlotBytes})
 		}
 	}
 	if all {
-		a.changed = append(a.changed[:0], host.ByteRange{Start: 0, End: len(a.ring)})
+		c.changed = append(c.changed[:0], host.ByteRange{Start: 0, End: len(c.ring)})
 	}
 }
 

@@ -36,7 +36,7 @@ func borrow(t *testing.T, r *Runner) hostRing {
 		dst  **webgpu.Buffer
 		src  *webgpu.Buffer
 		name string
-	}{{&h.control, r.bufs[bufControl], "control"}, {&h.ring, r.bufs[bufRing], "ring"}, {&h.logB, r.bufs[bufLog], "log"}} {
+	}{{&h.control, r.res.bufs[bufControl], "control"}, {&h.ring, r.res.bufs[bufRing], "ring"}, {&h.logB, r.res.bufs[bufLog], "log"}} {
 		*b.dst, err = webgpu.WrapBuffer(w, b.src.JSValue(), b.name)
 		require.NoError(t, err)
 	}
@@ -318,7 +318,7 @@ func TestAttachEndsWhenTheHostDestroysABuffer(t *testing.T) {
 			stepT(t, a)
 			done := a.Telemetry().Control.DoneCount
 			require.Positive(t, done)
-			r.bufs[bufRing].Destroy() // the host destroys its ring
+			r.res.bufs[bufRing].Destroy() // the host destroys its ring
 			_, err := a.Step(ctxT(t))
 			var ended *EndedError
 			require.ErrorAs(t, err, &ended)

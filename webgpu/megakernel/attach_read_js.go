@@ -3,9 +3,6 @@
 package megakernel
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -35,9 +32,6 @@ func (a *Attachment) LogCapacity() uint32 { return a.geo.logCapacity }
 // HasLog says the attachment watches a log buffer.
 func (a *Attachment) HasLog() bool { return a.geo.hasLog }
 
-// WindowOpcodes are the opcodes decoded as windows (do not modify).
-func (a *Attachment) WindowOpcodes() []uint32 { return a.opts.WindowOpcodes }
-
 // Frames counts the frames read so far; RingRead says whether the last one
 // read the ring; Timings are its host times.
 func (a *Attachment) Frames() uint64         { return a.frames }
@@ -52,82 +46,6 @@ func (a *Attachment) BytesPerFrame() uint64 {
 		n += a.lay.ring
 	}
 	return n
-}
-
-// RequestRing makes the next Step read the ring in summary mode too.
-func (a *Attachment) RequestRing() { a.wantRing = true }
-
-// Telemetry is the last frame decoded; Log its log.
-func (a *Attachment) Telemetry() *decode.RingTelemetry { return a.dec.Telemetry() }
-func (a *Attachment) Log() *decode.Log                 { return a.dec.Log() }
-
-// Control and LogBytes are the last frame's control and log bytes (empty
-// before the first frame; LogBytes empty without a log).
-func (a *Attachment) Control() []byte {
-	if a.frames == 0 {
-		return nil
-	}
-	return a.rb[a.lay.controlOffset() : a.lay.controlOffset()+a.lay.control]
-}
-
-func (a *Attachment) LogBytes() []byte {
-	if a.frames == 0 || a.lay.log == 0 {
-		return nil
-	}
-	return a.rb[a.lay.logOffset() : a.lay.logOffset()+a.lay.log]
-}
-
-// Ring is the ring as the last frame knows it: in full mode the bytes it
-// read; in summary mode the last ring read with every status the status
-// maps since brought (the other words are the last ring read's).
-func (a *Attachment) Ring() []byte {
-	switch {
-	case !a.haveRing:
-		return nil
-	case a.mode == AttachSummary:
-		return a.ring
-	}
-	return a.rb[a.lay.ringOffset() : a.lay.ringOffset()+a.lay.ring]
-}
-
-// SummaryBytes and StatusMapBytes are the last frame's GPU summary and
-// status map (nil outside summary mode).
-func (a *Attachment) SummaryBytes() []byte {
-	if a.mode != AttachSummary || a.frames == 0 {
-		return nil
-	}
-	return a.rb[a.lay.summaryOffset():a.lay.statusMapOffset()]
-}
-
-func (a *Attachment) StatusMapBytes() []byte {
-	if a.mode != AttachSummary || a.frames == 0 {
-		return nil
-	}
-	return a.rb[a.lay.statusMapOffset():a.lay.ringOffset()]
-}
-
-// Sketches fills dst with the GPU summary's five sketches (summary mode).
-func (a *Attachment) Sketches(dst *decode.SketchTelemetry) error {
-	sb := a.SummaryBytes()
-	if sb == nil {
-		return errors.New("megakernel: attach: sketches: no GPU summary (not summary readback, or no frame yet)")
-	}
-	if err := decode.SummarySketchInto(dst, sb); err != nil {
-		return fmt.Errorf("megakernel: attach: sketches: %w", err)
-	}
-	return nil
-}
-
-// DecodeHostRing decodes control and Ring into dst: every slot, where the
-// last frame's telemetry is a summary's.
-func (a *Attachment) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error {
-	if !a.haveRing {
-		return errors.New("megakernel: attach: no ring read yet")
-	}
-	if err := a.dec.DecodeRing(dst, scratch, a.Control(), a.Ring()); err != nil {
-		return fmt.Errorf("megakernel: attach: decode the ring copy: %w", err)
-	}
-	return nil
 }
 
 // Published is the items the host published, as its control says: Σ
@@ -145,7 +63,7 @@ func (a *Attachment) Published() uint64 {
 	}
 	var n uint64
 	for p := range abi.PriorityLevels {
-		n += uint64(ctrlWord(c, abi.CtrlTail+p))
+		n += uint64(abi.Word(c, abi.CtrlTail+p))
 	}
 	return n
 }
@@ -162,14 +80,9 @@ func (a *Attachment) Pending() uint32 {
 	}
 	var n uint32
 	for p := range abi.PriorityLevels {
-		n += ctrlWord(c, abi.CtrlTail+p) - ctrlWord(c, abi.CtrlHead+p)
+		n += abi.Word(c, abi.CtrlTail+p) - abi.Word(c, abi.CtrlHead+p)
 	}
 	return n
-}
-
-func ctrlWord(b []byte, w int) uint32 {
-	o := w * abi.WordBytes
-	return uint32(b[o]) | uint32(b[o+1])<<8 | uint32(b[o+2])<<16 | uint32(b[o+3])<<24
 }
 
 // Accounting is the zero value: requeue accounting is the publisher's,
@@ -178,16 +91,21 @@ func (a *Attachment) Accounting() decode.PriorityRequeueAccounting {
 	return decode.PriorityRequeueAccounting{}
 }
 
-// RingChanges is the byte ranges of Ring, in whole slots, that changed
-// since ClearRingChanges: in summary mode the slots whose status the
-// status maps changed (the whole ring after a ring read); nil in full mode,
-// where every frame reads the ring whole.
-func (a *Attachment) RingChanges() []host.ByteRange {
-	if a.mode != AttachSummary {
-		return nil
-	}
-	return a.changed
+// frameCopies are an attachment's copies of the host's buffers, a View's
+// Copies: control and the log as its last frame read them (nil before the
+// first, the log nil without one), and the ring, nil until a frame reads
+// it: in full mode the bytes the last frame read; in summary mode the last
+// ring read with every status the status maps since brought (the other
+// words are the last ring read's, since the host may have rewritten them
+// since), whose changed slots are changed (nil in full mode, where every
+// frame reads the ring whole).
+type frameCopies struct {
+	control, ring, log []byte
+	changed            []host.ByteRange
 }
 
-// ClearRingChanges forgets them.
-func (a *Attachment) ClearRingChanges() { a.changed = a.changed[:0] }
+func (c *frameCopies) Control() []byte               { return c.control }
+func (c *frameCopies) Ring() []byte                  { return c.ring }
+func (c *frameCopies) Log() []byte                   { return c.log }
+func (c *frameCopies) RingChanges() []host.ByteRange { return c.changed }
+func (c *frameCopies) ClearRingChanges()             { c.changed = c.changed[:0] }

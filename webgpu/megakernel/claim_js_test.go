@@ -43,7 +43,7 @@ func TestClaimIsExclusive(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, in.Ring, r.Ring(), "final slots as the reference leaves them")
 	for _, w := range []int{abi.CtrlClaims, abi.CtrlFaults, abi.CtrlDoneCount, abi.CtrlObservable} {
-		assert.Equal(t, word(in.Control, w), ctl(r, w), "control word %d as the reference", w)
+		assert.Equal(t, abi.Word(in.Control, w), ctl(r, w), "control word %d as the reference", w)
 	}
 
 	assert.EqualValues(t, slots, r.Observable()[0], "every slot's ATOMIC_ADD ran exactly once")
@@ -94,7 +94,7 @@ func TestParamsUnlappedUploaded(t *testing.T) {
 	require.NoError(t, err)
 	_, err = r.Step(ctxT(t))
 	require.NoError(t, err)
-	assert.EqualValues(t, abi.ParamFlagUnlapped, word(r.params[:], abi.ParamFlags))
+	assert.EqualValues(t, abi.ParamFlagUnlapped, abi.Word(r.res.params[:], abi.ParamFlags))
 	assert.EqualValues(t, 2, r.Observable()[0])
 
 	_, err = r.Publish([]host.Item{addItem(0, 1, abi.PriorityNormal, 0)})
@@ -103,7 +103,7 @@ func TestParamsUnlappedUploaded(t *testing.T) {
 	b[0] += 2 // TAIL − HEAD = 3 > C = 2
 	_, err = r.Step(ctxT(t))
 	require.NoError(t, err)
-	assert.Zero(t, word(r.params[:], abi.ParamFlags))
+	assert.Zero(t, abi.Word(r.res.params[:], abi.ParamFlags))
 }
 
 // TestDifferentialCompareExchange and its workgroup-claims twin are

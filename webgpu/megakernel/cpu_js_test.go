@@ -31,7 +31,7 @@ func TestCPUAdapterGrid(t *testing.T) {
 	require.NoError(t, err)
 	info, ok := dev.AdapterInfo()
 	cpu := ok && info.IsCPU()
-	assert.Equal(t, cpu, r.cpuAdapter(), "adapter info %+v (present: %v)", info, ok)
+	assert.Equal(t, cpu, r.cpu.of(r.dev), "adapter info %+v (present: %v)", info, ok)
 	if cpu {
 		assert.EqualValues(t, 2, ep.Grid)
 	} else {

@@ -209,7 +209,7 @@ func TestDifferential(t *testing.T) {
 		for i := 0; i < n; i++ {
 			it := w.item(i)
 			off := r.q.Partitions()
-			slot := off[it.Priority] + word(r.q.Control(), abi.CtrlTail+int(it.Priority))%max(off[it.Priority+1]-off[it.Priority], 1)
+			slot := off[it.Priority] + abi.Word(r.q.Control(), abi.CtrlTail+int(it.Priority))%max(off[it.Priority+1]-off[it.Priority], 1)
 			if _, err := r.Publish([]host.Item{it}); err != nil {
 				continue // partition full: fine, the workload is what fits
 			}
@@ -266,7 +266,7 @@ func compareSubmission(t *testing.T, seed uint64, sub int, r *Runner, want ref.B
 		g, e := gotRing[s*abi.SlotBytes:(s+1)*abi.SlotBytes], want.Ring[s*abi.SlotBytes:(s+1)*abi.SlotBytes]
 		if !bytes.Equal(g, e) {
 			fail("slot %d: GPU status %d, reference %d (words %v vs %v)", s,
-				word(g, abi.SlotStatus), word(e, abi.SlotStatus), words(g), words(e))
+				abi.Word(g, abi.SlotStatus), abi.Word(e, abi.SlotStatus), words(g), words(e))
 		}
 	}
 	gotCtl := r.q.Control()
@@ -279,7 +279,7 @@ func compareSubmission(t *testing.T, seed uint64, sub int, r *Runner, want ref.B
 			// order-independent.
 			continue
 		}
-		if g, e := word(gotCtl, w), word(want.Control, w); g != e {
+		if g, e := abi.Word(gotCtl, w), abi.Word(want.Control, w); g != e {
 			fail("control word %d: GPU %#x, reference %#x", w, g, e)
 		}
 	}
@@ -307,7 +307,7 @@ func sortRecords(rs []decode.LogRecord) {
 func words(b []byte) []uint32 {
 	w := make([]uint32, len(b)/abi.WordBytes)
 	for i := range w {
-		w[i] = word(b, i)
+		w[i] = abi.Word(b, i)
 	}
 	return w
 }

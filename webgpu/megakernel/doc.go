@@ -7,7 +7,8 @@
 // truth), the resident device buffers of PROTOCOL §1, one drain pipeline per
 // program and width (Drain, or JIT specialised to the opcodes the ring
 // holds) and the finalize pipeline, and two MAP_READ staging buffers used
-// alternately. Each Step is one submission:
+// alternately. Each Step is one submission, a phase a method of its
+// state (submission, in step_js.go):
 //
 //	plan     the launch policy's recommendation (decode) from the last
 //	         readback, the device limits, the queue length and the memory
@@ -34,6 +35,12 @@
 // and upload coalescing are pure Go and tested natively; the runner itself
 // is in *_js.go files and tested on a real WebGPU device (Node + Dawn, see
 // shared/docs/BROWSER.md), against the reference interpreter wgsl/ref.
+//
+// A Runner and an Attachment embed one HostView: the decoder of the last
+// readback (Telemetry, Log, the window opcodes), the host copies and their
+// change ranges (Copies: the runner's host.Queue, the attachment's last
+// frame), the GPU summary's bytes and sketches and the request for a ring
+// read. The page's session reads frames through it, whichever steps.
 //
 // An Attachment (Attach) watches a ring that someone else's kernel drives,
 // in their buffers on their device (a host page's own WebGPU app): each

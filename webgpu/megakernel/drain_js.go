@@ -37,20 +37,20 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 	}
 	var ep Epoch
 	settled := true
-	done, faults := r.completions()
+	done, faults := completions(r.q.Control())
 	for {
 		// Republish what the last submission parked, then decide.
 		st, err := r.q.Requeue(r.io)
-		r.account(st)
+		accountRequeues(&r.acct, st)
 		if err != nil {
-			r.progress(&run.Report)
+			progress(&run.Report, r.pub.items, r.q.Control())
 			return run, fmt.Errorf("megakernel: requeue: %w", err)
 		}
 		if run.Submissions > 0 {
 			if o.Observe != nil {
 				settled = o.Observe(&ep, &st)
 			}
-			d, f := r.completions()
+			d, f := completions(r.q.Control())
 			if d == done && f == faults {
 				run.Stalled++
 			} else {
@@ -61,8 +61,8 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 		left := r.Pending() > 0 || st.Parked+st.Waiting+st.Blocked > 0
 		if out, stop := drainStop(&o, run.Submissions, left, r.needsSubmit(), run.Stalled, settled); stop {
 			run.Outcome = out
-			if run.Submissions == 0 && r.summaryOn() {
-				if _, _, err := r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()}); err != nil {
+			if run.Submissions == 0 && r.opts.summaryOn() {
+				if err := r.decodeCopies(); err != nil {
 					return run, fmt.Errorf("megakernel: decode the host copy: %w", err)
 				}
 			}
@@ -70,19 +70,18 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 		}
 		r.wantRing = true
 		if err := r.step(ctx, &ep); err != nil {
-			r.progress(&run.Report)
+			progress(&run.Report, r.pub.items, r.q.Control())
 			return run, err
 		}
 		run.Submissions++
 		ep.AddTo(&run.Report)
 	}
-	r.progress(&run.Report)
+	progress(&run.Report, r.pub.items, r.q.Control())
 	return run, nil
 }
 
 // completions are the host copy's DONE_COUNT and FAULTS: a submission
 // that moved neither completed nothing.
-func (r *Runner) completions() (done, faults uint32) {
-	c := r.q.Control()
-	return word(c, abi.CtrlDoneCount), word(c, abi.CtrlFaults)
+func completions(c []byte) (done, faults uint32) {
+	return abi.Word(c, abi.CtrlDoneCount), abi.Word(c, abi.CtrlFaults)
 }

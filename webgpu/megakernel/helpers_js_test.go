@@ -85,16 +85,16 @@ func statuses(r *Runner) map[uint32]int {
 	m := map[uint32]int{}
 	ring := r.Ring()
 	for s := 0; s < len(ring)/abi.SlotBytes; s++ {
-		m[word(ring[s*abi.SlotBytes:], abi.SlotStatus)]++
+		m[abi.Word(ring[s*abi.SlotBytes:], abi.SlotStatus)]++
 	}
 	return m
 }
 
 func slotStatus(r *Runner, slot uint32) uint32 {
-	return word(r.Ring()[slot*abi.SlotBytes:], abi.SlotStatus)
+	return abi.Word(r.Ring()[slot*abi.SlotBytes:], abi.SlotStatus)
 }
 
-func ctl(r *Runner, w int) uint32 { return word(r.Control(), w) }
+func ctl(r *Runner, w int) uint32 { return abi.Word(r.Control(), w) }
 
 // slotOf finds the slot of the k-th item published into partition p.
 func slotOf(r *Runner, p, k uint32) uint32 {

@@ -36,17 +36,17 @@ func (r *Runner) PrepareKernel(ctx context.Context, k wgsl.Kernel) error {
 	if err := checkKernel(&k, r.dev.Limits(), bindLimit(r.dev.Limits())); err != nil {
 		return err
 	}
-	if k.SameProgram(&r.opts.Kernel) && r.drainModule != nil {
+	if k.SameProgram(&r.opts.Kernel) && r.prog.drainModule != nil {
 		return nil
 	}
 	mod, err := compileDrain(ctx, r.dev, &k)
 	if err != nil {
 		return err
 	}
-	if err := r.checkPipeline(ctx, &k, mod); err != nil {
+	if err := checkPipeline(ctx, r.dev, &k, mod, r.opts.WorkgroupSize, workgroupClaims(r.dev, r.cpu.of(r.dev))); err != nil {
 		return err
 	}
-	r.prepared = preparedKernel{kernel: k.Clone(), module: mod}
+	r.prog.prepared = preparedKernel{kernel: k.Clone(), module: mod}
 	return nil
 }
 
@@ -62,20 +62,20 @@ type preparedKernel struct {
 // the layouts and the user buffers dropped, so the next Step builds them
 // for k. On error the runner is as it was.
 func (r *Runner) switchKernel(ctx context.Context, k *wgsl.Kernel) error {
-	mod := r.prepared.module
-	if mod == nil || !r.prepared.kernel.SameProgram(k) {
+	mod := r.prog.prepared.module
+	if mod == nil || !r.prog.prepared.kernel.SameProgram(k) {
 		var err error
 		if mod, err = compileDrain(ctx, r.dev, k); err != nil {
 			return err
 		}
 	}
-	r.prepared = preparedKernel{}
-	r.drainModule = mod
-	r.releaseUserBuffers()
-	r.bindGroup, r.bgl, r.pipeLayout = nil, nil, nil
-	r.pipelines, r.finalize = nil, nil
-	r.warming, r.warmed = nil, ""
-	r.lastKey.key = ""
+	r.prog.prepared = preparedKernel{}
+	r.prog.drainModule = mod
+	r.res.releaseUserBuffers()
+	r.res.bindGroup, r.prog.bgl, r.prog.pipeLayout = nil, nil, nil
+	r.prog.pipelines, r.prog.finalize = nil, nil
+	r.prog.warming, r.prog.warmed = nil, ""
+	r.prog.lastKey.key = ""
 	return nil
 }
 
@@ -92,27 +92,27 @@ func userLayoutEntries(k *wgsl.Kernel) []webgpu.BindGroupLayoutEntry {
 	return out
 }
 
-// ensureUserBuffers creates the user buffers that do not exist and writes
-// their initial bytes (the rest of each buffer is zero, as created).
-func (r *Runner) ensureUserBuffers() error {
-	decls := r.opts.Kernel.Buffers
-	if len(r.userBufs) == len(decls) {
+// ensureUserBuffers creates the user buffers of decls on dev, unless
+// they exist, and writes their initial bytes (the rest of each buffer is
+// zero, as created).
+func (res *resources) ensureUserBuffers(dev *webgpu.Device, decls []wgsl.Buffer) error {
+	if len(res.userBufs) == len(decls) {
 		return nil
 	}
-	r.releaseUserBuffers()
+	res.releaseUserBuffers()
 	for i, b := range decls {
-		buf, err := r.dev.CreateBuffer(webgpu.BufferDescriptor{
+		buf, err := dev.CreateBuffer(webgpu.BufferDescriptor{
 			Label: "ringscope user " + b.Name, Size: b.Size,
 			Usage: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
 		})
 		if err != nil {
-			r.releaseUserBuffers()
+			res.releaseUserBuffers()
 			return fmt.Errorf("buffers[%d] %s: %w", i, b.Name, err)
 		}
-		r.userBufs = append(r.userBufs, buf)
+		res.userBufs = append(res.userBufs, buf)
 		if len(b.Init) > 0 {
-			if err := r.dev.Queue().WriteBuffer(buf, 0, b.Init); err != nil {
-				r.releaseUserBuffers()
+			if err := dev.Queue().WriteBuffer(buf, 0, b.Init); err != nil {
+				res.releaseUserBuffers()
 				return fmt.Errorf("buffers[%d] %s: initial bytes: %w", i, b.Name, err)
 			}
 		}
@@ -121,19 +121,19 @@ func (r *Runner) ensureUserBuffers() error {
 }
 
 // userEntries are the bind group entries of the user buffers.
-func (r *Runner) userEntries() []webgpu.BindGroupEntry {
-	out := make([]webgpu.BindGroupEntry, len(r.userBufs))
-	for i, b := range r.userBufs {
+func (res *resources) userEntries() []webgpu.BindGroupEntry {
+	out := make([]webgpu.BindGroupEntry, len(res.userBufs))
+	for i, b := range res.userBufs {
 		out[i] = webgpu.BindGroupEntry{Binding: uint32(abi.BindingFirstUser + i), Buffer: b}
 	}
 	return out
 }
 
-func (r *Runner) releaseUserBuffers() {
-	for _, b := range r.userBufs {
+func (res *resources) releaseUserBuffers() {
+	for _, b := range res.userBufs {
 		b.Destroy()
 	}
-	r.userBufs = nil
+	res.userBufs = nil
 }
 
 // ReadBuffer copies the user buffer named name back from the device, as
@@ -152,31 +152,31 @@ func (r *Runner) ReadBuffer(ctx context.Context, name string) ([]byte, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("megakernel: read buffer %q: the kernel declares no such buffer", name)
 	}
-	if err := r.ensureUserBuffers(); err != nil {
-		return nil, r.fail("read buffer "+name, err)
+	if err := r.res.ensureUserBuffers(r.dev, r.opts.Kernel.Buffers); err != nil {
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
 	size := r.opts.Kernel.Buffers[i].Size
 	stage, err := r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope read " + name, Size: size,
 		Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
 	if err != nil {
-		return nil, r.fail("read buffer "+name, err)
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
 	defer stage.Destroy()
 	enc, err := r.dev.CreateCommandEncoder("ringscope read " + name)
 	if err != nil {
-		return nil, r.fail("read buffer "+name, err)
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
-	enc.CopyBufferToBuffer(r.userBufs[i], 0, stage, 0, size)
+	enc.CopyBufferToBuffer(r.res.userBufs[i], 0, stage, 0, size)
 	cmd, err := enc.Finish()
 	if err != nil {
-		return nil, r.fail("read buffer "+name, err)
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
 	if err := r.dev.Queue().Submit(cmd); err != nil {
-		return nil, r.fail("read buffer "+name, err)
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
 	out := make([]byte, size)
 	if err := stage.MapReadInto(ctx, out, 0); err != nil {
-		return nil, r.fail("read buffer "+name, err)
+		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
 	return out, nil
 }

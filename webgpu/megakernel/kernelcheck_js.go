@@ -19,27 +19,28 @@ import (
 // workgroup memory than the device has), and such a kernel must be refused
 // before it replaces the ring that runs (issue 35), not by every Step
 // after. The failure is a *CompileError naming the user's opcodes.
-func (r *Runner) checkPipeline(ctx context.Context, k *wgsl.Kernel, mod *webgpu.ShaderModule) error {
-	_, layout, err := kernelLayout(r.dev, k)
+// width is the runner's workgroup width (0: the policy's) and claims
+// whether it claims by workgroup (workgroupClaims).
+func checkPipeline(ctx context.Context, dev *webgpu.Device, k *wgsl.Kernel, mod *webgpu.ShaderModule, width uint32, claims bool) error {
+	_, layout, err := kernelLayout(dev, k)
 	if err != nil {
-		return r.fail("prepare kernel: layout", err)
+		return failOn(dev, "prepare kernel: layout", err)
 	}
-	width := r.opts.WorkgroupSize
 	if width == 0 {
 		width = 64 // the policy's narrowest: any width makes the same bindings and overrides
 	}
 	prog := k.Drain(width)
 	consts := maps.Clone(prog.Constants)
-	if r.workgroupClaims() {
+	if claims {
 		consts[wgsl.WorkgroupClaims] = 1
 	}
-	_, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
+	_, err = dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
 		Label: prog.Label, Layout: layout, Module: mod, EntryPoint: prog.EntryPoint, Constants: consts,
 	})
 	var je *webgpu.JSError
-	if err == nil || !errors.As(err, &je) || je.Name != "GPUPipelineError" || r.dev.Err() != nil {
+	if err == nil || !errors.As(err, &je) || je.Name != "GPUPipelineError" || dev.Err() != nil {
 		if err != nil {
-			return r.fail("prepare kernel: drain pipeline", err)
+			return failOn(dev, "prepare kernel: drain pipeline", err)
 		}
 		return nil
 	}

@@ -38,7 +38,7 @@ func TestKernelThatMakesNoPipeline(t *testing.T) {
 	} {
 		mod, err := compileDrain(ctx, dev, &k)
 		require.NoError(t, err, "%s compiles", name)
-		err = r.checkPipeline(ctx, &k, mod)
+		err = checkPipeline(ctx, r.dev, &k, mod, r.opts.WorkgroupSize, workgroupClaims(r.dev, r.cpu.of(r.dev)))
 		var ce *CompileError
 		require.True(t, errors.As(err, &ce), "%s: %v", name, err)
 		require.NotEmpty(t, ce.Diagnostics)

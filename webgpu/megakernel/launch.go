@@ -127,7 +127,7 @@ func (o *Options) jit(rec decode.LaunchRecommendation) bool {
 func pendingItems(control []byte) uint32 {
 	var n uint32
 	for p := 0; p < abi.PriorityLevels; p++ {
-		h, t := word(control, abi.CtrlHead+p), word(control, abi.CtrlTail+p)
+		h, t := abi.Word(control, abi.CtrlHead+p), abi.Word(control, abi.CtrlTail+p)
 		if d := t - h; d < 1<<31 {
 			n += d
 		}
@@ -138,7 +138,7 @@ func pendingItems(control []byte) uint32 {
 // heads returns HEAD[0..4] of a control buffer.
 func heads(control []byte) (h [abi.PriorityLevels]uint32) {
 	for p := range h {
-		h[p] = word(control, abi.CtrlHead+p)
+		h[p] = abi.Word(control, abi.CtrlHead+p)
 	}
 	return h
 }
@@ -150,14 +150,6 @@ func claimed(before, after [abi.PriorityLevels]uint32) uint64 {
 		n += uint64(after[p] - before[p])
 	}
 	return n
-}
-
-func word(b []byte, w int) uint32 {
-	i := w * abi.WordBytes
-	if i+abi.WordBytes > len(b) {
-		return 0
-	}
-	return uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
 }
 
 // ringScan is what the next submission will claim: the sorted, distinct
@@ -177,11 +169,11 @@ func (s *ringScan) scan(control []byte, q *host.Queue, last *decode.RingOccupanc
 	s.opcodes = q.PendingOpcodes(s.opcodes)
 	s.active = 0
 	for p := 0; p < abi.PriorityLevels; p++ {
-		off, end := word(control, abi.CtrlPriorityOffsets+p), word(control, abi.CtrlPriorityOffsets+p+1)
+		off, end := abi.Word(control, abi.CtrlPriorityOffsets+p), abi.Word(control, abi.CtrlPriorityOffsets+p+1)
 		if off >= end {
 			continue // an empty or malformed partition is never claimed
 		}
-		h, t := word(control, abi.CtrlHead+p), word(control, abi.CtrlTail+p)
+		h, t := abi.Word(control, abi.CtrlHead+p), abi.Word(control, abi.CtrlTail+p)
 		if t-h < 1<<31 {
 			s.active += min(t-h, end-off) // at most the partition's slots
 		}

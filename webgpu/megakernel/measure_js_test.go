@@ -105,7 +105,7 @@ func TestMeasure(t *testing.T) {
 					steps = append(steps, last.Timings.Readback)
 					gpus = append(gpus, last.GPUTime)
 				}
-				require.EqualValues(t, slots, word(r.Control(), abi.CtrlDoneCount))
+				require.EqualValues(t, slots, abi.Word(r.Control(), abi.CtrlDoneCount))
 			}
 			name := map[uint32]string{abi.OpNop: "NOP", abi.OpSpin: "SPIN(256 rounds)"}[op]
 			med := quantile(drains, 0.5)

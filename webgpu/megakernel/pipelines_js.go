@@ -18,30 +18,49 @@ import (
 // once per kernel, and the drain pipelines cached by program (interpreter
 // or JIT opcode set) and width, so that a steady state compiles nothing.
 
+// programs are the runner's shader modules, layouts and pipelines, and
+// the compiles in flight or prepared.
+type programs struct {
+	drainModule, finalizeModule *webgpu.ShaderModule
+	bgl                         *webgpu.BindGroupLayout
+	pipeLayout                  *webgpu.PipelineLayout
+	pipelines                   map[string]*webgpu.ComputePipeline
+	finalize                    *webgpu.ComputePipeline
+	// warming is closed when Warm's compile ends (nil: none in flight);
+	// warmed is the pipeline key it compiled, which the next Step counts
+	// as a miss: that Step waited for the compile.
+	warming chan struct{}
+	warmed  string
+	// lastKey is the last pipeline key built (pipeKey.of).
+	lastKey pipeKey
+	// prepared is a drain module PrepareKernel compiled for the next Reset.
+	prepared preparedKernel
+}
+
 // compileModules compiles the drain and finalize modules at once: each
 // waits for its compilation info, and the implementation compiles them in
 // parallel (startup waits for the slower, not the sum).
 func (r *Runner) compileModules(ctx context.Context) error {
 	// Every Step asks; the closures below would move their variables to the
 	// heap, an allocation per Step, were they declared before this return.
-	if r.drainModule != nil && r.finalizeModule != nil {
+	if r.prog.drainModule != nil && r.prog.finalizeModule != nil {
 		return nil
 	}
 	var drainErr, finalizeErr error
 	var wg sync.WaitGroup
-	if r.drainModule == nil {
+	if r.prog.drainModule == nil {
 		wg.Go(func() {
 			var m *webgpu.ShaderModule
 			if m, drainErr = compileDrain(ctx, r.dev, &r.opts.Kernel); drainErr == nil {
-				r.drainModule = m
+				r.prog.drainModule = m
 			}
 		})
 	}
-	if r.finalizeModule == nil {
+	if r.prog.finalizeModule == nil {
 		wg.Go(func() {
 			var m *webgpu.ShaderModule
 			if m, finalizeErr = r.dev.CreateShaderModule(ctx, "ringscope finalize", wgsl.FinalizeSource()); finalizeErr == nil {
-				r.finalizeModule = m
+				r.prog.finalizeModule = m
 			}
 		})
 	}
@@ -51,10 +70,10 @@ func (r *Runner) compileModules(ctx context.Context) error {
 		return drainErr
 	}
 	if drainErr != nil {
-		return r.fail("compile drain", drainErr)
+		return failOn(r.dev, "compile drain", drainErr)
 	}
 	if finalizeErr != nil {
-		return r.fail("compile finalize", finalizeErr)
+		return failOn(r.dev, "compile finalize", finalizeErr)
 	}
 	return nil
 }
@@ -71,10 +90,10 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	}
 	// Warm's compile may end after Rebind or Close released the
 	// pipelines: its results belong to the layout it started with.
-	layout := r.pipeLayout
-	key = r.pipelineKey(width, jit)
-	hit = r.finalize != nil
-	p = r.pipelines[key]
+	layout := r.prog.pipeLayout
+	key = r.prog.lastKey.of(&r.opts.Kernel, width, jit, r.scan.opcodes)
+	hit = r.prog.finalize != nil
+	p = r.prog.pipelines[key]
 	if p != nil && hit {
 		return p, key, true, nil // the steady state: before the closures' heap variables
 	}
@@ -82,22 +101,22 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 	// needs both): the implementation compiles them in parallel.
 	var finalizeErr error
 	var wg sync.WaitGroup
-	if r.finalize == nil {
+	if r.prog.finalize == nil {
 		wg.Go(func() {
 			fp := wgsl.Finalize()
 			var fin *webgpu.ComputePipeline
 			fin, finalizeErr = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-				Label: fp.Label, Layout: r.pipeLayout, Module: r.finalizeModule, EntryPoint: fp.EntryPoint, Constants: fp.Constants,
+				Label: fp.Label, Layout: r.prog.pipeLayout, Module: r.prog.finalizeModule, EntryPoint: fp.EntryPoint, Constants: fp.Constants,
 			})
-			if finalizeErr == nil && r.pipeLayout == layout {
-				r.finalize = fin
+			if finalizeErr == nil && r.prog.pipeLayout == layout {
+				r.prog.finalize = fin
 			}
 		})
 	}
 	if p != nil {
 		wg.Wait()
 		if finalizeErr != nil {
-			return nil, key, false, r.fail("create finalize pipeline", finalizeErr)
+			return nil, key, false, failOn(r.dev, "create finalize pipeline", finalizeErr)
 		}
 		return p, key, hit, nil
 	}
@@ -108,26 +127,26 @@ func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgp
 		prog = r.opts.Kernel.Drain(width)
 	}
 	consts := maps.Clone(prog.Constants)
-	if r.workgroupClaims() {
+	if workgroupClaims(r.dev, r.cpu.of(r.dev)) {
 		consts[wgsl.WorkgroupClaims] = 1
 	}
 	p, err = r.dev.CreateComputePipelineAsync(ctx, webgpu.ComputePipelineDescriptor{
-		Label: prog.Label, Layout: r.pipeLayout, Module: r.drainModule, EntryPoint: prog.EntryPoint, Constants: consts,
+		Label: prog.Label, Layout: r.prog.pipeLayout, Module: r.prog.drainModule, EntryPoint: prog.EntryPoint, Constants: consts,
 	})
 	wg.Wait()
 	if finalizeErr != nil {
-		return nil, key, false, r.fail("create finalize pipeline", finalizeErr)
+		return nil, key, false, failOn(r.dev, "create finalize pipeline", finalizeErr)
 	}
 	if err != nil {
-		return nil, key, false, r.fail("create drain pipeline", err)
+		return nil, key, false, failOn(r.dev, "create drain pipeline", err)
 	}
-	if r.pipeLayout != layout {
+	if r.prog.pipeLayout != layout {
 		return nil, key, false, errors.New("megakernel: pipelines released while compiling")
 	}
-	if r.pipelines == nil {
-		r.pipelines = make(map[string]*webgpu.ComputePipeline)
+	if r.prog.pipelines == nil {
+		r.prog.pipelines = make(map[string]*webgpu.ComputePipeline)
 	}
-	r.pipelines[key] = p
+	r.prog.pipelines[key] = p
 	return p, key, false, nil
 }
 
@@ -141,26 +160,34 @@ var testWorkgroupClaims *bool
 // adapter info, or whose info lacks isFallbackAdapter but names SwiftShader
 // (Chromium's page measured 0.69x the frame rate with them on), keeps the
 // per-lane loop.
-func (r *Runner) workgroupClaims() bool {
+func workgroupClaims(dev *webgpu.Device, cpu bool) bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims
 	}
-	_, ok := r.dev.AdapterInfo()
-	return ok && !r.cpuAdapter()
+	_, ok := dev.AdapterInfo()
+	return ok && !cpu
 }
 
-// pipelineKey names the drain pipeline of width and mode; the last key is
-// kept, so a steady state builds no string.
-func (r *Runner) pipelineKey(width uint32, jit bool) string {
-	k := &r.lastKey
-	if k.key != "" && k.width == width && k.jit == jit && (!jit || slices.Equal(k.opcodes, r.scan.opcodes)) {
-		return k.key
+// pipeKey is the last drain pipeline key built, with what it was built
+// for, so a steady state builds no string.
+type pipeKey struct {
+	key     string
+	width   uint32
+	jit     bool
+	opcodes []uint32
+}
+
+// of names the drain pipeline of k at width, interpreted or JIT-compiled
+// for opcodes.
+func (pk *pipeKey) of(k *wgsl.Kernel, width uint32, jit bool, opcodes []uint32) string {
+	if pk.key != "" && pk.width == width && pk.jit == jit && (!jit || slices.Equal(pk.opcodes, opcodes)) {
+		return pk.key
 	}
-	k.width, k.jit, k.opcodes = width, jit, append(k.opcodes[:0], r.scan.opcodes...)
+	pk.width, pk.jit, pk.opcodes = width, jit, append(pk.opcodes[:0], opcodes...)
 	if jit {
-		k.key = fmt.Sprintf("%s/x%d", r.opts.Kernel.JITKey(r.scan.opcodes), width)
+		pk.key = fmt.Sprintf("%s/x%d", k.JITKey(opcodes), width)
 	} else {
-		k.key = fmt.Sprintf("interpreter/x%d", width)
+		pk.key = fmt.Sprintf("interpreter/x%d", width)
 	}
-	return k.key
+	return pk.key
 }

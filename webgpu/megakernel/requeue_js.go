@@ -18,7 +18,7 @@ func (r *Runner) Requeue() (host.RequeueStats, error) {
 		return host.RequeueStats{}, err
 	}
 	st, err := r.q.Requeue(r.io)
-	r.account(st)
+	accountRequeues(&r.acct, st)
 	if err != nil {
 		return st, fmt.Errorf("megakernel: requeue: %w", err)
 	}

@@ -18,6 +18,36 @@ import (
 // moves to another device or closes. Kept apart from the submission path
 // (step_js.go), which only asks for them.
 
+// resources are the runner's device buffers: the ABI bindings (bufs),
+// the user buffers of opts.Kernel, the two readback stagings and the bind
+// group of them all, with what the device holds of the host copy.
+type resources struct {
+	bufs    [bufCount]*webgpu.Buffer
+	staging [2]*webgpu.Buffer
+	// userBufs are the user buffers of opts.Kernel (wasm/openopts reads
+	// them).
+	userBufs  []*webgpu.Buffer
+	bindGroup *webgpu.BindGroup
+	// fresh marks device buffers that hold none of the host copy yet (new,
+	// or on a new device): the next upload writes them whole.
+	fresh [bufCount]bool
+	// params is the params uniform's bytes on the device.
+	params [paramsBytes]byte
+}
+
+// bufferUsages and bufferNames are the ABI buffers' usages and labels,
+// by binding.
+var (
+	bufferUsages = [bufCount]webgpu.BufferUsage{
+		bufControl: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
+		bufRing:    webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
+		bufLog:     webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
+		bufParams:  webgpu.BufferUsageUniform | webgpu.BufferUsageCopyDst,
+		bufData:    webgpu.BufferUsageStorage | webgpu.BufferUsageCopyDst,
+	}
+	bufferNames = [bufCount]string{"control", "ring", "log", "params", "data"}
+)
+
 // ensureBuffers creates the device buffers whose shape changed (or that do
 // not exist), inside an out-of-memory and a validation error scope, and
 // reports whether it created any.
@@ -29,124 +59,137 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		bufParams:  paramsBytes,
 		bufData:    r.lay.data,
 	}
-	usages := [bufCount]webgpu.BufferUsage{
-		bufControl: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
-		bufRing:    webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
-		bufLog:     webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst,
-		bufParams:  webgpu.BufferUsageUniform | webgpu.BufferUsageCopyDst,
-		bufData:    webgpu.BufferUsageStorage | webgpu.BufferUsageCopyDst,
-	}
-	names := [bufCount]string{"control", "ring", "log", "params", "data"}
-	missing := r.bindGroup == nil || len(r.userBufs) != len(r.opts.Kernel.Buffers)
-	for i, b := range r.bufs {
-		missing = missing || b == nil || b.Size() != sizes[i]
-	}
-	for _, s := range r.staging {
-		missing = missing || s == nil || s.Size() != r.lay.staging()
-	}
 	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
-	missing = missing || (timestamps && r.querySet == nil)
-	if !missing {
+	if !r.res.missing(sizes, r.lay.staging(), len(r.opts.Kernel.Buffers)) && (!timestamps || r.tq.querySet != nil) {
 		return false, nil
 	}
 	if err := r.ensureLayout(); err != nil {
 		return false, err
 	}
-	if err := r.pushScopes(); err != nil {
-		return false, err
+	if err := pushScopes(r.dev); err != nil {
+		return false, failOn(r.dev, "push error scope", err)
 	}
-	var err error
-	for i := range r.bufs {
-		if r.bufs[i] != nil && r.bufs[i].Size() == sizes[i] {
-			continue
-		}
-		if r.bufs[i] != nil {
-			r.bufs[i].Destroy()
-		}
-		r.bufs[i], err = r.dev.CreateBuffer(webgpu.BufferDescriptor{
-			Label: "ringscope " + names[i], Size: sizes[i], Usage: usages[i],
-		})
-		if err != nil {
-			r.bufs[i] = nil
-			break
-		}
-		r.fresh[i] = true
-	}
-	if err == nil {
-		err = r.ensureUserBuffers()
-	}
-	for i := range r.staging {
-		if err != nil || (r.staging[i] != nil && r.staging[i].Size() == r.lay.staging()) {
-			continue
-		}
-		if r.staging[i] != nil {
-			r.staging[i].Destroy()
-		}
-		r.staging[i], err = r.dev.CreateBuffer(webgpu.BufferDescriptor{
-			Label: fmt.Sprintf("ringscope readback %d", i), Size: r.lay.staging(),
-			Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst,
-		})
-		if err != nil {
-			r.staging[i] = nil
-		}
-	}
-	if err == nil && timestamps && r.querySet == nil {
-		r.querySet, err = r.dev.CreateQuerySet(webgpu.QuerySetDescriptor{Label: "ringscope drain pass", Type: webgpu.QueryTypeTimestamp, Count: 2})
-		if err == nil {
-			r.resolve, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope timestamps", Size: timestampBytes,
-				Usage: webgpu.BufferUsageQueryResolve | webgpu.BufferUsageCopySrc})
-		}
-		if err != nil {
-			r.querySet, r.resolve = nil, nil
-		}
+	err := r.res.create(r.dev, sizes, r.lay.staging(), r.opts.Kernel.Buffers)
+	if err == nil && timestamps && r.tq.querySet == nil {
+		err = r.tq.create(r.dev)
 	}
 	if err == nil {
 		entries := make([]webgpu.BindGroupEntry, bufCount)
-		for i, b := range r.bufs {
+		for i, b := range r.res.bufs {
 			entries[i] = webgpu.BindGroupEntry{Binding: uint32(i), Buffer: b}
 		}
-		entries = append(entries, r.userEntries()...)
-		r.bindGroup, err = r.dev.CreateBindGroup(webgpu.BindGroupDescriptor{
-			Label: "ringscope bindings", Layout: r.bgl, Entries: entries,
+		entries = append(entries, r.res.userEntries()...)
+		r.res.bindGroup, err = r.dev.CreateBindGroup(webgpu.BindGroupDescriptor{
+			Label: "ringscope bindings", Layout: r.prog.bgl, Entries: entries,
 		})
 	}
-	if serr := r.popScopes(ctx); err == nil {
+	if serr := popScopes(ctx, r.dev); err == nil {
 		err = serr
 	}
 	if err != nil {
-		r.bindGroup = nil
-		return true, r.fail("create buffers", err)
+		r.res.bindGroup = nil
+		return true, failOn(r.dev, "create buffers", err)
 	}
 	return true, nil
 }
 
-func (r *Runner) pushScopes() error {
-	if err := r.dev.PushErrorScope(webgpu.ErrorFilterOutOfMemory); err != nil {
-		return r.fail("push error scope", err)
+// missing reports whether a buffer of sizes, a staging of stagingSize,
+// one of users user buffers or the bind group is missing or of another
+// size.
+func (res *resources) missing(sizes [bufCount]uint64, stagingSize uint64, users int) bool {
+	missing := res.bindGroup == nil || len(res.userBufs) != users
+	for i, b := range res.bufs {
+		missing = missing || b == nil || b.Size() != sizes[i]
 	}
-	if err := r.dev.PushErrorScope(webgpu.ErrorFilterValidation); err != nil {
-		return r.fail("push error scope", err)
+	for _, s := range res.staging {
+		missing = missing || s == nil || s.Size() != stagingSize
+	}
+	return missing
+}
+
+// create makes the ABI buffers of sizes that are missing or of another
+// size (marking them fresh), the user buffers of decls and the stagings
+// of stagingSize on dev.
+func (res *resources) create(dev *webgpu.Device, sizes [bufCount]uint64, stagingSize uint64, decls []wgsl.Buffer) error {
+	var err error
+	for i := range res.bufs {
+		if res.bufs[i] != nil && res.bufs[i].Size() == sizes[i] {
+			continue
+		}
+		if res.bufs[i] != nil {
+			res.bufs[i].Destroy()
+		}
+		res.bufs[i], err = dev.CreateBuffer(webgpu.BufferDescriptor{
+			Label: "ringscope " + bufferNames[i], Size: sizes[i], Usage: bufferUsages[i],
+		})
+		if err != nil {
+			res.bufs[i] = nil
+			return err
+		}
+		res.fresh[i] = true
+	}
+	if err := res.ensureUserBuffers(dev, decls); err != nil {
+		return err
+	}
+	for i := range res.staging {
+		if res.staging[i] != nil && res.staging[i].Size() == stagingSize {
+			continue
+		}
+		if res.staging[i] != nil {
+			res.staging[i].Destroy()
+		}
+		res.staging[i], err = dev.CreateBuffer(webgpu.BufferDescriptor{
+			Label: fmt.Sprintf("ringscope readback %d", i), Size: stagingSize,
+			Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst,
+		})
+		if err != nil {
+			res.staging[i] = nil
+			return err
+		}
 	}
 	return nil
 }
 
-func (r *Runner) popScopes(ctx context.Context) error {
-	verr := r.dev.PopErrorScope(ctx)
-	oerr := r.dev.PopErrorScope(ctx)
+// create makes the query set and the buffer it resolves into on dev.
+func (ts *timestamps) create(dev *webgpu.Device) error {
+	var err error
+	ts.querySet, err = dev.CreateQuerySet(webgpu.QuerySetDescriptor{Label: "ringscope drain pass", Type: webgpu.QueryTypeTimestamp, Count: 2})
+	if err == nil {
+		ts.resolve, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope timestamps", Size: timestampBytes,
+			Usage: webgpu.BufferUsageQueryResolve | webgpu.BufferUsageCopySrc})
+	}
+	if err != nil {
+		ts.querySet, ts.resolve = nil, nil
+	}
+	return err
+}
+
+// pushScopes opens an out-of-memory and a validation error scope on dev;
+// popScopes closes them and joins what they caught.
+func pushScopes(dev *webgpu.Device) error {
+	if err := dev.PushErrorScope(webgpu.ErrorFilterOutOfMemory); err != nil {
+		return err
+	}
+	return dev.PushErrorScope(webgpu.ErrorFilterValidation)
+}
+
+func popScopes(ctx context.Context, dev *webgpu.Device) error {
+	verr := dev.PopErrorScope(ctx)
+	oerr := dev.PopErrorScope(ctx)
 	return errors.Join(oerr, verr)
 }
 
 // ensureLayout creates the explicit bind group and pipeline layouts of
 // PROTOCOL §1, shared by the drain and the finalize pipelines.
 func (r *Runner) ensureLayout() error {
-	if r.pipeLayout != nil {
+	if r.prog.pipeLayout != nil {
 		return nil
 	}
 	bgl, pl, err := kernelLayout(r.dev, &r.opts.Kernel)
 	if err != nil {
-		return r.fail("create layout", err)
+		return failOn(r.dev, "create layout", err)
 	}
-	r.bgl, r.pipeLayout = bgl, pl
+	r.prog.bgl, r.prog.pipeLayout = bgl, pl
 	return nil
 }
 
@@ -199,32 +242,32 @@ func (r *Runner) Rebind(ctx context.Context, dev *webgpu.Device) error {
 
 // release drops every device resource (destroying the buffers).
 func (r *Runner) release() {
-	for i, b := range r.bufs {
+	for i, b := range r.res.bufs {
 		if b != nil {
 			b.Destroy()
 		}
-		r.bufs[i] = nil
+		r.res.bufs[i] = nil
 	}
-	for i, b := range r.staging {
+	for i, b := range r.res.staging {
 		if b != nil {
 			b.Destroy()
 		}
-		r.staging[i] = nil
+		r.res.staging[i] = nil
 	}
 	r.up.release()
-	if r.querySet != nil {
-		r.querySet.Destroy()
+	if r.tq.querySet != nil {
+		r.tq.querySet.Destroy()
 	}
-	if r.resolve != nil {
-		r.resolve.Destroy()
+	if r.tq.resolve != nil {
+		r.tq.resolve.Destroy()
 	}
-	r.querySet, r.resolve = nil, nil
-	r.bindGroup, r.bgl, r.pipeLayout = nil, nil, nil
-	r.drainModule, r.finalizeModule = nil, nil
-	r.pipelines, r.finalize = nil, nil
-	r.warming, r.warmed = nil, "" // a compile in flight stores nothing (pipeline)
-	r.fresh = [bufCount]bool{}
-	r.releaseUserBuffers()
-	r.prepared = preparedKernel{}
-	r.releaseSummary()
+	r.tq.querySet, r.tq.resolve = nil, nil
+	r.res.bindGroup, r.prog.bgl, r.prog.pipeLayout = nil, nil, nil
+	r.prog.drainModule, r.prog.finalizeModule = nil, nil
+	r.prog.pipelines, r.prog.finalize = nil, nil
+	r.prog.warming, r.prog.warmed = nil, "" // a compile in flight stores nothing (pipeline)
+	r.res.fresh = [bufCount]bool{}
+	r.res.releaseUserBuffers()
+	r.prog.prepared = preparedKernel{}
+	r.sum.release()
 }

@@ -45,6 +45,11 @@ var ErrClosed = errors.New("megakernel: runner is closed")
 // one goroutine (never from inside a JS callback). The zero value is not
 // usable: create one with Open.
 type Runner struct {
+	// HostView is what the last Step read: its decoder, the host copy (the
+	// queue's) and the GPU summary's bytes; Telemetry, Log, Control, Ring
+	// and the others are its methods.
+	HostView
+
 	dev  *webgpu.Device
 	cpu  cpuCache
 	opts Options
@@ -52,69 +57,41 @@ type Runner struct {
 	q    *host.Queue
 	io   host.IOFunc
 
-	// Device resources, created lazily by Step and dropped by Rebind.
-	drainModule, finalizeModule *webgpu.ShaderModule
-	bgl                         *webgpu.BindGroupLayout
-	pipeLayout                  *webgpu.PipelineLayout
-	pipelines                   map[string]*webgpu.ComputePipeline
-	finalize                    *webgpu.ComputePipeline
-	// warming is closed when Warm's compile ends (nil: none in flight);
-	// warmed is the pipeline key it compiled, which the next Step counts
-	// as a miss: that Step waited for the compile.
-	warming   chan struct{}
-	warmed    string
-	bufs      [bufCount]*webgpu.Buffer
-	staging   [2]*webgpu.Buffer
-	bindGroup *webgpu.BindGroup
-	// Timestamp queries of the drain pass, when the device has the
-	// timestamp-query feature.
-	querySet        *webgpu.QuerySet
-	resolve         *webgpu.Buffer
-	ts              []uint64
-	drainTimestamps webgpu.ComputePassTimestampWrites
-
-	// fresh marks device buffers that hold none of the host copy yet (new,
-	// or on a new device): the next upload writes them whole.
-	fresh [bufCount]bool
-	// current marks host copies equal to the device's outside the dirty
-	// ranges (read back since the last submission): only then may an
-	// upload merge ranges across clean words.
-	current  [3]bool
-	wantRing bool
-	// slotsStale marks tel's slot fields as older than the host copy: the
-	// last Step read no ring and decoded control alone (Telemetry decodes
-	// the slots when asked). The launch policy reads the slot fields of the
-	// last ring decode meanwhile.
-	slotsStale bool
-
-	sum summary // RingSummary's resources
-	up  upStage // the ring's mapped upload staging (upload_js.go)
-
-	// userBufs are the user buffers of opts.Kernel (wasm/openopts reads them);
-	// prepared a drain module PrepareKernel compiled for the next Reset.
-	userBufs []*webgpu.Buffer
-	prepared preparedKernel
+	prog programs   // shader modules and pipelines (pipelines_js.go)
+	res  resources  // device buffers and the bind group (resources_js.go)
+	tq   timestamps // the drain pass's timestamp queries
+	sum  summary    // RingSummary's resources
+	up   upStage    // the ring's mapped upload staging (upload_js.go)
 	// watch bounds each submission's readback wait (runaway_js.go).
 	watch watchdog
 
+	// current marks host copies equal to the device's outside the dirty
+	// ranges (read back since the last submission): only then may an
+	// upload merge ranges across clean words.
+	current [3]bool
 	rb      []byte // readback destination, reused
 	writes  []host.ByteRange
 	scan    ringScan
-	lastKey struct {
-		key     string
-		width   uint32
-		jit     bool
-		opcodes []uint32
+	acct    decode.PriorityRequeueAccounting
+	epochs  uint64
+	// pub is what Publish did since the last Step (time) and since Open
+	// or Reset (items).
+	pub struct {
+		items uint64
+		time  time.Duration
 	}
-	params [paramsBytes]byte // the params uniform's bytes on the device
-	// dec decodes every readback (decode.Decoder): its telemetry and log
-	// are Telemetry and Log.
-	dec      decode.Decoder
-	acct     decode.PriorityRequeueAccounting
-	epochs   uint64
-	pubItems uint64
-	pubTime  time.Duration
-	closed   bool
+	closed bool
+}
+
+// timestamps are the drain pass's timestamp queries, when the device has
+// the timestamp-query feature: the query set, the buffer it resolves
+// into, the decoded values and the pass's writes (the runner's, so a
+// submission allocates none).
+type timestamps struct {
+	querySet *webgpu.QuerySet
+	resolve  *webgpu.Buffer
+	vals     []uint64
+	writes   webgpu.ComputePassTimestampWrites
 }
 
 // Open validates opts against dev's limits (Options.Validate: nothing is
@@ -145,13 +122,12 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 	return r, nil
 }
 
-// decodeHostCopy decodes the fresh host copy, so Telemetry describes the
-// new ring (every slot EMPTY) before the first Step rather than nothing.
+// decodeHostCopy points the view at the queue and decodes the fresh host
+// copy, so Telemetry describes the new ring (every slot EMPTY) before the
+// first Step rather than nothing.
 func (r *Runner) decodeHostCopy() {
-	r.dec.Reset()
-	r.dec.SetWindowOpcodes(r.opts.WindowOpcodes)
-	r.slotsStale = false
-	_, _, _ = r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()})
+	r.SetCopies(r.q, r.opts.WindowOpcodes)
+	_ = r.decodeCopies()
 }
 
 func cloneOptions(o Options) Options {
@@ -202,8 +178,8 @@ func (r *Runner) Publish(items []host.Item) (int, error) {
 	}
 	t0 := time.Now()
 	n, err := r.q.Publish(items)
-	r.pubTime += time.Since(t0)
-	r.pubItems += uint64(n)
+	r.pub.time += time.Since(t0)
+	r.pub.items += uint64(n)
 	if err != nil {
 		return n, fmt.Errorf("megakernel: publish: %w", err)
 	}
@@ -211,7 +187,7 @@ func (r *Runner) Publish(items []host.Item) (int, error) {
 }
 
 // Published is the number of items published since Open or the last Reset.
-func (r *Runner) Published() uint64 { return r.pubItems }
+func (r *Runner) Published() uint64 { return r.pub.items }
 
 // SetTenantMask enables or disables tenant for the following submissions.
 // Slots of a disabled tenant end YIELD (DENIED) and stay parked until it is
@@ -239,62 +215,12 @@ func (r *Runner) NewEpoch() { r.q.NewEpoch() }
 // partition can reuse it; read the faults' telemetry first.
 func (r *Runner) ReclaimFaults() int { return r.q.ReclaimFaults() }
 
-// RequestRing makes the next Step read the ring back under RingOnDemand.
-func (r *Runner) RequestRing() { r.wantRing = true }
-
-// Telemetry is the decoded readback of the last Step. It aliases the
-// runner's storage, reused by the next Step. After a Step that read no
-// ring (RingOnDemand), its slots are the host copy's, decoded here on the
-// first call rather than by every Step.
-func (r *Runner) Telemetry() *decode.RingTelemetry {
-	r.decodeStaleSlots()
-	return r.dec.Telemetry()
-}
-
-// decodeStaleSlots decodes the host copy's slots into Telemetry when the
-// last Step left them undecoded.
-func (r *Runner) decodeStaleSlots() {
-	if r.slotsStale {
-		r.slotsStale = false
-		_, _, _ = r.dec.Decode(decode.Buffers{Control: r.q.Control(), Ring: r.q.Ring()})
-	}
-}
-
-// Log is the decoded log of the last Step; it aliases the runner's storage.
-func (r *Runner) Log() *decode.Log { return r.dec.Log() }
-
 // Observable is OBSERVABLE[0…] as the last Step read it back.
 func (r *Runner) Observable() []uint32 { return r.dec.Telemetry().Control.Observable }
 
 // Accounting is the priority-requeue accounting of Drain's requeues since
 // Open or the last Reset.
 func (r *Runner) Accounting() decode.PriorityRequeueAccounting { return r.acct }
-
-// Control, Ring and LogBytes are the host copies of the three buffers: the
-// last readback plus the host's changes since. They alias the runner's
-// storage; do not modify them.
-func (r *Runner) Control() []byte  { return r.q.Control() }
-func (r *Runner) Ring() []byte     { return r.q.Ring() }
-func (r *Runner) LogBytes() []byte { return r.q.Log() }
-
-// RingChanges is the byte ranges of the host copy of the ring, in whole
-// slots, that changed since ClearRingChanges (host.Queue.RingChanges): under
-// RingSummary a frame's few thousand slots, under a ring read all of them.
-func (r *Runner) RingChanges() []host.ByteRange { return r.q.RingChanges() }
-
-// ClearRingChanges forgets them.
-func (r *Runner) ClearRingChanges() { r.q.ClearRingChanges() }
-
-// DecodeHostRing decodes the host copies of control and the ring into dst
-// (every slot): under RingSummary, where Telemetry holds the summary's
-// fields, the slots a ring read would show, without one (the host copy
-// follows the status map).
-func (r *Runner) DecodeHostRing(dst *decode.RingTelemetry, scratch *decode.DecodeScratch) error {
-	if err := r.dec.DecodeRing(dst, scratch, r.q.Control(), r.q.Ring()); err != nil {
-		return fmt.Errorf("megakernel: decode the host copy: %w", err)
-	}
-	return nil
-}
 
 // Reset starts a new generation with opts (GENERATION + 1, a fresh ring,
 // counters at 0), keeping the device buffers whose shapes still match and
@@ -313,10 +239,10 @@ func (r *Runner) Reset(opts Options) error {
 		if err := r.switchKernel(context.Background(), &opts.Kernel); err != nil {
 			return err
 		}
-	} else if len(r.userBufs) > 0 {
+	} else if len(r.res.userBufs) > 0 {
 		// A new generation starts the user buffers from their (new) initial bytes.
-		r.releaseUserBuffers()
-		r.bindGroup = nil
+		r.res.releaseUserBuffers()
+		r.res.bindGroup = nil
 	}
 	if opts.LogCapacity == r.opts.LogCapacity {
 		if err := r.q.Reset(opts.controlConfig()); err != nil {
@@ -332,12 +258,12 @@ func (r *Runner) Reset(opts Options) error {
 		r.q = q
 	}
 	if string(opts.Data) != string(r.opts.Data) {
-		r.fresh[bufData] = true
+		r.res.fresh[bufData] = true
 	}
 	r.opts, r.lay = opts, lay
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
-	r.pubItems, r.pubTime, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
+	r.pub.items, r.pub.time, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
 	r.decodeHostCopy()
 	return nil
 }

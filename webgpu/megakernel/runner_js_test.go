@@ -680,12 +680,12 @@ func TestWarm(t *testing.T) {
 	_, err := r.Publish([]host.Item{addItem(0, 1, 2, 0), addItem(1, 1, 2, 0)})
 	require.NoError(t, err)
 	r.Warm(ctxT(t))
-	require.NotNil(t, r.warming, "the compile is in flight when Warm returns")
+	require.NotNil(t, r.prog.warming, "the compile is in flight when Warm returns")
 	r.Warm(ctxT(t)) // a second Warm while one is in flight does nothing
 	ep, err := r.Step(ctxT(t))
 	require.NoError(t, err)
 	assert.False(t, ep.Telemetry.CompiledPipelineCacheHit, "the first Step waited for the compile")
-	assert.Nil(t, r.warming)
+	assert.Nil(t, r.prog.warming)
 	assert.EqualValues(t, []uint32{1, 1, 0, 0}, r.Observable())
 
 	_, err = r.Publish([]host.Item{addItem(2, 1, 2, 0)})
@@ -700,7 +700,7 @@ func TestWarm(t *testing.T) {
 	require.NoError(t, err)
 	r.Warm(ctxT(t))
 	require.NoError(t, r.Rebind(ctxT(t), dev))
-	assert.Nil(t, r.warming)
+	assert.Nil(t, r.prog.warming)
 	ep, err = r.Step(ctxT(t))
 	require.NoError(t, err)
 	assert.False(t, ep.Telemetry.CompiledPipelineCacheHit, "pipelines compiled anew after Rebind")

@@ -52,7 +52,7 @@ func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
 // does next, such as the page's first render. The next Step waits for it;
 // a failed compile is that Step's to report.
 func (r *Runner) Warm(ctx context.Context) {
-	if r.warming != nil || r.usable("warm") != nil {
+	if r.prog.warming != nil || r.usable("warm") != nil {
 		return
 	}
 	rec, err := r.planLaunch()
@@ -60,11 +60,11 @@ func (r *Runner) Warm(ctx context.Context) {
 		return
 	}
 	done := make(chan struct{})
-	r.warming = done
+	r.prog.warming = done
 	go func() {
 		defer close(done)
 		if _, key, hit, err := r.pipeline(ctx, rec.WorkgroupSizeX, r.opts.jit(rec)); err == nil && !hit {
-			r.warmed = key
+			r.prog.warmed = key
 		}
 	}()
 	// The goroutine runs until it waits for its compiles, so they are
@@ -76,73 +76,185 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	if err := r.usable("step"); err != nil {
 		return err
 	}
-	t0 := time.Now()
-	before := r.dev.Stats()
+	s := submission{t0: time.Now(), before: r.dev.Stats()}
+	if err := s.plan(r); err != nil {
+		return err
+	}
+	if err := s.prepare(ctx, r); err != nil {
+		return err
+	}
+	if err := r.upload(ctx); err != nil {
+		return err
+	}
+	s.tUploaded = time.Now()
+	if err := s.submit(r); err != nil {
+		return err
+	}
+	if err := s.readBack(ctx, r); err != nil {
+		return err
+	}
+	if err := s.absorb(r); err != nil {
+		return err
+	}
+	s.account(r, ep)
+	return nil
+}
 
-	// Plan.
+// submission is one Step's state from phase to phase: plan, prepare
+// (buffers and pipelines), upload, encode and submit, read back, absorb
+// and decode, account. It lives on step's stack: no allocation.
+type submission struct {
+	t0     time.Time
+	before webgpu.Stats
+
+	// plan
+	rec                 decode.LaunchRecommendation
+	queued, width, grid uint32
+	jit                 bool
+	headsBefore         [abi.PriorityLevels]uint32
+	// prepare
+	created, hit bool
+	drain        *webgpu.ComputePipeline
+	key          string
+	reduce       *reducePipelines
+	// submit, read back
+	readRing bool
+	stage    *webgpu.Buffer
+	gpu      time.Duration
+
+	tPrepared, tUploaded, tSubmitted, tRead, tDecoded time.Time
+}
+
+// plan is the launch: the policy's recommendation from the last
+// readback, the device's limits, the queue length and the memory budget.
+func (s *submission) plan(r *Runner) error {
 	control := r.q.Control()
-	queued := pendingItems(control)
+	s.queued = pendingItems(control)
 	rec, err := r.planLaunch()
 	if err != nil {
 		var oom *decode.OutOfMemoryError
 		if errors.As(err, &oom) {
 			return err
 		}
-		return r.fail("plan launch", err)
+		return failOn(r.dev, "plan launch", err)
 	}
-	width := rec.WorkgroupSizeX
-	grid := r.opts.gridFor(rec, queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpuAdapter())
-	jit := r.opts.jit(rec)
+	s.rec, s.width = rec, rec.WorkgroupSizeX
+	s.grid = r.opts.gridFor(rec, s.queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpu.of(r.dev))
+	s.jit = r.opts.jit(rec)
+	s.headsBefore = heads(control)
+	return nil
+}
 
-	// Resources.
-	created, err := r.ensureBuffers(ctx)
-	if err != nil {
+// prepare makes sure the buffers and pipelines exist, reusing them when
+// shapes match; a compile Warm started is waited for and counts as a miss.
+func (s *submission) prepare(ctx context.Context, r *Runner) error {
+	var err error
+	if s.created, err = r.ensureBuffers(ctx); err != nil {
 		return err
 	}
-	if r.warming != nil {
-		<-r.warming
-		r.warming = nil
+	if r.prog.warming != nil {
+		<-r.prog.warming
+		r.prog.warming = nil
 	}
-	drain, key, hit, err := r.pipeline(ctx, width, jit)
-	if err != nil {
+	if s.drain, s.key, s.hit, err = r.pipeline(ctx, s.width, s.jit); err != nil {
 		return err
 	}
-	if key == r.warmed {
-		hit, r.warmed = false, ""
+	if s.key == r.prog.warmed {
+		s.hit, r.prog.warmed = false, ""
 	}
-	var reduce *reducePipelines
-	if r.summaryOn() {
+	if r.opts.summaryOn() {
 		var sumHit bool
-		if reduce, sumHit, err = r.ensureSummary(ctx, width, created); err != nil {
+		if s.reduce, sumHit, err = r.sum.ensure(ctx, r.reduceTarget(), s.width, s.created); err != nil {
 			return err
 		}
-		hit = hit && sumHit
+		s.hit = s.hit && sumHit
 	}
-	tPrepared := time.Now()
+	s.tPrepared = time.Now()
+	return nil
+}
 
-	// Upload.
-	if err := r.upload(ctx); err != nil {
-		return err
+// submit encodes the drain and finalize dispatches, the reduce pass under
+// RingSummary, and the copies into this step's staging, in one command
+// buffer, and submits it.
+func (s *submission) submit(r *Runner) error {
+	s.readRing = r.opts.RingReadback == RingAlways || r.wantRing
+	s.stage = r.res.staging[r.epochs%2]
+	enc, err := r.dev.CreateCommandEncoder("ringscope step")
+	if err != nil {
+		return failOn(r.dev, "encode", err)
 	}
-	tUploaded := time.Now()
-
-	// Encode and submit.
-	readRing := r.opts.RingReadback == RingAlways || r.wantRing
-	headsBefore := heads(control)
-	stage := r.staging[r.epochs%2]
-	if err := r.submit(drain, grid, stage, readRing, reduce, width); err != nil {
+	if s.reduce != nil {
+		r.sum.encodeClear(enc)
+	}
+	r.up.encode(enc, r.res.bufs[bufRing])
+	s.encodeDrain(r, enc)
+	// Its own pass, so the drain pass's timestamps time the drain alone.
+	if s.reduce != nil {
+		r.sum.encodePass(enc, r.reduceTarget(), s.reduce, s.width)
+	}
+	s.encodeCopies(r, enc)
+	cmd, err := enc.Finish()
+	if err != nil {
+		return failOn(r.dev, "encode", err)
+	}
+	if err := r.dev.Queue().Submit(cmd); err != nil {
+		return failOn(r.dev, "submit", err)
+	}
+	if err := r.up.remap(r.dev); err != nil {
 		return err
 	}
 	r.epochs++
 	r.current = [3]bool{}
-	tSubmitted := time.Now()
+	s.tSubmitted = time.Now()
+	return nil
+}
 
-	// Read back: one map of the staging range this step filled.
+// encodeDrain records the drain pass: the drain dispatch, then finalize.
+func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
+	desc := webgpu.ComputePassDescriptor{Label: "ringscope drain"}
+	if r.tq.querySet != nil {
+		r.tq.writes = webgpu.ComputePassTimestampWrites{QuerySet: r.tq.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
+		desc.TimestampWrites = &r.tq.writes // the runner's: no allocation per submission
+	}
+	pass := enc.BeginComputePass(desc)
+	pass.SetPipeline(s.drain)
+	pass.SetBindGroup(abi.BindGroup, r.res.bindGroup)
+	pass.DispatchWorkgroups(s.grid, 1, 1)
+	// A dispatch boundary is a global barrier: finalize sees every
+	// overshooting ticket of the drain.
+	pass.SetPipeline(r.prog.finalize)
+	pass.DispatchWorkgroups(1, 1, 1)
+	pass.End()
+}
+
+// encodeCopies records the copies of what this step reads back into its
+// staging: the timestamps, control, the log, the summary and status map,
+// the ring when it is read.
+func (s *submission) encodeCopies(r *Runner, enc *webgpu.CommandEncoder) {
+	stage, lay := s.stage, &r.lay
+	if r.tq.querySet != nil {
+		enc.ResolveQuerySet(r.tq.querySet, 0, 2, r.tq.resolve, 0)
+		enc.CopyBufferToBuffer(r.tq.resolve, 0, stage, 0, timestampBytes)
+	}
+	enc.CopyBufferToBuffer(r.res.bufs[bufControl], 0, stage, lay.controlOffset(), lay.control)
+	enc.CopyBufferToBuffer(r.res.bufs[bufLog], 0, stage, lay.logOffset(), lay.log)
+	if s.reduce != nil {
+		enc.CopyBufferToBuffer(r.sum.buf, 0, stage, lay.summaryOffset(), lay.summary)
+		enc.CopyBufferToBuffer(r.sum.statusMap, 0, stage, lay.statusMapOffset(), lay.statusMap)
+	}
+	if s.readRing {
+		enc.CopyBufferToBuffer(r.res.bufs[bufRing], 0, stage, lay.ringOffset(), lay.ring)
+	}
+}
+
+// readBack maps the staging range this step filled, within the
+// submission bound (a runaway past it), and decodes the timestamps.
+func (s *submission) readBack(ctx context.Context, r *Runner) error {
 	from, to := r.lay.controlOffset(), r.lay.ringOffset()
-	if r.querySet != nil {
+	if r.tq.querySet != nil {
 		from = 0
 	}
-	if readRing {
+	if s.readRing {
 		to += r.lay.ring
 	}
 	if uint64(len(r.rb)) < r.lay.staging() {
@@ -150,157 +262,112 @@ func (r *Runner) step(ctx context.Context, ep *Epoch) error {
 	}
 	bound := r.opts.submissionTimeout()
 	r.watch.arm(r.dev, bound)
-	err = stage.MapReadInto(ctx, r.rb[from:to], from)
+	err := s.stage.MapReadInto(ctx, r.rb[from:to], from)
 	if r.watch.disarm() {
 		return r.runaway(bound)
 	}
 	if err != nil {
-		return r.fail("read back", err)
+		return failOn(r.dev, "read back", err)
 	}
-	tRead := time.Now()
-
-	// Absorb and decode.
-	cb := r.rb[r.lay.controlOffset() : r.lay.controlOffset()+r.lay.control]
-	lb := r.rb[r.lay.logOffset() : r.lay.logOffset()+r.lay.log]
-	var rb []byte
-	if readRing {
-		rb = r.rb[r.lay.ringOffset() : r.lay.ringOffset()+r.lay.ring]
-	}
-	var gpu time.Duration
-	if r.querySet != nil {
-		r.ts = webgpu.DecodeTimestamps(r.ts, r.rb[:timestampBytes])
-		if len(r.ts) == 2 {
-			gpu, _ = webgpu.TimestampInterval(r.ts[0], r.ts[1])
+	if r.tq.querySet != nil {
+		r.tq.vals = webgpu.DecodeTimestamps(r.tq.vals, r.rb[:timestampBytes])
+		if len(r.tq.vals) == 2 {
+			s.gpu, _ = webgpu.TimestampInterval(r.tq.vals[0], r.tq.vals[1])
 		}
 	}
-	if err := r.q.Absorb(cb, rb, lb); err != nil {
-		return r.fail("absorb", err)
+	s.tRead = time.Now()
+	return nil
+}
+
+// absorb takes the readback into the host copy and decodes it once: the
+// ring, the GPU summary, or control alone (the host copy's slots are then
+// what the host wrote, which Telemetry decodes when asked, not every Step).
+func (s *submission) absorb(r *Runner) error {
+	lay := &r.lay
+	cb := r.rb[lay.controlOffset() : lay.controlOffset()+lay.control]
+	lb := r.rb[lay.logOffset() : lay.logOffset()+lay.log]
+	var rb []byte
+	if s.readRing {
+		rb = r.rb[lay.ringOffset() : lay.ringOffset()+lay.ring]
 	}
-	r.current = [3]bool{host.ControlBuffer: true, host.LogBuffer: true, host.RingBuffer: readRing}
-	if readRing {
+	if err := r.q.Absorb(cb, rb, lb); err != nil {
+		return failOn(r.dev, "absorb", err)
+	}
+	r.current = [3]bool{host.ControlBuffer: true, host.LogBuffer: true, host.RingBuffer: s.readRing}
+	if s.readRing {
 		r.wantRing = false
 	}
-	// One decode of what came back: the ring, the GPU summary, or control
-	// alone (the host copy's slots are then what the host wrote, which
-	// Telemetry decodes when asked, slotsStale, not every Step).
+	r.sumBytes, r.mapBytes = nil, nil
+	if r.opts.summaryOn() {
+		r.sumBytes, r.mapBytes = r.rb[lay.summaryOffset():lay.statusMapOffset()], r.rb[lay.statusMapOffset():lay.ringOffset()]
+	}
 	b := decode.Buffers{Control: r.q.Control(), Log: r.q.Log()}
-	summary := r.summaryOn() && !readRing
+	summary := r.opts.summaryOn() && !s.readRing
 	switch {
 	case summary:
-		b.Summary = r.rb[r.lay.summaryOffset():r.lay.statusMapOffset()]
-		b.StatusMap = r.rb[r.lay.statusMapOffset():r.lay.ringOffset()]
-	case readRing:
+		b.Summary, b.StatusMap = r.sumBytes, r.mapBytes
+	case s.readRing:
 		b.Ring = r.q.Ring()
 	}
-	if _, _, err := r.dec.Decode(b); err != nil {
-		return r.fail("decode", err)
+	if err := r.Decode(b); err != nil {
+		return failOn(r.dev, "decode", err)
 	}
-	r.slotsStale = !summary && !readRing
+	r.stale = !summary && !s.readRing
 	if summary {
 		// The GPU writes only the STATUS words of the slots it claims, so
 		// the status map brings the host copy up to date without the ring:
 		// publishes, requeues and fault reclaims need no ring read.
 		if err := r.q.AbsorbStatusMap(b.StatusMap); err != nil {
-			return r.fail("absorb status map", err)
+			return failOn(r.dev, "absorb status map", err)
 		}
 	}
-	tDecoded := time.Now()
+	s.tDecoded = time.Now()
+	return nil
+}
 
-	// Account.
+// account fills ep: the launch, the device's counters over the step and
+// its phases' host times.
+func (s *submission) account(r *Runner, ep *Epoch) {
 	after := r.dev.Stats()
-	t := rec.DispatchTelemetry()
-	if jit {
+	t := s.rec.DispatchTelemetry()
+	if s.jit {
 		t.ExecutionMode = decode.ModeJIT
 	} else {
 		t.ExecutionMode = decode.ModeInterpreter
 	}
-	t.BytesUploaded = after.BytesWritten - before.BytesWritten
-	t.BytesReadBack = after.BytesRead - before.BytesRead
+	t.BytesUploaded = after.BytesWritten - s.before.BytesWritten
+	t.BytesReadBack = after.BytesRead - s.before.BytesRead
 	t.BytesMoved = t.BytesUploaded + t.BytesReadBack
-	t.ResidentAllocations = uint32(after.BuffersCreated - before.BuffersCreated)
-	t.KernelLaunches = uint32(after.DispatchCalls - before.DispatchCalls)
-	t.SyncPoints = uint32(after.PromisesAwaited - before.PromisesAwaited)
-	t.ReadbackBuffers = uint32(after.Maps - before.Maps)
-	t.CompiledPipelineCacheHit = hit
-	t.ResidentInputCacheHit = !created
+	t.ResidentAllocations = uint32(after.BuffersCreated - s.before.BuffersCreated)
+	t.KernelLaunches = uint32(after.DispatchCalls - s.before.DispatchCalls)
+	t.SyncPoints = uint32(after.PromisesAwaited - s.before.PromisesAwaited)
+	t.ReadbackBuffers = uint32(after.Maps - s.before.Maps)
+	t.CompiledPipelineCacheHit = s.hit
+	t.ResidentInputCacheHit = !s.created
 	*ep = Epoch{
 		Index:    r.epochs,
-		Launch:   rec,
-		Program:  key,
-		Grid:     grid,
-		Width:    width,
-		Queued:   queued,
-		GPUTime:  gpu,
-		Claimed:  claimed(headsBefore, heads(r.q.Control())),
-		RingRead: readRing,
+		Launch:   s.rec,
+		Program:  s.key,
+		Grid:     s.grid,
+		Width:    s.width,
+		Queued:   s.queued,
+		GPUTime:  s.gpu,
+		Claimed:  claimed(s.headsBefore, heads(r.q.Control())),
+		RingRead: s.readRing,
 	}
 	t.OccupancyProxyBps = decode.OccupancyProxyBps(ep.Claimed, ep.Lanes())
 	t.FrontierDensityBps = decode.FrontierDensityBps(uint64(r.scan.active), uint64(r.q.Slots()))
 	ep.Telemetry = t
 	ep.Timings = Timings{
-		Publish:  r.pubTime,
-		Prepare:  tPrepared.Sub(t0),
-		Upload:   tUploaded.Sub(tPrepared),
-		Submit:   tSubmitted.Sub(tUploaded),
-		Readback: tRead.Sub(tSubmitted),
-		Decode:   tDecoded.Sub(tRead),
-		Total:    tDecoded.Sub(t0),
+		Publish:  r.pub.time,
+		Prepare:  s.tPrepared.Sub(s.t0),
+		Upload:   s.tUploaded.Sub(s.tPrepared),
+		Submit:   s.tSubmitted.Sub(s.tUploaded),
+		Readback: s.tRead.Sub(s.tSubmitted),
+		Decode:   s.tDecoded.Sub(s.tRead),
+		Total:    s.tDecoded.Sub(s.t0),
 	}
-	r.pubTime = 0
-	return nil
-}
-
-// submit encodes the drain and finalize dispatches, the reduce pass when
-// reduce is not nil (RingSummary), and the copies into stage, in one
-// command buffer, and submits it.
-func (r *Runner) submit(drain *webgpu.ComputePipeline, grid uint32, stage *webgpu.Buffer, readRing bool, reduce *reducePipelines, width uint32) error {
-	enc, err := r.dev.CreateCommandEncoder("ringscope step")
-	if err != nil {
-		return r.fail("encode", err)
-	}
-	if reduce != nil {
-		r.sum.encodeClear(enc)
-	}
-	desc := webgpu.ComputePassDescriptor{Label: "ringscope drain"}
-	if r.querySet != nil {
-		r.drainTimestamps = webgpu.ComputePassTimestampWrites{QuerySet: r.querySet, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}
-		desc.TimestampWrites = &r.drainTimestamps // the runner's: no allocation per submission
-	}
-	r.encodeStaged(enc)
-	pass := enc.BeginComputePass(desc)
-	pass.SetPipeline(drain)
-	pass.SetBindGroup(abi.BindGroup, r.bindGroup)
-	pass.DispatchWorkgroups(grid, 1, 1)
-	// A dispatch boundary is a global barrier: finalize sees every
-	// overshooting ticket of the drain.
-	pass.SetPipeline(r.finalize)
-	pass.DispatchWorkgroups(1, 1, 1)
-	pass.End()
-	// Its own pass, so the drain pass's timestamps time the drain alone.
-	if reduce != nil {
-		r.sum.encodePass(enc, r.reduceTarget(), reduce, width)
-	}
-	if r.querySet != nil {
-		enc.ResolveQuerySet(r.querySet, 0, 2, r.resolve, 0)
-		enc.CopyBufferToBuffer(r.resolve, 0, stage, 0, timestampBytes)
-	}
-	enc.CopyBufferToBuffer(r.bufs[bufControl], 0, stage, r.lay.controlOffset(), r.lay.control)
-	enc.CopyBufferToBuffer(r.bufs[bufLog], 0, stage, r.lay.logOffset(), r.lay.log)
-	if reduce != nil {
-		enc.CopyBufferToBuffer(r.sum.buf, 0, stage, r.lay.summaryOffset(), r.lay.summary)
-		enc.CopyBufferToBuffer(r.sum.statusMap, 0, stage, r.lay.statusMapOffset(), r.lay.statusMap)
-	}
-	if readRing {
-		enc.CopyBufferToBuffer(r.bufs[bufRing], 0, stage, r.lay.ringOffset(), r.lay.ring)
-	}
-	cmd, err := enc.Finish()
-	if err != nil {
-		return r.fail("encode", err)
-	}
-	if err := r.dev.Queue().Submit(cmd); err != nil {
-		return r.fail("submit", err)
-	}
-	return r.remapStaged()
+	r.pub.time = 0
 }
 
 // needsSubmit reports whether a submission would claim anything: SHUTDOWN
@@ -317,15 +384,18 @@ func (r *Runner) needsSubmit() bool {
 // (Σ TAIL[p] − HEAD[p] in the host copy).
 func (r *Runner) Pending() uint32 { return pendingItems(r.q.Control()) }
 
-func (r *Runner) progress(rep *decode.MegakernelReport) {
-	rep.RecordProgress(r.pubItems, uint64(word(r.q.Control(), abi.CtrlDoneCount)))
+// progress records the generation's items in rep: published (since Open
+// or Reset) and DONE_COUNT of control.
+func progress(rep *decode.MegakernelReport, published uint64, control []byte) {
+	rep.RecordProgress(published, uint64(abi.Word(control, abi.CtrlDoneCount)))
 }
 
-func (r *Runner) account(st host.RequeueStats) {
+// accountRequeues records the requeues and aged promotions st counted.
+func accountRequeues(acct *decode.PriorityRequeueAccounting, st host.RequeueStats) {
 	for i := 0; i < st.Requeued-st.Promoted; i++ {
-		r.acct.RecordRequeue(st.MaxAge)
+		acct.RecordRequeue(st.MaxAge)
 	}
 	for i := 0; i < st.Promoted; i++ {
-		r.acct.RecordAgedPromotion(abi.PriorityAgeThreshold)
+		acct.RecordAgedPromotion(abi.PriorityAgeThreshold)
 	}
 }

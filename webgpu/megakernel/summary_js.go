@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -33,7 +32,7 @@ type summary struct {
 // reducePipelines are the two entry points of reduce.wgsl at one width.
 type reducePipelines struct{ reduce, windows *webgpu.ComputePipeline }
 
-func (r *Runner) summaryOn() bool { return r.opts.RingReadback == RingSummary }
+func (o *Options) summaryOn() bool { return o.RingReadback == RingSummary }
 
 // reduceTarget is what a reduce pass runs over: the device, the options
 // that shape the summary (Summary, WindowOpcodes), the layout's summary
@@ -51,7 +50,7 @@ type reduceTarget struct {
 }
 
 func (r *Runner) reduceTarget() reduceTarget {
-	return reduceTarget{dev: r.dev, opts: &r.opts, lay: &r.lay, slots: r.q.Slots(), control: r.bufs[bufControl], ring: r.bufs[bufRing]}
+	return reduceTarget{dev: r.dev, opts: &r.opts, lay: &r.lay, slots: r.q.Slots(), control: r.res.bufs[bufControl], ring: r.res.bufs[bufRing]}
 }
 
 // failOn wraps err for op, adding webgpu.ErrDeviceLost when dev is gone
@@ -63,16 +62,23 @@ func failOn(dev *webgpu.Device, op string, err error) error {
 	return fmt.Errorf("megakernel: %s: %w", op, err)
 }
 
-// ensureSummary creates what the reduce pass needs (on a cache miss) and
-// returns its pipelines for width; buffersChanged says the ABI buffers were
-// just (re)created, so the bind group must be rebuilt.
-func (r *Runner) ensureSummary(ctx context.Context, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
-	return r.sum.ensure(ctx, r.reduceTarget(), width, buffersChanged)
+// ensure creates what the reduce pass over t needs (on a cache miss) and
+// returns its pipelines for width; buffersChanged says the ABI buffers
+// were just (re)created, so the bind group must be rebuilt.
+func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
+	red, hit, err := s.ensurePipelines(ctx, t.dev, width)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.ensureBuffers(t, buffersChanged); err != nil {
+		return nil, false, err
+	}
+	return red, hit, nil
 }
 
-// ensure is ensureSummary for target t.
-func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buffersChanged bool) (*reducePipelines, bool, error) {
-	dev := t.dev
+// ensurePipelines compiles the modules and makes the layout and the
+// pipelines for width on dev, unless they exist; hit reports they did.
+func (s *summary) ensurePipelines(ctx context.Context, dev *webgpu.Device, width uint32) (*reducePipelines, bool, error) {
 	hit := true
 	var err error
 	if s.reduceModule == nil {
@@ -132,8 +138,16 @@ func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buff
 		s.reduce[width] = red
 		hit = false
 	}
+	return red, hit, nil
+}
 
-	// Buffers, sized by the layout; the bind group follows them.
+// ensureBuffers makes the summary's buffers, sized by t's layout, the bind
+// group that follows them (and t's control and ring buffers, which
+// buffersChanged says were just created), and writes the params when
+// fresh.
+func (s *summary) ensureBuffers(t reduceTarget, buffersChanged bool) error {
+	dev := t.dev
+	var err error
 	sizes := [3]uint64{t.lay.summary, t.lay.statusMap, t.lay.sparams}
 	bufs := [3]**webgpu.Buffer{&s.buf, &s.statusMap, &s.params}
 	names := [3]string{"summary", "status map", "summary params"}
@@ -153,7 +167,7 @@ func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buff
 		}
 		if *b, err = dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope " + names[i], Size: sizes[i], Usage: usages[i]}); err != nil {
 			*b = nil
-			return nil, false, failOn(dev, "create "+names[i], err)
+			return failOn(dev, "create "+names[i], err)
 		}
 		if i == 2 {
 			s.fresh = true
@@ -169,17 +183,17 @@ func (s *summary) ensure(ctx context.Context, t reduceTarget, width uint32, buff
 		}})
 		if err != nil {
 			s.bindGroup = nil
-			return nil, false, failOn(dev, "create summary bind group", err)
+			return failOn(dev, "create summary bind group", err)
 		}
 	}
 	if s.fresh {
 		s.pbuf = t.opts.summaryParams().AppendBytes(s.pbuf[:0])
 		if err := dev.Queue().WriteBuffer(s.params, 0, s.pbuf); err != nil {
-			return nil, false, failOn(dev, "upload summary params", err)
+			return failOn(dev, "upload summary params", err)
 		}
 		s.fresh = false
 	}
-	return red, hit, nil
+	return nil
 }
 
 // encodeClear clears the summary. Call it before the drain pass:
@@ -196,11 +210,6 @@ func (s *summary) encodePass(enc *webgpu.CommandEncoder, t reduceTarget, red *re
 	pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "ringscope reduce"})
 	s.encodeReduce(pass, t, red, width)
 	pass.End()
-}
-
-// encodeReduce records the reduce pass of the runner's ring into pass.
-func (r *Runner) encodeReduce(pass *webgpu.ComputePassEncoder, red *reducePipelines, width uint32) {
-	r.sum.encodeReduce(pass, r.reduceTarget(), red, width)
 }
 
 // encodeReduce records the reduce pass's dispatches into pass. Each
@@ -221,9 +230,6 @@ func (s *summary) encodeReduce(pass *webgpu.ComputePassEncoder, t reduceTarget, 
 	}
 }
 
-// releaseSummary drops the summary's device resources.
-func (r *Runner) releaseSummary() { r.sum.release() }
-
 // release destroys the summary's buffers and forgets its pipelines,
 // keeping the params scratch.
 func (s *summary) release() {
@@ -233,35 +239,4 @@ func (s *summary) release() {
 		}
 	}
 	*s = summary{pbuf: s.pbuf[:0]}
-}
-
-// SummaryBytes and StatusMapBytes are the GPU summary and packed status map
-// the last Step read back under RingSummary (nil otherwise). They alias the
-// runner's readback storage, reused by the next Step.
-func (r *Runner) SummaryBytes() []byte {
-	if !r.summaryOn() || r.rb == nil {
-		return nil
-	}
-	return r.rb[r.lay.summaryOffset():r.lay.statusMapOffset()]
-}
-
-func (r *Runner) StatusMapBytes() []byte {
-	if !r.summaryOn() || r.rb == nil {
-		return nil
-	}
-	return r.rb[r.lay.statusMapOffset():r.lay.ringOffset()]
-}
-
-// Sketches fills dst with the five Count-Min sketches of the last Step's
-// GPU summary (decode.SummarySketchInto), reusing dst's storage; it fails
-// unless the runner is in RingSummary mode and has stepped.
-func (r *Runner) Sketches(dst *decode.SketchTelemetry) error {
-	sb := r.SummaryBytes()
-	if sb == nil {
-		return errors.New("megakernel: sketches: no GPU summary (RingReadback is not RingSummary, or no Step yet)")
-	}
-	if err := decode.SummarySketchInto(dst, sb); err != nil {
-		return fmt.Errorf("megakernel: sketches: %w", err)
-	}
-	return nil
 }

@@ -379,7 +379,7 @@ func TestSummaryMode(t *testing.T) {
 	assert.Equal(t, decode.StatusDone, st)
 	l := r.lay
 	want := l.control + l.log + l.summary + l.statusMap
-	if r.querySet != nil {
+	if r.tq.querySet != nil {
 		want += timestampBytes
 	}
 	assert.EqualValues(t, want, ep.Telemetry.BytesReadBack, "control + log + summary + status map")
@@ -426,7 +426,7 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 			if mode == RingAlways {
 				want += l.ring
 			}
-			if r.querySet != nil {
+			if r.tq.querySet != nil {
 				want += timestampBytes
 			}
 			assert.EqualValues(t, want, got[k], "slots %d mode %d", slots, mode)
@@ -489,7 +489,7 @@ func TestReduceGPUTime(t *testing.T) {
 				enc.ClearBuffer(r.sum.buf, 0, r.sum.buf.Size())
 				pass := enc.BeginComputePass(webgpu.ComputePassDescriptor{Label: "reduce time",
 					TimestampWrites: &webgpu.ComputePassTimestampWrites{QuerySet: qs, BeginningOfPassWriteIndex: 0, EndOfPassWriteIndex: 1}})
-				r.encodeReduce(pass, red, ep.Width)
+				r.sum.encodeReduce(pass, r.reduceTarget(), red, ep.Width)
 				pass.End()
 				enc.ResolveQuerySet(qs, 0, 2, resolve, 0)
 				enc.CopyBufferToBuffer(resolve, 0, stage, 0, timestampBytes)

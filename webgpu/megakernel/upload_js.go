@@ -23,7 +23,7 @@ var testCompareExchange bool
 // upload writes what the device lacks: whole buffers that are fresh, else
 // the host queue's dirty ranges (coalesced), the params uniform, and the
 // data binding when fresh. A large upload of dirty ring ranges goes
-// through the mapped staging (stageRing) instead of writeBuffer; a fresh
+// through the mapped staging (upStage.stage) instead of writeBuffer; a fresh
 // ring (the first Step, Rebind) keeps writeBuffer, so a page's startup
 // creates no staging it may never use again.
 func (r *Runner) upload(ctx context.Context) error {
@@ -31,8 +31,8 @@ func (r *Runner) upload(ctx context.Context) error {
 	srcs := [3][]byte{host.ControlBuffer: r.q.Control(), host.RingBuffer: r.q.Ring(), host.LogBuffer: r.q.Log()}
 	bind := [3]int{host.ControlBuffer: bufControl, host.RingBuffer: bufRing, host.LogBuffer: bufLog}
 	for b, src := range srcs {
-		dst := r.bufs[bind[b]]
-		if r.fresh[bind[b]] {
+		dst := r.res.bufs[bind[b]]
+		if r.res.fresh[bind[b]] {
 			r.writes = append(r.writes[:0], host.ByteRange{Start: 0, End: len(src)})
 		} else {
 			gap := 0
@@ -41,8 +41,8 @@ func (r *Runner) upload(ctx context.Context) error {
 			}
 			r.writes = coalesce(r.writes, r.q.Dirty(host.Buffer(b)), gap)
 		}
-		if b == int(host.RingBuffer) && !r.fresh[bufRing] {
-			staged, err := r.stageRing(ctx, src, r.writes)
+		if b == int(host.RingBuffer) && !r.res.fresh[bufRing] {
+			staged, err := r.up.stage(ctx, r.dev, r.lay.upload(), src, r.writes)
 			if err != nil {
 				return err
 			}
@@ -52,17 +52,17 @@ func (r *Runner) upload(ctx context.Context) error {
 		}
 		for _, w := range r.writes {
 			if err := wq.WriteBuffer(dst, uint64(w.Start), src[w.Start:w.End]); err != nil {
-				return r.fail("upload "+host.Buffer(b).String(), err)
+				return failOn(r.dev, "upload "+host.Buffer(b).String(), err)
 			}
 		}
 	}
-	if r.fresh[bufData] {
+	if r.res.fresh[bufData] {
 		data := r.opts.Data
 		if len(data) == 0 {
 			data = zeroWord[:]
 		}
-		if err := wq.WriteBuffer(r.bufs[bufData], 0, data); err != nil {
-			return r.fail("upload data", err)
+		if err := wq.WriteBuffer(r.res.bufs[bufData], 0, data); err != nil {
+			return failOn(r.dev, "upload data", err)
 		}
 	}
 	params := r.q.Params(r.opts.Budget)
@@ -71,14 +71,14 @@ func (r *Runner) upload(ctx context.Context) error {
 	}
 	// The params uniform changes with the epoch, the budget and the
 	// unlapped flag, not every frame: a steady state writes it no more.
-	if b := params.Bytes(); r.fresh[bufParams] || b != r.params {
-		if err := wq.WriteBuffer(r.bufs[bufParams], 0, b[:]); err != nil {
-			return r.fail("upload params", err)
+	if b := params.Bytes(); r.res.fresh[bufParams] || b != r.res.params {
+		if err := wq.WriteBuffer(r.res.bufs[bufParams], 0, b[:]); err != nil {
+			return failOn(r.dev, "upload params", err)
 		}
-		r.params = b
+		r.res.params = b
 	}
 	r.q.ClearDirty()
-	r.fresh = [bufCount]bool{}
+	r.res.fresh = [bufCount]bool{}
 	return nil
 }
 
@@ -97,14 +97,14 @@ func (r *Runner) upload(ctx context.Context) error {
 // alone (bench/results-ring-earlier.md). The zero value holds nothing.
 type upStage struct {
 	buf    *webgpu.Buffer
-	copies []host.ByteRange // written this step; encodeStaged copies them
+	copies []host.ByteRange // written this step; encode copies them
 }
 
-// stageRing uploads the ring ranges writes of src through the staging and
-// reports whether it did; it does not (writeBuffer does) when the ring has
-// no staging (layout.upload) or the ranges total under stagedUploadMin.
-func (r *Runner) stageRing(ctx context.Context, src []byte, writes []host.ByteRange) (bool, error) {
-	size := r.lay.upload()
+// stage uploads the ring ranges writes of src through the staging (size
+// bytes, layout.upload) and reports whether it did; it does not
+// (writeBuffer does) when the ring has no staging (size 0) or the ranges
+// total under stagedUploadMin.
+func (u *upStage) stage(ctx context.Context, dev *webgpu.Device, size uint64, src []byte, writes []host.ByteRange) (bool, error) {
 	n := 0
 	for _, w := range writes {
 		n += w.Len()
@@ -112,25 +112,24 @@ func (r *Runner) stageRing(ctx context.Context, src []byte, writes []host.ByteRa
 	if size == 0 || n < stagedUploadMin {
 		return false, nil
 	}
-	u := &r.up
 	if u.buf != nil && u.buf.Size() != size {
 		u.release()
 	}
 	if u.buf == nil {
-		b, err := r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope ring upload", Size: size,
+		b, err := dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope ring upload", Size: size,
 			Usage: webgpu.BufferUsageMapWrite | webgpu.BufferUsageCopySrc})
 		if err != nil {
-			return false, r.fail("upload ring", err)
+			return false, failOn(dev, "upload ring", err)
 		}
 		u.buf = b
 	}
 	if err := u.buf.MapWrite(ctx); err != nil {
-		return false, r.fail("upload ring", err)
+		return false, failOn(dev, "upload ring", err)
 	}
 	for _, w := range writes {
 		if err := u.buf.WriteMapped(uint64(w.Start), src[w.Start:w.End]); err != nil {
 			u.buf.Unmap()
-			return false, r.fail("upload ring", err)
+			return false, failOn(dev, "upload ring", err)
 		}
 	}
 	u.buf.Unmap()
@@ -138,24 +137,23 @@ func (r *Runner) stageRing(ctx context.Context, src []byte, writes []host.ByteRa
 	return true, nil
 }
 
-// encodeStaged records the copies of this step's staged ring ranges into
-// the ring, ahead of the drain.
-func (r *Runner) encodeStaged(enc *webgpu.CommandEncoder) {
-	for _, c := range r.up.copies {
-		enc.CopyBufferToBuffer(r.up.buf, uint64(c.Start), r.bufs[bufRing], uint64(c.Start), uint64(c.Len()))
+// encode records the copies of this step's staged ring ranges into ring,
+// ahead of the drain.
+func (u *upStage) encode(enc *webgpu.CommandEncoder, ring *webgpu.Buffer) {
+	for _, c := range u.copies {
+		enc.CopyBufferToBuffer(u.buf, uint64(c.Start), ring, uint64(c.Start), uint64(c.Len()))
 	}
 }
 
-// remapStaged, after a submission that copied from the staging, starts its
-// map for the next upload.
-func (r *Runner) remapStaged() error {
-	u := &r.up
+// remap, after a submission that copied from the staging, starts its map
+// for the next upload.
+func (u *upStage) remap(dev *webgpu.Device) error {
 	if len(u.copies) == 0 {
 		return nil
 	}
 	u.copies = u.copies[:0]
 	if err := u.buf.BeginMapWrite(); err != nil {
-		return r.fail("upload ring", err)
+		return failOn(dev, "upload ring", err)
 	}
 	return nil
 }

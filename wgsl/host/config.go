@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -115,25 +114,25 @@ func EncodeControl(cfg ControlConfig) ([]byte, error) {
 // encodeControlInto writes the control words of a validated cfg into b,
 // which must be zero and of cfg.ControlBytes() bytes.
 func encodeControlInto(b []byte, cfg *ControlConfig) {
-	putWord(b, abi.CtrlTenantBase, abi.TenantBaseValue)
+	abi.PutWord(b, abi.CtrlTenantBase, abi.TenantBaseValue)
 	if cfg.Masks != nil {
 		for t, m := range cfg.Masks {
-			putWord(b, abi.CtrlTenantMask+t, m)
+			abi.PutWord(b, abi.CtrlTenantMask+t, m)
 		}
 	} else {
 		for t := 0; t < int(cfg.Tenants); t++ {
-			putWord(b, abi.CtrlTenantMask+t, MaskOn)
+			abi.PutWord(b, abi.CtrlTenantMask+t, MaskOn)
 		}
 	}
 	for t, q := range cfg.Quotas {
-		putWord(b, abi.CtrlTenantQuota+t, q)
+		abi.PutWord(b, abi.CtrlTenantQuota+t, q)
 	}
 	for i, o := range cfg.partitions() {
-		putWord(b, abi.CtrlPriorityOffsets+i, o)
+		abi.PutWord(b, abi.CtrlPriorityOffsets+i, o)
 	}
-	putWord(b, abi.CtrlMagic, abi.Magic)
-	putWord(b, abi.CtrlABIVersion, abi.Version)
-	putWord(b, abi.CtrlGeneration, cfg.Generation)
+	abi.PutWord(b, abi.CtrlMagic, abi.Magic)
+	abi.PutWord(b, abi.CtrlABIVersion, abi.Version)
+	abi.PutWord(b, abi.CtrlGeneration, cfg.Generation)
 }
 
 // Params is the params uniform (binding 3) of one submission. The zero
@@ -153,13 +152,9 @@ type Params struct {
 // Bytes returns the 16-byte little-endian encoding of p, ready for upload.
 func (p Params) Bytes() [abi.ParamsWords * abi.WordBytes]byte {
 	var b [abi.ParamsWords * abi.WordBytes]byte
-	putWord(b[:], abi.ParamEpoch, p.Epoch)
-	putWord(b[:], abi.ParamBudget, p.Budget)
-	putWord(b[:], abi.ParamObservable, p.Observable)
-	putWord(b[:], abi.ParamFlags, p.Flags)
+	abi.PutWord(b[:], abi.ParamEpoch, p.Epoch)
+	abi.PutWord(b[:], abi.ParamBudget, p.Budget)
+	abi.PutWord(b[:], abi.ParamObservable, p.Observable)
+	abi.PutWord(b[:], abi.ParamFlags, p.Flags)
 	return b
 }
-
-func word(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i*abi.WordBytes:]) }
-
-func putWord(b []byte, i int, v uint32) { binary.LittleEndian.PutUint32(b[i*abi.WordBytes:], v) }

@@ -42,7 +42,7 @@ func (e *opcodeEnds) count(q *Queue) {
 			if st := q.status(slot); st != abi.StatusDone && st != abi.StatusFault {
 				continue
 			}
-			op := word(q.ring, int(slot)*abi.SlotWords+abi.SlotOpcode)
+			op := abi.Word(q.ring, int(slot)*abi.SlotWords+abi.SlotOpcode)
 			if i < 0 || op != last {
 				last, i = op, e.index(op)
 			}

@@ -14,8 +14,8 @@ func TestCounterLimit(t *testing.T) {
 	q, err := NewQueue(ControlConfig{Slots: 5}, 0)
 	require.NoError(t, err)
 	// Pretend 2^31 − 1 items went through NORMAL, all completed.
-	putWord(q.control, abi.CtrlHead+abi.PriorityNormal, MaxCounter-1)
-	putWord(q.control, abi.CtrlTail+abi.PriorityNormal, MaxCounter-1)
+	abi.PutWord(q.control, abi.CtrlHead+abi.PriorityNormal, MaxCounter-1)
+	abi.PutWord(q.control, abi.CtrlTail+abi.PriorityNormal, MaxCounter-1)
 	it := Item{Priority: abi.PriorityNormal}
 	_, err = q.Publish([]Item{it})
 	require.NoError(t, err)
@@ -177,9 +177,9 @@ func FuzzScanCursors(f *testing.F) {
 					h, tl := a.head(p), a.tail(p)
 					take := min(tl-min(h, tl), next()%4)
 					for k := h; k < h+take; k++ {
-						putWord(ring, int(a.slotOf(p, k))*abi.SlotWords+abi.SlotStatus, next()%8)
+						abi.PutWord(ring, int(a.slotOf(p, k))*abi.SlotWords+abi.SlotStatus, next()%8)
 					}
-					putWord(ctl, abi.CtrlHead+int(p), h+take)
+					abi.PutWord(ctl, abi.CtrlHead+int(p), h+take)
 				}
 				readRing := next()%3 != 0
 				both(func(q *Queue) any {

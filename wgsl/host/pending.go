@@ -92,7 +92,7 @@ func (q *Queue) settleClaims() {
 			continue
 		}
 		for k := s.settled[p]; k != h; k++ {
-			s.remove(p, word(q.ring, int(q.slotOf(p, k))*abi.SlotWords+abi.SlotOpcode))
+			s.remove(p, abi.Word(q.ring, int(q.slotOf(p, k))*abi.SlotWords+abi.SlotOpcode))
 		}
 		s.settled[p] = h
 	}

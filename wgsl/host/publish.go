@@ -51,7 +51,7 @@ func (q *Queue) Publish(items []Item) (int, error) {
 		perPrio[p]++
 	}
 	for t, n := range perTenant {
-		if quota := word(q.control, abi.CtrlTenantQuota+t); n != 0 && quota != 0 &&
+		if quota := abi.Word(q.control, abi.CtrlTenantQuota+t); n != 0 && quota != 0 &&
 			uint64(q.published[t])+uint64(n) > uint64(quota) {
 			return 0, q.quotaError(items)
 		}
@@ -131,7 +131,7 @@ func (q *Queue) quotaError(items []Item) error {
 	for i := range items {
 		it := &items[i]
 		perTenant[it.Tenant]++
-		if quota := word(q.control, abi.CtrlTenantQuota+int(it.Tenant)); quota != 0 &&
+		if quota := abi.Word(q.control, abi.CtrlTenantQuota+int(it.Tenant)); quota != 0 &&
 			uint64(q.published[it.Tenant])+uint64(perTenant[it.Tenant]) > uint64(quota) {
 			return &ItemError{Index: i, Item: *it, Err: ErrQuota}
 		}

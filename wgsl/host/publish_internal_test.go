@@ -33,8 +33,8 @@ func TestPublishBatchMatchesOneByOne(t *testing.T) {
 		// which status the slots are left in.
 		for s := uint32(0); s < cfg.Slots; s++ {
 			st := []uint32{abi.StatusEmpty, abi.StatusDone}[rng.IntN(2)]
-			putWord(batch.ring, int(s)*abi.SlotWords+abi.SlotStatus, st)
-			putWord(single.ring, int(s)*abi.SlotWords+abi.SlotStatus, st)
+			abi.PutWord(batch.ring, int(s)*abi.SlotWords+abi.SlotStatus, st)
+			abi.PutWord(single.ring, int(s)*abi.SlotWords+abi.SlotStatus, st)
 		}
 		items := make([]Item, rng.IntN(12))
 		for i := range items {

@@ -87,7 +87,7 @@ func (q *Queue) init(cfg ControlConfig) error {
 	q.ringWords = resize(q.ringWords, int(cfg.Slots)*abi.SlotWords)
 	q.ring = wordBytes(q.ringWords)
 	q.log = resize(q.log, int(abi.LogWords(q.logCap))*abi.WordBytes)
-	putWord(q.log, abi.LogCapacity, q.logCap)
+	abi.PutWord(q.log, abi.LogCapacity, q.logCap)
 	q.age = resize(q.age, int(cfg.Slots))
 	q.epoch, q.published = 0, [abi.TenantCount]uint32{}
 	q.pending.reset()
@@ -151,7 +151,7 @@ func (q *Queue) Slots() uint32 { return q.cfg.Slots }
 func (q *Queue) Partitions() [abi.PriorityLevels + 1]uint32 { return q.off }
 
 // Generation is the GENERATION word.
-func (q *Queue) Generation() uint32 { return word(q.control, abi.CtrlGeneration) }
+func (q *Queue) Generation() uint32 { return abi.Word(q.control, abi.CtrlGeneration) }
 
 // Epoch is the host epoch: the number of NewEpoch calls since the generation
 // began. Quotas count per host epoch; Params puts it in params.epoch.
@@ -178,8 +178,8 @@ func (q *Queue) Params(budget uint32) Params {
 // buffer written by hand (a TAIL past a lap) does not.
 func (q *Queue) Unlapped() bool {
 	for p := range abi.PriorityLevels {
-		lo := word(q.control, abi.CtrlPriorityOffsets+p)
-		c := word(q.control, abi.CtrlPriorityOffsets+p+1) - lo
+		lo := abi.Word(q.control, abi.CtrlPriorityOffsets+p)
+		c := abi.Word(q.control, abi.CtrlPriorityOffsets+p+1) - lo
 		if c != 0 && q.tail(uint32(p))-q.head(uint32(p)) > c {
 			return false
 		}
@@ -224,7 +224,7 @@ func (q *Queue) ClearDirty() {
 }
 
 func (q *Queue) setControl(w int, v uint32) {
-	putWord(q.control, w, v)
+	abi.PutWord(q.control, w, v)
 	q.dirty[ControlBuffer].markWords(w, 1)
 }
 
@@ -243,7 +243,7 @@ func (q *Queue) SetTenantMask(tenant uint32, on bool) error {
 
 // TenantEnabled reports whether tenant's mask is non-zero.
 func (q *Queue) TenantEnabled(tenant uint32) bool {
-	return tenant < abi.TenantCount && word(q.control, abi.CtrlTenantMask+int(tenant)) != 0
+	return tenant < abi.TenantCount && abi.Word(q.control, abi.CtrlTenantMask+int(tenant)) != 0
 }
 
 // SetShutdown sets (1) or clears (0) SHUTDOWN. Lanes stop claiming while it
@@ -257,7 +257,7 @@ func (q *Queue) SetShutdown(on bool) {
 }
 
 // Shutdown reports whether SHUTDOWN is non-zero.
-func (q *Queue) Shutdown() bool { return word(q.control, abi.CtrlShutdown) != 0 }
+func (q *Queue) Shutdown() bool { return abi.Word(q.control, abi.CtrlShutdown) != 0 }
 
 // NewEpoch starts the next host epoch: every tenant's quota is available
 // again.
@@ -272,11 +272,11 @@ func (q *Queue) capacity(p uint32) uint32 { return q.off[p+1] - q.off[p] }
 // slotOf is the slot of the k-th item of partition p (capacity > 0).
 func (q *Queue) slotOf(p, k uint32) uint32 { return q.off[p] + k%q.capacity(p) }
 
-func (q *Queue) head(p uint32) uint32 { return word(q.control, abi.CtrlHead+int(p)) }
-func (q *Queue) tail(p uint32) uint32 { return word(q.control, abi.CtrlTail+int(p)) }
+func (q *Queue) head(p uint32) uint32 { return abi.Word(q.control, abi.CtrlHead+int(p)) }
+func (q *Queue) tail(p uint32) uint32 { return abi.Word(q.control, abi.CtrlTail+int(p)) }
 
 func (q *Queue) status(slot uint32) uint32 {
-	return word(q.ring, int(slot)*abi.SlotWords+abi.SlotStatus)
+	return abi.Word(q.ring, int(slot)*abi.SlotWords+abi.SlotStatus)
 }
 
 // reusable reports whether slot may receive a new item: EMPTY or DONE.
@@ -291,11 +291,11 @@ func (q *Queue) Item(slot uint32) (it Item, status uint32, err error) {
 		return Item{}, 0, fmt.Errorf("host: slot %d out of range (%d slots)", slot, q.cfg.Slots)
 	}
 	base := int(slot) * abi.SlotWords
-	it.Opcode = word(q.ring, base+abi.SlotOpcode)
-	it.Tenant = word(q.ring, base+abi.SlotTenant)
-	it.Priority = word(q.ring, base+abi.SlotPriority)
+	it.Opcode = abi.Word(q.ring, base+abi.SlotOpcode)
+	it.Tenant = abi.Word(q.ring, base+abi.SlotTenant)
+	it.Priority = abi.Word(q.ring, base+abi.SlotPriority)
 	for a := range it.Args {
-		it.Args[a] = word(q.ring, base+abi.SlotArg0+a)
+		it.Args[a] = abi.Word(q.ring, base+abi.SlotArg0+a)
 	}
-	return it, word(q.ring, base+abi.SlotStatus), nil
+	return it, abi.Word(q.ring, base+abi.SlotStatus), nil
 }

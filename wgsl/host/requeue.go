@@ -34,7 +34,7 @@ func (q *Queue) Absorb(control, ring, log []byte) error {
 		}
 		absorb(q.control, control, q.dirty[ControlBuffer].ranges())
 		q.settleClaims()
-		be := word(q.control, abi.CtrlBudgetExhausted)
+		be := abi.Word(q.control, abi.CtrlBudgetExhausted)
 		q.exhausted, q.prevBE = be-q.prevBE, be
 	}
 	if ring != nil {
@@ -74,7 +74,7 @@ func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
 		return fmt.Errorf("host: absorb status map: %d bytes, want %d for %d slots", len(statusMap), want, q.cfg.Slots)
 	}
 	code := func(slot uint32) uint32 {
-		return word(statusMap, int(slot/abi.StatusMapPerWord)) >> (abi.StatusMapBits * (slot % abi.StatusMapPerWord)) & (1<<abi.StatusMapBits - 1)
+		return abi.Word(statusMap, int(slot/abi.StatusMapPerWord)) >> (abi.StatusMapBits * (slot % abi.StatusMapPerWord)) & (1<<abi.StatusMapBits - 1)
 	}
 	keep := q.dirty[RingBuffer].ranges()
 	// Two passes, so that a refusal changes nothing.
@@ -99,7 +99,7 @@ func (q *Queue) AbsorbStatusMap(statusMap []byte) error {
 					return fmt.Errorf("host: absorb status map: slot %d (priority %d position %d) reads code %d, not a status", slot, p, k, st)
 				}
 				if apply == 1 && st != q.status(slot) {
-					putWord(q.ring, at, st)
+					abi.PutWord(q.ring, at, st)
 					q.changed.markWords(int(slot)*abi.SlotWords, abi.SlotWords)
 				}
 			}
@@ -142,7 +142,7 @@ func (q *Queue) checkHostWords(control []byte) error {
 			if inRanges(keep, w*abi.WordBytes) {
 				continue
 			}
-			if got, want := word(control, w), word(q.control, w); got != want {
+			if got, want := abi.Word(control, w), abi.Word(q.control, w); got != want {
 				return fmt.Errorf("host: absorb: control word %d reads back %#x, host wrote %#x (stale or foreign readback)", w, got, want)
 			}
 		}
@@ -348,13 +348,13 @@ func (q *Queue) move(from uint32, it *Item, age uint32) bool {
 		return false
 	}
 	base := int(from) * abi.SlotWords
-	t, p := word(q.ring, base+abi.SlotTenant), word(q.ring, base+abi.SlotPriority)
+	t, p := abi.Word(q.ring, base+abi.SlotTenant), abi.Word(q.ring, base+abi.SlotPriority)
 	to := q.put(it, age)
 	if q.waits != nil {
 		q.waits.moved(from, to, t, p, it)
 	}
 	if to != from {
-		putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
+		abi.PutWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
 		q.markRing(from, base+abi.SlotStatus, 1)
 		q.age[from] = 0
 	}
@@ -386,7 +386,7 @@ func (q *Queue) ReclaimFaults() int {
 			switch q.status(slot) {
 			case abi.StatusFault:
 				base := int(slot) * abi.SlotWords
-				putWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
+				abi.PutWord(q.ring, base+abi.SlotStatus, abi.StatusEmpty)
 				q.markRing(slot, base+abi.SlotStatus, 1)
 				q.age[slot] = 0
 				n++

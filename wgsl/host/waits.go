@@ -201,7 +201,7 @@ func (w *Waits) ends(q *Queue) {
 				continue
 			}
 			w.born[slot] = math.NaN()
-			t := word(q.ring, int(slot)*abi.SlotWords+abi.SlotTenant)
+			t := abi.Word(q.ring, int(slot)*abi.SlotWords+abi.SlotTenant)
 			if t >= abi.TenantCount {
 				continue
 			}

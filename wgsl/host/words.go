@@ -35,13 +35,13 @@ func wordBytes(w []uint32) []byte {
 func (q *Queue) putSlot(slot uint32, it *Item, p uint32) {
 	base := int(slot) * abi.SlotWords
 	if !littleEndian {
-		putWord(q.ring, base+abi.SlotOpcode, it.Opcode)
-		putWord(q.ring, base+abi.SlotTenant, it.Tenant)
-		putWord(q.ring, base+abi.SlotPriority, p)
+		abi.PutWord(q.ring, base+abi.SlotOpcode, it.Opcode)
+		abi.PutWord(q.ring, base+abi.SlotTenant, it.Tenant)
+		abi.PutWord(q.ring, base+abi.SlotPriority, p)
 		for a, v := range it.Args {
-			putWord(q.ring, base+abi.SlotArg0+a, v)
+			abi.PutWord(q.ring, base+abi.SlotArg0+a, v)
 		}
-		putWord(q.ring, base+abi.SlotStatus, abi.StatusPublished)
+		abi.PutWord(q.ring, base+abi.SlotStatus, abi.StatusPublished)
 		return
 	}
 	w := (*[abi.SlotWords]uint32)(q.ringWords[base : base+abi.SlotWords])
@@ -55,5 +55,5 @@ func (q *Queue) slotStatus(slot uint32) uint32 {
 	if littleEndian {
 		return q.ringWords[int(slot)*abi.SlotWords+abi.SlotStatus]
 	}
-	return word(q.ring, int(slot)*abi.SlotWords+abi.SlotStatus)
+	return abi.Word(q.ring, int(slot)*abi.SlotWords+abi.SlotStatus)
 }
