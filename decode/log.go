@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/abi/spawn"
 )
 
 // Log is a decoded log buffer (PROTOCOL §5). Cursor counts the records the
@@ -52,6 +53,11 @@ const (
 	FaultBadTenant     FaultCode = abi.FaultBadTenant
 	FaultBadState      FaultCode = abi.FaultBadState
 	FaultUserFault     FaultCode = abi.FaultUserFault
+	// A refused spawn's record (docs/PROTOCOL-SPAWN.md §4): the spawner
+	// goes on, spawn returned false.
+	FaultSpawnOpcode   FaultCode = spawn.FaultSpawnOpcode
+	FaultSpawnTenant   FaultCode = spawn.FaultSpawnTenant
+	FaultSpawnPriority FaultCode = spawn.FaultSpawnPriority
 )
 
 var faultNames = [...]struct{ name, reason string }{
@@ -61,6 +67,9 @@ var faultNames = [...]struct{ name, reason string }{
 	FaultBadTenant:     {"BAD_TENANT", "the tenant id is 29 or more and has no mask"},
 	FaultBadState:      {"BAD_STATE", "the claimed slot was not PUBLISHED"},
 	FaultUserFault:     {"USER_FAULT", "the work item raised a fault (RAISE opcode)"},
+	FaultSpawnOpcode:   {"SPAWN_OPCODE", "spawn refused: the kernel does not implement the opcode (the spawner went on)"},
+	FaultSpawnTenant:   {"SPAWN_TENANT", "spawn refused: the tenant is 29 or more or masked off (the spawner went on)"},
+	FaultSpawnPriority: {"SPAWN_PRIORITY", "spawn refused: the priority is 5 or more or its partition is empty (the spawner went on)"},
 }
 
 // String returns the protocol name of c, or FAULT(0x…) for other values.

@@ -83,6 +83,10 @@ func (k *Kernel) Source() (string, SourceMap) {
 	var w sourceWriter
 	w.write(abiGen + "\n" + megakernel[:decl])
 	w.write(userPrelude)
+	spawns := k.Spawns()
+	if spawns {
+		w.write(k.spawnDeclarations())
+	}
 	for i, b := range k.Buffers {
 		first := w.line
 		w.write(fmt.Sprintf("@group(BIND_GROUP) @binding(%du) var<storage, %s> %s: array<%s>;\n",
@@ -103,10 +107,14 @@ func (k *Kernel) Source() (string, SourceMap) {
 		w.m = append(w.m, Span{Field: fmt.Sprintf("opcodes[%d].wgsl", i), Name: op.Name, First: first, Lines: w.line - first})
 	}
 	w.write(megakernel[decl+len(declMarker) : cases])
+	call := "return"
+	if spawns {
+		call = "spawner = slot; return" // the slot a refused spawn's record names
+	}
 	for i, op := range k.Opcodes {
 		first := w.line
-		w.write(fmt.Sprintf("        case %#xu: {\n            if (%s%d) { return %s(slot, slot_args(slot)); }\n        }\n",
-			op.Value, userEnablePrefix, op.Value, op.Name))
+		w.write(fmt.Sprintf("        case %#xu: {\n            if (%s%d) { %s %s(slot, slot_args(slot)); }\n        }\n",
+			op.Value, userEnablePrefix, op.Value, call, op.Name))
 		w.m = append(w.m, Span{Field: fmt.Sprintf("opcodes[%d]", i), Name: op.Name, First: first, Lines: w.line - first,
 			FnLine: fnLine(op.WGSL, op.Name)})
 	}
@@ -202,6 +210,10 @@ func (k *Kernel) JITKey(opcodes []uint32) string { return jitKey(k.jitSet(opcode
 
 func (k *Kernel) jitSet(opcodes []uint32) []uint32 {
 	known := k.opcodeList()
+	if k.Spawns() {
+		// The ring's pending opcodes say nothing of what its items spawn.
+		return known
+	}
 	var set []uint32
 	for _, op := range opcodes {
 		if _, ok := slices.BinarySearch(known, op); ok {
@@ -216,12 +228,12 @@ func (k *Kernel) jitSet(opcodes []uint32) []uint32 {
 // a user opcode or buffer may take none of them.
 var kernelNames = sync.OnceValue(func() []string {
 	var names []string
-	for line := range strings.Lines(abiGen + megakernel + userPrelude) {
+	for line := range strings.Lines(abiGen + megakernel + userPrelude + spawnGen + spawnPrelude) {
 		if name, ok := declName(line); ok {
 			names = append(names, name)
 		}
 	}
-	names = append(names, DrainEntryPoint)
+	names = append(names, DrainEntryPoint, "spawn_known", "SPAWN_BINDING")
 	heapsort.Ordered(names)
 	return slices.Compact(names)
 })

@@ -66,6 +66,11 @@ func abiTables(t *testing.T) (map[string]uint32, map[uint64][]string) {
 	t.Helper()
 	consts, err := abigen.Constants("abi")
 	require.NoError(t, err)
+	spawnConsts, err := abigen.Constants("abi/spawn")
+	require.NoError(t, err)
+	consts = append(consts, spawnConsts...)
+	// The assembler sets SPAWN_BINDING (the binding after the user's).
+	consts = append(consts, abigen.Const{WGSLName: "SPAWN_BINDING", Value: abi.BindingFirstUser})
 	names := map[string]uint32{}
 	values := map[uint64][]string{}
 	for _, c := range consts {
@@ -88,7 +93,7 @@ func lintKernel(file, src string, names map[string]uint32, values map[uint64][]s
 		if attr == "group" {
 			want = "BIND_GROUP"
 		}
-		if _, ok := names[arg]; !ok || !strings.HasPrefix(arg, want) {
+		if _, ok := names[arg]; !ok || !strings.HasPrefix(arg, want) && arg != "SPAWN_BINDING" {
 			report(m[0], "@%s(%s): name the ABI constant (%s…), not a number", attr, arg, want)
 		}
 	}
@@ -122,7 +127,7 @@ func kernelFiles(t *testing.T) map[string]string {
 	require.NoError(t, err)
 	files := map[string]string{}
 	for _, p := range paths {
-		if p == "abi_gen.wgsl" || p == "trace_abi_gen.wgsl" {
+		if p == "abi_gen.wgsl" || p == "trace_abi_gen.wgsl" || p == "spawn_gen.wgsl" {
 			continue
 		}
 		b, err := os.ReadFile(p)
@@ -179,6 +184,9 @@ func TestKernelsAssemble(t *testing.T) {
 	user := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
 	assembled["user_prelude.wgsl"], _ = user.Source()
 	assembled["trace.wgsl"] = TracedDrainSource()
+	spawner := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { spawn(0u, 0u, 0u, args); return done(); }"}}}
+	assembled["spawn_prelude.wgsl"], _ = spawner.Source()
+	assembled["spawn.wgsl"] = spawner.SpawnScan().Source
 	for file, src := range kernelFiles(t) {
 		t.Run(file, func(t *testing.T) {
 			full, embedded := assembled[file]
@@ -186,7 +194,7 @@ func TestKernelsAssemble(t *testing.T) {
 			assert.True(t, strings.HasPrefix(full, ABISource()), "the ABI constants come first")
 			// The GPU gets the copy without comments (min/).
 			min := stripped(t, file, src)
-			if file == "user_prelude.wgsl" || file == "trace.wgsl" {
+			if file == "user_prelude.wgsl" || file == "trace.wgsl" || file == "spawn_prelude.wgsl" {
 				// Spliced into the drain, not a kernel of its own.
 				_, body, _ := strings.Cut(min, "\n")
 				assert.Contains(t, full, body)

@@ -52,6 +52,10 @@ type ControlConfig struct {
 	Partitions [abi.PriorityLevels + 1]uint32
 	// Generation is written to GENERATION.
 	Generation uint32
+	// Spawn marks a ring whose kernel spawns (docs/PROTOCOL-SPAWN.md): the
+	// GPU's spawn finalize advances TAIL too, so an Absorb takes TAIL from
+	// the readback instead of refusing it as foreign.
+	Spawn bool
 }
 
 // partitions returns the effective PRIORITY_OFFSETS of cfg.

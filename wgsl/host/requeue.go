@@ -138,6 +138,9 @@ var hostWords = [...]struct{ start, n int }{
 func (q *Queue) checkHostWords(control []byte) error {
 	keep := q.dirty[ControlBuffer].ranges()
 	for _, r := range hostWords {
+		if r.start == abi.CtrlTail && q.cfg.Spawn {
+			continue // the spawn finalize's too
+		}
 		for w := r.start; w < r.start+r.n; w++ {
 			if inRanges(keep, w*abi.WordBytes) {
 				continue

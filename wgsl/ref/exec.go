@@ -202,7 +202,12 @@ func (m *machine) execute(slot, op uint32, a *[abi.SlotArgs]uint32) (uint32, fau
 	case abi.OpShutdown:
 		m.ctl(abi.CtrlShutdown).set(1)
 	default:
-		return 0, abi.FaultUnknownOpcode
+		f, ok := m.k.User[op]
+		if !ok {
+			return 0, abi.FaultUnknownOpcode
+		}
+		st, code := f(&Call{Slot: slot, Args: *a, m: m})
+		return st, fault(code)
 	}
 	return abi.StatusDone, 0
 }

@@ -57,9 +57,7 @@ func Run(b Buffers, g Grid) (Result, error) {
 	}
 	m := newMachine(b)
 	res := m.drain(g)
-	for p := 0; p < abi.PriorityLevels; p++ {
-		m.ctl(abi.CtrlHead + p).set(min(m.ctl(abi.CtrlHead+p).get(), m.ctl(abi.CtrlTail+p).get()))
-	}
+	m.clamp()
 	return res, nil
 }
 
@@ -107,6 +105,7 @@ type machine struct {
 	usable   [abi.PriorityLevels]bool
 	off, cap [abi.PriorityLevels]uint32
 	res      Result
+	k        Kernel // user opcodes and spawn state; zero for Run
 }
 
 func newMachine(b Buffers) *machine {
