@@ -50,7 +50,8 @@ var projectRules = map[string][]string{
 	"wgsl/":            {"wgsl", "wgsl/"},
 	"webgpu":           {},
 	"webgpu/":          {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode", "decode/tasktrace"},
-	"ui":               {"decode", "decode/diagnose", "decode/frame", "wgsl/abi", "wgsl/workload"}, // workload: the presets catalogue
+	"settings":         {"wgsl/abi", "wgsl/host", "wgsl/workload"}, // workload: the presets catalogue
+	"ui":               {"decode", "decode/diagnose", "decode/frame", "settings", "wgsl/abi"},
 	"wasm":             {"*"},
 	"wasm/":            {"*"},
 	".":                {},
@@ -59,7 +60,7 @@ var projectRules = map[string][]string{
 
 // leafPackages import nothing of the project, so any package may import
 // them.
-var leafPackages = []string{"internal/heapsort", "internal/jsontext", "internal/loghist", "internal/pushlabel", "wgsl/abi/spawn"}
+var leafPackages = []string{"internal/heapsort", "internal/jsontext", "internal/loghist", "internal/numfmt", "internal/pushlabel", "wgsl/abi/spawn"}
 
 // jsBoundary are the packages through which Go calls JavaScript.
 var jsBoundary = []string{"syscall/js", "github.com/vugu/vugu/js", "github.com/gowebapi/webapi/core/js"}

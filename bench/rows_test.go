@@ -118,7 +118,7 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // decodeSlots is the ring size of the decode rows.
 const decodeSlots = 1 << 16
 
-// Settings of the page's default workload (ui.DefaultSettings), which the
+// Settings of the page's default workload (settings.DefaultSettings), which the
 // decode and readback rows reproduce.
 const (
 	pageTenants     = 8

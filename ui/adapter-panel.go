@@ -8,13 +8,15 @@ import (
 
 	"github.com/gowebapi/webapi/dom"
 	js "github.com/vugu/vugu/js"
+
+	"github.com/ringscope/ringscope/settings"
 )
 
 // AdapterPanel shows the adapter's identity, its limits and features, and
 // a warning banner (data-testid adapter-cpu-warning) on a fallback or CPU
 // adapter, whose timings say nothing about a GPU.
 type AdapterPanel struct {
-	Info *AdapterInfo
+	Info *settings.AdapterInfo
 
 	chips featureChips
 }
@@ -107,7 +109,7 @@ func (c *AdapterPanel) Limits() []KV {
 	if c.Info == nil {
 		return nil
 	}
-	ls := make([]Limit, len(c.Info.Limits))
+	ls := make([]settings.Limit, len(c.Info.Limits))
 	copy(ls, c.Info.Limits)
 	sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
 	out := make([]KV, len(ls))

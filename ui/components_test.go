@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/settings"
 )
 
 func TestStatusBadge(t *testing.T) {
@@ -205,8 +206,8 @@ func TestLaunchPanel(t *testing.T) {
 }
 
 func TestSettingsForm(t *testing.T) {
-	var got *Settings
-	f := SettingsForm{Applied: DefaultSettings(), OnApply: func(s Settings) { got = &s }}
+	var got *settings.Settings
+	f := SettingsForm{Applied: settings.DefaultSettings(), OnApply: func(s settings.Settings) { got = &s }}
 	f.Compute()
 	f.SetValue("RingSlots", "1048576")
 	f.SetValue("Tenants", "abc")
@@ -224,7 +225,7 @@ func TestSettingsForm(t *testing.T) {
 	assert.Equal(t, "stall", got.Preset, "parameters tune the preset")
 	assert.Equal(t, "edited, not applied", f.Sub())
 	f.Revert()
-	assert.Equal(t, DefaultSettings(), f.Draft())
+	assert.Equal(t, settings.DefaultSettings(), f.Draft())
 }
 
 func TestDashboard(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/settings"
 )
 
 // Dashboard is the root component. The composition root sets the exported
@@ -15,9 +16,9 @@ type Dashboard struct {
 	// StatusNoWebGPU or ErrorStatus(err); "" reads as loading.
 	Status string
 	// Adapter describes the WebGPU adapter; nil until known.
-	Adapter *AdapterInfo
+	Adapter *settings.AdapterInfo
 	// Settings are the applied settings (the form's starting point).
-	Settings Settings
+	Settings settings.Settings
 	// Running highlights Run (true) or Pause (false).
 	Running bool
 	// Formats resolves PRINTF format ids in the log.
@@ -52,7 +53,7 @@ type Dashboard struct {
 	// instead of reading the ring; nil: the inspector asks OnRequestRing.
 	OnInspectSlot func(i int)
 	// OnApplySettings receives a validated Settings from the form.
-	OnApplySettings func(Settings)
+	OnApplySettings func(settings.Settings)
 
 	frame *frame.Frame
 	hist  *History
@@ -101,8 +102,8 @@ func (c *Dashboard) Compute() {
 	if c.Status == "" {
 		c.Status = StatusLoading
 	}
-	if c.Settings == (Settings{}) {
-		c.Settings = DefaultSettings()
+	if c.Settings == (settings.Settings{}) {
+		c.Settings = settings.DefaultSettings()
 	}
 }
 
@@ -118,7 +119,7 @@ func call(f func()) {
 	}
 }
 
-func (c *Dashboard) applySettings(s Settings) {
+func (c *Dashboard) applySettings(s settings.Settings) {
 	if c.OnApplySettings != nil {
 		c.OnApplySettings(s)
 	}

@@ -5,20 +5,22 @@ import (
 	"strings"
 
 	"github.com/vugu/vugu"
+
+	"github.com/ringscope/ringscope/settings"
 )
 
 // SettingsForm edits a draft of the run settings; Apply hands a valid draft
 // to OnApply (intent flows up). A new Applied value from the parent resets
 // the draft.
 type SettingsForm struct {
-	Applied Settings
-	OnApply func(Settings)
+	Applied settings.Settings
+	OnApply func(settings.Settings)
 	// Error is why the last Apply was refused after the form's own checks
 	// (the runner's limits: device memory, window opcodes); "" for none.
 	Error string
 
-	draft   Settings
-	applied Settings
+	draft   settings.Settings
+	applied settings.Settings
 	seeded  bool
 }
 
@@ -30,7 +32,7 @@ func (c *SettingsForm) Compute() {
 }
 
 // Draft returns the settings being edited.
-func (c *SettingsForm) Draft() Settings { return c.draft }
+func (c *SettingsForm) Draft() settings.Settings { return c.draft }
 
 // Sub says whether there are unapplied edits.
 func (c *SettingsForm) Sub() string {
@@ -50,11 +52,11 @@ type PresetOption struct {
 
 // Options lists the presets, plus "custom" once edited.
 func (c *SettingsForm) Options() []PresetOption {
-	opts := make([]PresetOption, 0, len(Presets)+1)
-	for _, p := range Presets {
+	opts := make([]PresetOption, 0, len(settings.Presets())+1)
+	for _, p := range settings.Presets() {
 		opts = append(opts, PresetOption{Name: p.Name, Title: p.Title, Description: p.Description, Selected: p.Name == c.draft.Preset})
 	}
-	if _, ok := PresetByName(c.draft.Preset); !ok {
+	if _, ok := settings.PresetByName(c.draft.Preset); !ok {
 		opts = append(opts, PresetOption{Name: c.draft.Preset, Title: "Custom (" + c.draft.Preset + ")", Description: "edited parameters", Selected: true})
 	}
 	return opts
@@ -62,7 +64,7 @@ func (c *SettingsForm) Options() []PresetOption {
 
 // PresetDescription explains the selected preset.
 func (c *SettingsForm) PresetDescription() string {
-	if p, ok := PresetByName(c.draft.Preset); ok {
+	if p, ok := settings.PresetByName(c.draft.Preset); ok {
 		return p.Description
 	}
 	return "custom parameters"
@@ -73,7 +75,7 @@ func (c *SettingsForm) SelectPreset(ev vugu.DOMEvent) { c.LoadPreset(ev.PropStri
 
 // LoadPreset loads the named preset into the draft (unknown names are ignored).
 func (c *SettingsForm) LoadPreset(name string) {
-	if p, ok := PresetByName(name); ok {
+	if p, ok := settings.PresetByName(name); ok {
 		c.draft = p.Settings
 	}
 }
@@ -91,15 +93,15 @@ type ReadbackOption struct {
 func (c *SettingsForm) ReadbackOptions() []ReadbackOption {
 	cur := c.draft.Readback
 	if cur == "" {
-		cur = ReadbackAuto
+		cur = settings.ReadbackAuto
 	}
 	titles := map[string]string{
-		ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
-		ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
-		ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
+		settings.ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
+		settings.ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
+		settings.ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
 	}
-	opts := make([]ReadbackOption, len(ReadbackModes))
-	for i, m := range ReadbackModes {
+	opts := make([]ReadbackOption, len(settings.ReadbackModes()))
+	for i, m := range settings.ReadbackModes() {
 		opts[i] = ReadbackOption{Name: m, Title: titles[m], Selected: m == cur}
 	}
 	return opts
@@ -141,14 +143,15 @@ func (c *SettingsForm) Fields() []FormField {
 		win.Class = "field invalid"
 	}
 	return []FormField{
-		num("RingSlots", "ring slots", "ring size in 64-byte slots (partitioned over 5 priorities)", d.RingSlots, 5, MaxRingSlots),
+		num("RingSlots", "ring slots", "ring size in 64-byte slots (partitioned over 5 priorities)", d.RingSlots, 5, settings.MaxRingSlots),
 		num("Tenants", "tenants", "tenant ids 0…n−1 the workload publishes for (at most 29)", d.Tenants, 1, 29),
-		num("Budget", "lane budget", "params.budget: claim iterations per lane per dispatch", d.Budget, 1, MaxBudget),
+		num("Budget", "lane budget", "params.budget: claim iterations per lane per dispatch", d.Budget, 1, settings.MaxBudget),
 		num("WorkgroupSizeX", "workgroup width", "preferred workgroup size x: 64, 128 or 256 lanes", d.WorkgroupSizeX, 64, 256),
-		num("WorkerCap", "worker cap", "RequestedWorkerGroups: ceiling on workgroups; 0 derives it from the adapter's limits", d.WorkerCap, 0, MaxWorkerCap),
+		num("WorkerCap", "worker cap", "RequestedWorkerGroups: ceiling on workgroups; 0 derives it from the adapter's limits", d.WorkerCap, 0, settings.MaxWorkerCap),
 		win,
-		num("SketchDepth", "sketch depth", "Count-Min rows: δ = e^−depth", d.SketchDepth, 1, MaxSketchDepth),
-		num("SketchWidth", "sketch width", "Count-Min counters per row: ε = e / width", d.SketchWidth, 1, MaxSketchWidth),
+		num("SketchDepth", "sketch depth", "Count-Min rows: δ = e^−depth", d.SketchDepth, 1, settings.MaxSketchDepth),
+		num("SketchWidth", "sketch width", "Count-Min counters per row: ε = e / width", d.SketchWidth, 1, settings.MaxSketchWidth),
+		num("LogCapacity", "log capacity", "log records a ring keeps per submission: raise it when the log panel says DROPPED", d.LogCapacity, 0, settings.MaxLogCapacity),
 	}
 }
 
@@ -183,13 +186,15 @@ func (c *SettingsForm) SetValue(name, text string) {
 		d.SketchDepth = n
 	case "SketchWidth":
 		d.SketchWidth = n
+	case "LogCapacity":
+		d.LogCapacity = n
 	case "Readback":
 		d.Readback = strings.TrimSpace(text)
 	}
 }
 
 // Errors validates the draft.
-func (c *SettingsForm) Errors() []FieldError { return c.draft.Validate() }
+func (c *SettingsForm) Errors() []settings.FieldError { return c.draft.Validate() }
 
 // Valid reports a valid draft.
 func (c *SettingsForm) Valid() bool { return len(c.Errors()) == 0 }

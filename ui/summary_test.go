@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/settings"
 )
 
 // summaryRing is testRing as a summary decode shows it: no slot snapshots,
@@ -226,31 +227,31 @@ func TestTopIndices(t *testing.T) {
 }
 
 func TestReadbackSettings(t *testing.T) {
-	s := DefaultSettings()
-	assert.Equal(t, ReadbackAuto, s.Readback)
-	s = DefaultSettings()
+	s := settings.DefaultSettings()
+	assert.Equal(t, settings.ReadbackAuto, s.Readback)
+	s = settings.DefaultSettings()
 	s.Readback = "fast"
 	require.Len(t, s.Validate(), 1)
 	assert.Equal(t, "Readback", s.Validate()[0].Field)
-	s.Readback, s.SketchWidth = ReadbackSummary, 8192
+	s.Readback, s.SketchWidth = settings.ReadbackSummary, 8192
 	require.Len(t, s.Validate(), 1)
 	assert.Contains(t, s.Validate()[0].Message, "at most 8 × 4,096")
-	s.Readback = ReadbackAuto
+	s.Readback = settings.ReadbackAuto
 	assert.Empty(t, s.Validate(), "auto falls back to full")
 
-	f := SettingsForm{Applied: DefaultSettings()}
+	f := SettingsForm{Applied: settings.DefaultSettings()}
 	f.Compute()
 	opts := f.ReadbackOptions()
 	require.Len(t, opts, 3)
 	assert.True(t, opts[0].Selected)
 	f.SetValue("Readback", " summary ")
-	assert.Equal(t, ReadbackSummary, f.Draft().Readback)
+	assert.Equal(t, settings.ReadbackSummary, f.Draft().Readback)
 	assert.True(t, f.ReadbackOptions()[1].Selected)
 	assert.Contains(t, f.ReadbackTitle(), "auto picks full on a CPU or fallback adapter")
 
 	d := Dashboard{}
 	assert.Equal(t, KV{Label: "readback", Value: dash, Title: ReadbackTitle}, d.ReadbackStat())
-	d.Readback, d.ReadbackWhy = ReadbackSummary, "readback=summary"
+	d.Readback, d.ReadbackWhy = settings.ReadbackSummary, "readback=summary"
 	hs := d.HeaderStats()
 	assert.Equal(t, "summary", hs[len(hs)-1].Value)
 	assert.Contains(t, hs[len(hs)-1].Title, "readback=summary · ")

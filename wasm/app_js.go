@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
@@ -37,7 +38,7 @@ func newApp(cfg api.PageConfig, query map[string][]string) *app {
 	a.ready = browser.NewReadiness(&a.cleanup)
 	a.dash = &ui.Dashboard{Status: ui.StatusLoading, Settings: cfg.Settings, Formats: workload.Formats}
 	a.view = newView(a.dash, &a.cleanup)
-	def := ui.DefaultSettings()
+	def := settings.DefaultSettings()
 	a.studio = capture.NewStudio(ringscopeVersion, def.SketchDepth, def.SketchWidth)
 	a.ring = controller.New(controller.Options{Config: cfg, Query: query, Display: appDisplay{a},
 		Observer: recorderObserver{a}, Cleanup: &a.cleanup})
@@ -63,7 +64,7 @@ func (d appDisplay) Settle(err error)                    { d.a.ready.Settle(err)
 func (d appDisplay) OpenGate()                           { d.a.view.openGate() }
 func (d appDisplay) OpenGateAfter(f func())              { d.a.view.openGateAfter(f) }
 
-func (d appDisplay) Adapter(info *ui.AdapterInfo) {
+func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 	d.a.studio.SetAdapter(&capture.Adapter{Vendor: info.Vendor, Architecture: info.Architecture, Device: info.Device,
 		Description: info.Description, IsFallback: info.IsFallback, IsCPU: info.IsCPU})
 }

@@ -358,6 +358,23 @@ test('a bad URL parameter is an error naming it', async ({ page }) => {
   expect(reason).toMatch(/slots="many"/);
 });
 
+// The log panel's DROPPED line asks to raise the log capacity: the URL and
+// the settings form both can.
+test('the log capacity is a setting: ?log= and the form size the ring\'s log', async ({ page }) => {
+  await gotoReady(page, '?log=4096');
+  await waitFrames(page, 1);
+  await expect(page.getByTestId('setting-logcapacity')).toHaveValue('4096');
+  const capacity = () => page.evaluate(async () => (await window.ringscope.snapshot()).log.capacity);
+  expect(await capacity()).toBe(4096);
+
+  const input = page.getByTestId('setting-logcapacity');
+  await input.fill('256');
+  await input.dispatchEvent('change');
+  await page.getByTestId('apply-settings').click();
+  await expect(input).toHaveValue('256');
+  await expect.poll(capacity).toBe(256);
+});
+
 test('the settings form applies a new ring size and refuses an invalid one', async ({ page }) => {
   await gotoReady(page, '?slots=4096');
   await waitFrames(page, 1);

@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 func TestParseQueryReadback(t *testing.T) {
-	for q, want := range map[string]string{"": ui.ReadbackAuto, "readback=summary": ui.ReadbackSummary,
-		"readback=FULL": ui.ReadbackFull, "readback=auto&preset=stall": ui.ReadbackAuto} {
+	for q, want := range map[string]string{"": settings.ReadbackAuto, "readback=summary": settings.ReadbackSummary,
+		"readback=FULL": settings.ReadbackFull, "readback=auto&preset=stall": settings.ReadbackAuto} {
 		v, _ := url.ParseQuery(q)
 		cfg, err := api.ParseQuery(v)
 		require.NoError(t, err, q)
@@ -71,7 +71,7 @@ func TestRingPolicy(t *testing.T) {
 // TestReadbackModesAreTheRunners: the form's and the URL's modes are the
 // ones the runner's policy reads (megakernel.ParseReadback).
 func TestReadbackModesAreTheRunners(t *testing.T) {
-	for _, m := range ui.ReadbackModes {
+	for _, m := range settings.ReadbackModes() {
 		got, ok := megakernel.ParseReadback(m)
 		require.True(t, ok, m)
 		assert.Equal(t, m, got.String())

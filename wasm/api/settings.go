@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
@@ -15,7 +15,7 @@ import (
 // parameters are ignored (other tools may add their own); a known one with a
 // bad value is an error naming it.
 const (
-	ParamPreset    = "preset"    // a workload preset name (ui.PresetNames)
+	ParamPreset    = "preset"    // a workload preset name (settings.PresetNames)
 	ParamSlots     = "slots"     // ring size in slots
 	ParamTenants   = "tenants"   // tenant ids used by the workload
 	ParamBudget    = "budget"    // claim iterations per lane per dispatch
@@ -25,12 +25,13 @@ const (
 	ParamSketch    = "sketch"    // sketch shape, DEPTHxWIDTH
 	ParamAutostart = "autostart" // 0: load without running the default workload
 	ParamSeed      = "seed"      // workload seed
-	ParamReadback  = "readback"  // auto, summary or full (ui.ReadbackModes)
+	ParamReadback  = "readback"  // auto, summary or full (settings.ReadbackModes)
+	ParamLog       = "log"       // log capacity, records per submission
 )
 
 // PageConfig is what the URL asks of the page.
 type PageConfig struct {
-	Settings  ui.Settings
+	Settings  settings.Settings
 	Autostart bool
 	Seed      uint64
 }
@@ -39,11 +40,11 @@ type PageConfig struct {
 // or a url.Values) over the defaults: a preset first, then every explicit
 // parameter on top of it.
 func ParseQuery(q map[string][]string) (PageConfig, error) {
-	cfg := PageConfig{Settings: ui.DefaultSettings(), Autostart: true, Seed: 1}
+	cfg := PageConfig{Settings: settings.DefaultSettings(), Autostart: true, Seed: 1}
 	if name := first(q, ParamPreset); name != "" {
-		p, ok := ui.PresetByName(name)
+		p, ok := settings.PresetByName(name)
 		if !ok {
-			return cfg, fmt.Errorf("URL parameter %s=%q: unknown preset (want one of %s)", ParamPreset, name, strings.Join(ui.PresetNames(), ", "))
+			return cfg, fmt.Errorf("URL parameter %s=%q: unknown preset (want one of %s)", ParamPreset, name, strings.Join(settings.PresetNames(), ", "))
 		}
 		cfg.Settings = p.Settings
 	}
@@ -51,7 +52,7 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	ints := []struct {
 		name string
 		dst  *int
-	}{{ParamSlots, &s.RingSlots}, {ParamTenants, &s.Tenants}, {ParamBudget, &s.Budget}, {ParamWorkgroup, &s.WorkgroupSizeX}, {ParamWorkers, &s.WorkerCap}}
+	}{{ParamSlots, &s.RingSlots}, {ParamTenants, &s.Tenants}, {ParamBudget, &s.Budget}, {ParamWorkgroup, &s.WorkgroupSizeX}, {ParamWorkers, &s.WorkerCap}, {ParamLog, &s.LogCapacity}}
 	for _, p := range ints {
 		if v := first(q, p.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -75,8 +76,9 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	}
 	if v, ok := q[ParamReadback]; ok {
 		s.Readback = strings.ToLower(strings.TrimSpace(strings.Join(v, ",")))
-		if !slices.Contains(ui.ReadbackModes, s.Readback) {
-			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), strings.Join(ui.ReadbackModes, ", "))
+		modes := settings.ReadbackModes()
+		if !slices.Contains(modes[:], s.Readback) {
+			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), strings.Join(modes[:], ", "))
 		}
 	}
 	if v := first(q, ParamSeed); v != "" {
@@ -99,11 +101,11 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	return cfg, nil
 }
 
-// settingParams maps a ui.Settings field to its URL parameter.
+// settingParams maps a settings.Settings field to its URL parameter.
 var settingParams = map[string]string{
 	"RingSlots": ParamSlots, "Tenants": ParamTenants, "Budget": ParamBudget, "WorkgroupSizeX": ParamWorkgroup,
 	"WorkerCap": ParamWorkers, "WindowOpcodes": ParamWindows, "SketchDepth": ParamSketch, "SketchWidth": ParamSketch,
-	"Readback": ParamReadback,
+	"Readback": ParamReadback, "LogCapacity": ParamLog,
 }
 
 // optionParams maps a megakernel.Options field (OptionError.Field) to the
@@ -111,7 +113,7 @@ var settingParams = map[string]string{
 var optionParams = map[string]string{
 	"Slots": ParamSlots, "Tenants": ParamTenants, "Masks": ParamTenants, "Budget": ParamBudget,
 	"WorkgroupSize": ParamWorkgroup, "WorkerGroups": ParamWorkers, "WindowOpcodes": ParamWindows,
-	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "RingReadback": ParamReadback,
+	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "RingReadback": ParamReadback, "LogCapacity": ParamLog,
 }
 
 // paramError names the URL parameter behind a refused setting, with the
@@ -152,6 +154,7 @@ func Query(cfg PageConfig) map[string][]string {
 	q[ParamWorkers] = []string{strconv.Itoa(s.WorkerCap)}
 	q[ParamWindows] = []string{s.WindowOpcodes}
 	q[ParamSketch] = []string{fmt.Sprintf("%dx%d", s.SketchDepth, s.SketchWidth)}
+	q[ParamLog] = []string{strconv.Itoa(s.LogCapacity)}
 	q[ParamSeed] = []string{strconv.FormatUint(cfg.Seed, 10)}
 	if s.Readback != "" {
 		q[ParamReadback] = []string{s.Readback}
@@ -163,16 +166,16 @@ func Query(cfg PageConfig) map[string][]string {
 }
 
 // Adapter copies what the dashboard shows of an adapter and its device's
-// limits (ui cannot import the binding).
-func Adapter(info webgpu.AdapterInfo, isFallback, isCPU bool, limits webgpu.Limits, features []string) *ui.AdapterInfo {
-	a := &ui.AdapterInfo{
+// limits (the components cannot import the binding).
+func Adapter(info webgpu.AdapterInfo, isFallback, isCPU bool, limits webgpu.Limits, features []string) *settings.AdapterInfo {
+	a := &settings.AdapterInfo{
 		Vendor: info.Vendor, Architecture: info.Architecture, Device: info.Device, Description: info.Description,
 		IsFallback: isFallback, IsCPU: isCPU, Features: append([]string(nil), features...),
 	}
 	v := reflect.ValueOf(limits)
 	for i := range v.NumField() {
 		if f := v.Field(i); f.CanUint() {
-			a.Limits = append(a.Limits, ui.Limit{Name: LowerCamel(v.Type().Field(i).Name), Value: f.Uint()})
+			a.Limits = append(a.Limits, settings.Limit{Name: LowerCamel(v.Type().Field(i).Name), Value: f.Uint()})
 		}
 	}
 	return a

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu"
 )
@@ -16,7 +16,7 @@ import (
 func TestParseQueryDefaults(t *testing.T) {
 	cfg, err := api.ParseQuery(url.Values{})
 	require.NoError(t, err)
-	assert.Equal(t, ui.DefaultSettings(), cfg.Settings)
+	assert.Equal(t, settings.DefaultSettings(), cfg.Settings)
 	assert.True(t, cfg.Autostart)
 }
 
@@ -62,8 +62,8 @@ func TestAdapter(t *testing.T) {
 	a := api.Adapter(webgpu.AdapterInfo{Vendor: "google", Architecture: "swiftshader"}, true, true,
 		webgpu.Limits{MaxStorageBufferBindingSize: 1 << 27, MaxComputeWorkgroupsPerDimension: 65535}, []string{"timestamp-query"})
 	assert.True(t, a.Software())
-	assert.Contains(t, a.Limits, ui.Limit{Name: "maxStorageBufferBindingSize", Value: 1 << 27})
-	assert.Contains(t, a.Limits, ui.Limit{Name: "maxComputeWorkgroupsPerDimension", Value: 65535})
+	assert.Contains(t, a.Limits, settings.Limit{Name: "maxStorageBufferBindingSize", Value: 1 << 27})
+	assert.Contains(t, a.Limits, settings.Limit{Name: "maxComputeWorkgroupsPerDimension", Value: 65535})
 	assert.Equal(t, []string{"timestamp-query"}, a.Features)
 }
 
@@ -75,4 +75,23 @@ func TestOptionParamError(t *testing.T) {
 	assert.ErrorIs(t, err, cause)
 	assert.EqualError(t, api.OptionParamError(q, "Budget", cause), "URL parameters: "+cause.Error(), "budget came from a preset")
 	assert.Contains(t, api.OptionParamError(q, "Slots", cause).Error(), `URL parameter slots="64"`)
+}
+
+// TestParseQueryLogCapacity: the log panel asks to raise the log
+// capacity, and a link can.
+func TestParseQueryLogCapacity(t *testing.T) {
+	cfg, err := api.ParseQuery(url.Values{"log": {"65536"}})
+	require.NoError(t, err)
+	assert.Equal(t, 65536, cfg.Settings.LogCapacity)
+	back, err := api.ParseQuery(api.Query(cfg))
+	require.NoError(t, err)
+	assert.Equal(t, cfg, back, "a link reproduces the log capacity")
+
+	for _, v := range []string{"-1", "2000000"} {
+		_, err = api.ParseQuery(url.Values{"log": {v}})
+		require.Error(t, err, v)
+		assert.Equal(t, `URL parameter log="`+v+`": log capacity must be 0…1,048,576 records`, err.Error())
+	}
+	_, err = api.ParseQuery(url.Values{"log": {"many"}})
+	assert.EqualError(t, err, `URL parameter log="many": not an integer`)
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
@@ -23,8 +24,6 @@ import (
 
 // Page-level tuning.
 const (
-	// LogCapacity is the log records a ring keeps per submission.
-	LogCapacity = 1024
 	// MemoryBudget is the device-memory budget runners are planned against.
 	MemoryBudget = 512 << 20
 )
@@ -45,7 +44,7 @@ type Display interface {
 	OpenGate()
 	OpenGateAfter(f func())
 	// Adapter is the adapter the page's device runs on, once known.
-	Adapter(info *ui.AdapterInfo)
+	Adapter(info *settings.AdapterInfo)
 	// RingOpened says a ring opened with kernel k (whose opcodes the
 	// panels, log and exports name) and sketches of depth × width (the
 	// recorder decodes its frames' sketches in that shape).
@@ -62,7 +61,7 @@ type Controller struct {
 	query   map[string][]string
 
 	commands chan Command
-	settings chan ui.Settings // pending cmdApply payloads
+	settings chan settings.Settings // pending cmdApply payloads
 
 	// mu serialises GPU work: the frame loop and API calls. Everything
 	// below it is guarded by it.
@@ -70,7 +69,7 @@ type Controller struct {
 	ctx         context.Context
 	dev         *webgpu.Device
 	runner      *megakernel.Runner
-	settingsNow ui.Settings
+	settingsNow settings.Settings
 	running     bool
 	// sess is the live loop: the ring, its generator, watchdog, report,
 	// readback choice and frames (wasm/session).
@@ -123,7 +122,7 @@ func New(o Options) *Controller {
 		query:    o.Query,
 		ctx:      context.Background(),
 		commands: make(chan Command, 16),
-		settings: make(chan ui.Settings, 4),
+		settings: make(chan settings.Settings, 4),
 		pace:     browser.NewAnimationFrames(o.Cleanup, maxFrameWait),
 	}
 	c.sess = session.New(browser.Now, o.Observer)
@@ -173,7 +172,7 @@ func (c *Controller) Start(cfgErr error) {
 		}
 	}
 	if cfgErr != nil {
-		c.cfg.Settings, c.cfg.Autostart = ui.DefaultSettings(), false
+		c.cfg.Settings, c.cfg.Autostart = settings.DefaultSettings(), false
 		err = c.openWorkload(c.cfg.Settings, c.cfg.Seed)
 	}
 	c.running = c.cfg.Autostart
@@ -215,7 +214,7 @@ func (c *Controller) urlOptionError(err error) error {
 
 // openWorkload (re)opens the runner on settings s with a fresh generator.
 // Called with mu held.
-func (c *Controller) openWorkload(s ui.Settings, seed uint64) error {
+func (c *Controller) openWorkload(s settings.Settings, seed uint64) error {
 	if c.attached != nil {
 		return errAttached // the settings form and Reset act on the runner (attach_js.go)
 	}
@@ -226,7 +225,7 @@ func (c *Controller) openWorkload(s ui.Settings, seed uint64) error {
 	}
 	opts := megakernel.Options{
 		Slots: uint32(s.RingSlots), Masks: gen.Masks(), Observable: workload.ObservableWords,
-		LogCapacity: LogCapacity, Budget: uint32(s.Budget), WorkgroupSize: uint32(s.WorkgroupSizeX),
+		LogCapacity: uint32(s.LogCapacity), Budget: uint32(s.Budget), WorkgroupSize: uint32(s.WorkgroupSizeX),
 		WorkerGroups: uint32(s.WorkerCap), WindowOpcodes: s.WindowOpcodeList(),
 		MemoryBudgetBytes: MemoryBudget, Data: gen.Data(),
 	}

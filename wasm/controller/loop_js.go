@@ -5,6 +5,7 @@ package controller
 import (
 	"errors"
 	"github.com/ringscope/ringscope/decode/diagnose"
+	"github.com/ringscope/ringscope/settings"
 	"time"
 
 	"github.com/ringscope/ringscope/decode/frame"
@@ -48,7 +49,7 @@ func (c *Controller) Send(cmd Command) {
 
 // Apply asks the frame loop to re-open the runner on the settings form's
 // s (apply).
-func (c *Controller) Apply(s ui.Settings) {
+func (c *Controller) Apply(s settings.Settings) {
 	select {
 	case c.settings <- s:
 		c.Send(cmdApply)
@@ -137,7 +138,7 @@ func (c *Controller) frameLoop() {
 // apply re-opens the runner on the settings form's s. The form checked s;
 // the runner may still refuse it (device memory, window opcodes): then the
 // form shows why and the previous ring keeps running, untouched.
-func (c *Controller) apply(s ui.Settings) {
+func (c *Controller) apply(s settings.Settings) {
 	_, err := c.runLocked(maxRetriesAfterLoss, func() error { return c.openWorkload(s, c.cfg.Seed) })
 	if err != nil {
 		err = explainOOM(megakernel.Options{Slots: uint32(s.RingSlots)}, err)

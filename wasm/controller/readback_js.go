@@ -3,6 +3,7 @@
 package controller
 
 import (
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -41,16 +42,16 @@ func (c *Controller) showReadback() {
 
 // summaryReadback sets o to run summary readback, the GPU sketching in the
 // shape s asks (the page's live ring and the embedding API's open).
-func summaryReadback(o *megakernel.Options, s ui.Settings) {
+func summaryReadback(o *megakernel.Options, s settings.Settings) {
 	o.RingReadback = megakernel.RingSummary
 	o.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
 }
 
 // readbackFor is whether a ring of settings s runs summary readback on
 // this adapter (software: CPU or fallback), with why: the runner's policy,
-// megakernel.ChooseReadback. s.Readback is one of ui.ReadbackModes (the
+// megakernel.ChooseReadback. s.Readback is one of settings.ReadbackModes (the
 // URL, the form and open checked it).
-func readbackFor(s ui.Settings, software bool) (summary bool, why string) {
+func readbackFor(s settings.Settings, software bool) (summary bool, why string) {
 	want, _ := megakernel.ParseReadback(s.Readback)
 	mode, why := megakernel.ChooseReadback(want, software, s.SketchDepth, s.SketchWidth)
 	return mode == megakernel.AttachSummary, why

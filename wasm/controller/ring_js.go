@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/openopts"
@@ -60,7 +61,7 @@ func (c *Controller) Do(pause bool, f func(ctx context.Context, r *megakernel.Ru
 
 // OpenDefaults are what open's absent options take.
 func (c *Controller) OpenDefaults() openopts.Defaults {
-	return openopts.Defaults{Slots: c.cfg.Settings.RingSlots, LogCapacity: LogCapacity, MemoryBudgetBytes: MemoryBudget}
+	return openopts.Defaults{Slots: c.cfg.Settings.RingSlots, LogCapacity: settings.DefaultLogCapacity, MemoryBudgetBytes: MemoryBudget}
 }
 
 // Open starts a fresh ring and generation on opts (ringscope.open). Refused
@@ -107,8 +108,8 @@ func (c *Controller) Open(opts openopts.Options) (any, error) {
 		if opts.Masks != nil {
 			s.Tenants = len(opts.Masks)
 		}
-		s.WindowOpcodes = ui.OpcodeList(opts.WindowOpcodes)
-		s.Readback = opts.Readback
+		s.WindowOpcodes = settings.OpcodeList(opts.WindowOpcodes)
+		s.Readback, s.LogCapacity = opts.Readback, int(opts.LogCapacity)
 		c.settingsNow = s
 		c.display.Update(func(d *ui.Dashboard) { d.Settings = s })
 		c.afterReset(nil)

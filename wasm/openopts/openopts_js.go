@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -25,7 +25,7 @@ type Options struct {
 	// WatchdogIntervals is the watchdog's N (stalled intervals in a row
 	// before the stall alert).
 	WatchdogIntervals int
-	// Readback is one of ui.ReadbackModes.
+	// Readback is one of settings.ReadbackModes.
 	Readback string
 }
 
@@ -119,21 +119,22 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 	return oo, nil
 }
 
-// optReadback reads open's readback: one of ui.ReadbackModes, "full" when
+// optReadback reads open's readback: one of settings.ReadbackModes, "full" when
 // absent (drain() and snapshot() give every slot, as before the option).
 func optReadback(o js.Value) (string, error) {
+	modes := settings.ReadbackModes()
 	v, err := jsarg.OptProp(o, "open", "readback")
 	switch {
 	case err != nil:
 		return "", err
 	case v.IsUndefined() || v.IsNull():
-		return ui.ReadbackFull, nil
+		return settings.ReadbackFull, nil
 	case jsarg.TypeName(v) != "string":
-		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(ui.ReadbackModes, ", "), jsarg.TypeName(v))
+		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(modes[:], ", "), jsarg.TypeName(v))
 	}
 	mode, err := jsarg.String(v, "open: readback", jsarg.MaxName)
-	if err == nil && !slices.Contains(ui.ReadbackModes, mode) {
-		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(ui.ReadbackModes, ", "))
+	if err == nil && !slices.Contains(modes[:], mode) {
+		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(modes[:], ", "))
 	}
 	return mode, err
 }

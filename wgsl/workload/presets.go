@@ -5,7 +5,7 @@ import "github.com/ringscope/ringscope/wgsl/abi"
 // Preset is a workload the page offers: its name, how the page describes
 // it (what a person should see, and the diagnosis expected), and the ring
 // it runs on. The page's settings form starts from these values
-// (ui.Presets); its other settings (workgroup size, sketches, readback)
+// (settings.Presets); its other settings (workgroup size, sketches, readback)
 // are the page's own.
 type Preset struct {
 	Name, Title, Description string
