@@ -34,6 +34,11 @@ type Epoch struct {
 	GPUTime time.Duration
 	// RingRead reports whether the ring was read back.
 	RingRead bool
+	// Generations is the drain passes the submission ran (a spawning
+	// kernel's; 1 otherwise), and GenerationsReason why the policy chose
+	// that many.
+	Generations       uint32
+	GenerationsReason string
 	// Timings are host wall-clock times of the Step's phases.
 	Timings Timings
 }

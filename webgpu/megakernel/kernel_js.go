@@ -82,7 +82,7 @@ func (r *Runner) switchKernel(ctx context.Context, k *wgsl.Kernel) error {
 // userLayoutEntries are the bind group layout entries of k's buffers.
 func userLayoutEntries(k *wgsl.Kernel) []webgpu.BindGroupLayoutEntry {
 	var out []webgpu.BindGroupLayoutEntry
-	for i, b := range k.Buffers {
+	for i, b := range bindBuffers(k) {
 		t := webgpu.BufferBindingReadOnlyStorage
 		if b.Access == wgsl.ReadWrite {
 			t = webgpu.BufferBindingStorage
@@ -144,7 +144,7 @@ func (r *Runner) ReadBuffer(ctx context.Context, name string) ([]byte, error) {
 		return nil, err
 	}
 	i := -1
-	for j, b := range r.opts.Kernel.Buffers {
+	for j, b := range r.sp.decls {
 		if b.Name == name {
 			i = j
 		}
@@ -152,10 +152,10 @@ func (r *Runner) ReadBuffer(ctx context.Context, name string) ([]byte, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("megakernel: read buffer %q: the kernel declares no such buffer", name)
 	}
-	if err := r.res.ensureUserBuffers(r.dev, r.opts.Kernel.Buffers); err != nil {
+	if err := r.res.ensureUserBuffers(r.dev, r.sp.decls); err != nil {
 		return nil, failOn(r.dev, "read buffer "+name, err)
 	}
-	size := r.opts.Kernel.Buffers[i].Size
+	size := r.sp.decls[i].Size
 	stage, err := r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope read " + name, Size: size,
 		Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
 	if err != nil {

@@ -5,6 +5,7 @@ package megakernel
 
 import (
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/abi/spawn"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
 
@@ -16,6 +17,9 @@ type layout struct {
 	// The GPU summary's buffers (RingSummary only, else 0): summary,
 	// status map and the summary params.
 	summary, statusMap, sparams uint64
+	// spawn is the spawn state (a spawning kernel's, else 0), counted in
+	// user too and read back after the status map.
+	spawn uint64
 }
 
 func (o *Options) layout() layout {
@@ -29,8 +33,11 @@ func (o *Options) layout() layout {
 		log:     uint64(abi.LogWords(o.LogCapacity)) * abi.WordBytes,
 		data:    data,
 	}
-	for _, b := range o.Kernel.Buffers {
+	for _, b := range bindBuffers(&o.Kernel) {
 		l.user += b.Size
+	}
+	if o.Kernel.Spawns() {
+		l.spawn = spawn.SpawnWords * abi.WordBytes
 	}
 	if o.RingReadback == RingSummary {
 		sh := o.summaryShape()
@@ -53,7 +60,7 @@ const timestampBytes = 16
 // back to back (all whole words), so a readback without the ring maps one
 // contiguous range.
 func (l layout) staging() uint64 {
-	return timestampBytes + l.control + l.log + l.summary + l.statusMap + l.ring
+	return timestampBytes + l.control + l.log + l.summary + l.statusMap + l.spawn + l.ring
 }
 
 // controlOffset, logOffset, summaryOffset, statusMapOffset and ringOffset
@@ -62,7 +69,8 @@ func (l layout) controlOffset() uint64   { return timestampBytes }
 func (l layout) logOffset() uint64       { return timestampBytes + l.control }
 func (l layout) summaryOffset() uint64   { return timestampBytes + l.control + l.log }
 func (l layout) statusMapOffset() uint64 { return l.summaryOffset() + l.summary }
-func (l layout) ringOffset() uint64      { return l.statusMapOffset() + l.statusMap }
+func (l layout) spawnOffset() uint64     { return l.statusMapOffset() + l.statusMap }
+func (l layout) ringOffset() uint64      { return l.spawnOffset() + l.spawn }
 
 // stagedUploadMin and stagedUploadMax bound the ring uploads that go
 // through a mapped staging buffer (upload_js.go): a ring upload of at

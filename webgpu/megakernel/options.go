@@ -118,6 +118,11 @@ type Options struct {
 	// drain's dispatch (docs/OPCODES.md); the zero value is the built-in
 	// kernel. Its refusals are *wgsl.DeclError values naming the field.
 	Kernel wgsl.Kernel
+	// Generations is the drain passes each submission of a spawning
+	// kernel runs (docs/PROTOCOL-SPAWN.md §3), at most MaxGenerations; 0
+	// lets the runner's policy pick (spawn.go, generationPolicy). Ignored
+	// for a kernel that does not spawn.
+	Generations uint32
 	// SubmissionTimeout bounds one submission, from its submit to its
 	// readback: one that takes longer is a runaway (a *RunawayError, the
 	// device abandoned: runaway_js.go). 0 means DefaultSubmissionTimeout;
@@ -177,6 +182,7 @@ func (o *Options) controlConfig() host.ControlConfig {
 		Masks:      o.Masks,
 		Quotas:     o.Quotas,
 		Partitions: o.Partitions,
+		Spawn:      o.Kernel.Spawns(),
 	}
 }
 
@@ -276,7 +282,7 @@ func checkKernel(k *wgsl.Kernel, limits webgpu.Limits, bindMax uint64) error {
 	if err := k.Validate(); err != nil {
 		return err
 	}
-	n := uint64(len(k.Buffers))
+	n := uint64(len(bindBuffers(k)))
 	if n == 0 {
 		return nil
 	}

@@ -60,7 +60,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		bufData:    r.lay.data,
 	}
 	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
-	if !r.res.missing(sizes, r.lay.staging(), len(r.opts.Kernel.Buffers)) && (!timestamps || r.tq.querySet != nil) {
+	if !r.res.missing(sizes, r.lay.staging(), len(r.sp.decls)) && (!timestamps || r.tq.querySet != nil) {
 		return false, nil
 	}
 	if err := r.ensureLayout(); err != nil {
@@ -69,7 +69,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	if err := pushScopes(r.dev); err != nil {
 		return false, failOn(r.dev, "push error scope", err)
 	}
-	err := r.res.create(r.dev, sizes, r.lay.staging(), r.opts.Kernel.Buffers)
+	err := r.res.create(r.dev, sizes, r.lay.staging(), r.sp.decls)
 	if err == nil && timestamps && r.tq.querySet == nil {
 		err = r.tq.create(r.dev)
 	}

@@ -61,6 +61,7 @@ type Runner struct {
 	res  resources  // device buffers and the bind group (resources_js.go)
 	tq   timestamps // the drain pass's timestamp queries
 	sum  summary    // RingSummary's resources
+	sp   spawnRun   // the spawn extension (spawn_js.go)
 	up   upStage    // the ring's mapped upload staging (upload_js.go)
 	// watch bounds each submission's readback wait (runaway_js.go).
 	watch watchdog
@@ -115,6 +116,7 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 		return nil, fmt.Errorf("megakernel: open: %w", err)
 	}
 	r := &Runner{dev: dev, opts: opts, lay: lay, q: q}
+	r.sp.set(&r.opts)
 	if err := r.compileModules(ctx); err != nil {
 		return nil, err
 	}
@@ -261,6 +263,7 @@ func (r *Runner) Reset(opts Options) error {
 		r.res.fresh[bufData] = true
 	}
 	r.opts, r.lay = opts, lay
+	r.sp.set(&r.opts)
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
 	r.pub.items, r.pub.time, r.acct = 0, 0, decode.PriorityRequeueAccounting{}

@@ -142,6 +142,11 @@ func (s *submission) plan(r *Runner) error {
 	s.grid = r.opts.gridFor(rec, s.queued, clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpu.of(r.dev))
 	s.jit = r.opts.jit(rec)
 	s.headsBefore = heads(control)
+	if r.sp.on {
+		// Later passes run what this one's items spawn: size the grid
+		// for a full ring, not for what is queued now.
+		s.grid = r.opts.gridFor(rec, max(s.queued, r.q.Slots()), clampU32(r.dev.Limits().MaxComputeWorkgroupsPerDimension), r.cpu.of(r.dev))
+	}
 	return nil
 }
 
@@ -162,6 +167,11 @@ func (s *submission) prepare(ctx context.Context, r *Runner) error {
 	if s.key == r.prog.warmed {
 		s.hit, r.prog.warmed = false, ""
 	}
+	if r.sp.on {
+		if err := r.sp.ensure(ctx, r); err != nil {
+			return err
+		}
+	}
 	if r.opts.summaryOn() {
 		var sumHit bool
 		if s.reduce, sumHit, err = r.sum.ensure(ctx, r.reduceTarget(), s.width, s.created); err != nil {
@@ -177,7 +187,9 @@ func (s *submission) prepare(ctx context.Context, r *Runner) error {
 // RingSummary, and the copies into this step's staging, in one command
 // buffer, and submits it.
 func (s *submission) submit(r *Runner) error {
-	s.readRing = r.opts.RingReadback == RingAlways || r.wantRing
+	// A spawning ring reads its ring back: the host copy learns the
+	// GPU-made slots (opcode, args, status) from it.
+	s.readRing = r.opts.RingReadback == RingAlways || r.wantRing || r.sp.on
 	s.stage = r.res.staging[r.epochs%2]
 	enc, err := r.dev.CreateCommandEncoder("ringscope step")
 	if err != nil {
@@ -217,8 +229,13 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 		desc.TimestampWrites = &r.tq.writes // the runner's: no allocation per submission
 	}
 	pass := enc.BeginComputePass(desc)
-	pass.SetPipeline(s.drain)
 	pass.SetBindGroup(abi.BindGroup, r.res.bindGroup)
+	if r.sp.on {
+		r.sp.encode(pass, s.drain, s.grid, r.q.Slots())
+		pass.End()
+		return
+	}
+	pass.SetPipeline(s.drain)
 	pass.DispatchWorkgroups(s.grid, 1, 1)
 	// A dispatch boundary is a global barrier: finalize sees every
 	// overshooting ticket of the drain.
@@ -241,6 +258,9 @@ func (s *submission) encodeCopies(r *Runner, enc *webgpu.CommandEncoder) {
 	if s.reduce != nil {
 		enc.CopyBufferToBuffer(r.sum.buf, 0, stage, lay.summaryOffset(), lay.summary)
 		enc.CopyBufferToBuffer(r.sum.statusMap, 0, stage, lay.statusMapOffset(), lay.statusMap)
+	}
+	if lay.spawn != 0 {
+		enc.CopyBufferToBuffer(r.res.userBufs[len(r.res.userBufs)-1], 0, stage, lay.spawnOffset(), lay.spawn)
 	}
 	if s.readRing {
 		enc.CopyBufferToBuffer(r.res.bufs[bufRing], 0, stage, lay.ringOffset(), lay.ring)
@@ -292,6 +312,11 @@ func (s *submission) absorb(r *Runner) error {
 	}
 	if err := r.q.Absorb(cb, rb, lb); err != nil {
 		return failOn(r.dev, "absorb", err)
+	}
+	if r.sp.on {
+		if err := r.sp.absorb(r.rb[lay.spawnOffset():lay.ringOffset()], r.q.NeedsSubmit()); err != nil {
+			return failOn(r.dev, "absorb spawn state", err)
+		}
 	}
 	r.current = [3]bool{host.ControlBuffer: true, host.LogBuffer: true, host.RingBuffer: s.readRing}
 	if s.readRing {
@@ -354,9 +379,16 @@ func (s *submission) account(r *Runner, ep *Epoch) {
 		GPUTime:  s.gpu,
 		Claimed:  claimed(s.headsBefore, heads(r.q.Control())),
 		RingRead: s.readRing,
+
+		Generations: 1,
 	}
 	t.OccupancyProxyBps = decode.OccupancyProxyBps(ep.Claimed, ep.Lanes())
 	t.FrontierDensityBps = decode.FrontierDensityBps(uint64(r.scan.active), uint64(r.q.Slots()))
+	if r.sp.on {
+		// The frontier the GPU made: what the last pass spawned.
+		ep.Generations, ep.GenerationsReason = r.sp.ran, r.sp.why
+		t.FrontierDensityBps = decode.FrontierDensityBps(uint64(r.sp.tel.Frontier()), uint64(r.q.Slots()))
+	}
 	ep.Telemetry = t
 	ep.Timings = Timings{
 		Publish:  r.pub.time,

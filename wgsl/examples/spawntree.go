@@ -19,6 +19,9 @@ import (
 type SpawnTree struct {
 	Fanout, Depth uint32
 	Seed, Tenant  uint32
+	// Capacity is the words of visits and dropped, at least Nodes; 0
+	// means Nodes. Trees of one capacity share one kernel (one compile).
+	Capacity uint32
 }
 
 // SpawnTreeOpcode is the tree's opcode.
@@ -59,7 +62,7 @@ func (t SpawnTree) Nodes() uint32 {
 // Kernel is the tree's kernel: opcode SpawnTreeOpcode ("tree") and the
 // buffers visits and dropped, a word per node.
 func (t SpawnTree) Kernel() wgsl.Kernel {
-	size := uint64(t.Nodes()) * abi.WordBytes
+	size := uint64(max(t.Capacity, t.Nodes())) * abi.WordBytes
 	return wgsl.Kernel{
 		Opcodes: []wgsl.Opcode{{Value: SpawnTreeOpcode, Name: "tree", WGSL: spawnTreeWGSL}},
 		Buffers: []wgsl.Buffer{
