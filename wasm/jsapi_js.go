@@ -58,6 +58,8 @@ var apiConcerns = []func(a *app, obj js.Value){
 //	                        left (stuck) and the diagnosis
 //	snapshot({slots})       the last decoded state; slots: the host copy
 //	                        of the ring decoded, under summary readback
+//	status()                the page's status and the submission it waits
+//	                        on past the busy grace, at once (no lock)
 func installRingAPI(a *app, obj js.Value) {
 	r := a.ring
 	jsmethod.Method(obj, "open", func(args []js.Value) (any, error) {
@@ -112,6 +114,7 @@ func installRingAPI(a *app, obj js.Value) {
 		}
 		return r.Snapshot(jsarg.OptBool(o, "slots"))
 	})
+	jsmethod.Method(obj, "status", func([]js.Value) (any, error) { return r.Status(), nil })
 }
 
 // installPushAPI adds pushMetrics (wasm/push), which pushes the studio's

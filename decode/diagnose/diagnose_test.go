@@ -289,6 +289,29 @@ func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 	r.facts.Lost = false
 	got = r.step(d, 100)
 	assert.Empty(t, got.Causes, "recovery clears the loss at once")
+
+	// A submission outstanding past the host's grace: stalled at once,
+	// naming the opcodes in flight; the next readback clears it.
+	d, r = New(), newRing(4096, 2)
+	r.queue(1, 2, 30)
+	r.facts.StuckMillis, r.facts.StuckBoundMillis, r.facts.InFlight = 1500, 3000, []string{"spin_forever", "count"}
+	got = r.step(d, 100)
+	assert.Equal(t, Stalled, got.Health)
+	require.Equal(t, []string{"submission-stuck"}, kinds(got))
+	c := got.Causes[0]
+	assert.Equal(t, "spin_forever", c.Subject.Name)
+	for k, want := range map[string]float64{"waitedMs": 1500, "boundMs": 3000, "inFlight": 2} {
+		v, ok := c.Evidence.Get(k)
+		assert.True(t, ok, k)
+		assert.Equal(t, want, v, k)
+	}
+	assert.Contains(t, c.Fix, "Bound the loops of spin_forever")
+	r.facts.Lost, r.facts.LostReason = true, "runaway"
+	got = r.step(d, 100)
+	assert.Equal(t, []string{"device-lost"}, kinds(got), "the loss replaces it")
+	r.facts.Lost, r.facts.StuckMillis, r.facts.InFlight = false, 0, nil
+	got = r.step(d, 100)
+	assert.NotContains(t, kinds(got), "submission-stuck", "a readback clears it at once")
 }
 
 func TestAnUnexplainedStallStillNamesACause(t *testing.T) {

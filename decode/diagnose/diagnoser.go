@@ -165,7 +165,7 @@ func (d *Diagnoser) track(at float64) {
 	for _, t := range d.tracked {
 		switch {
 		case t.missed == 0:
-		case !t.active || t.missed >= clearFrames || t.cause.Kind == DeviceLost:
+		case !t.active || t.missed >= clearFrames || t.cause.Kind == DeviceLost || t.cause.Kind == SubmissionStuck:
 			continue
 		default:
 			t.seen = 0
@@ -204,7 +204,7 @@ const clearFrames = 3
 // cause shows. Facts the host knows for certain show at once.
 func confirmFrames(k Kind) int {
 	switch k {
-	case DeviceLost, Shutdown:
+	case DeviceLost, SubmissionStuck, Shutdown:
 		return 1
 	}
 	return 2

@@ -41,6 +41,11 @@ type Facts struct {
 	Lost       bool
 	LostReason string
 	InFlight   []string
+	// StuckMillis is how long the submission in flight has been waited
+	// for, set while it is past the host's grace (0: none is); InFlight
+	// then names the user opcodes it could run, and StuckBoundMillis is
+	// the bound at which the host gives its device up as a runaway.
+	StuckMillis, StuckBoundMillis float64
 	// Waits is the host's queue-wait measurement (nil: not measured).
 	Waits *decode.WaitTimes
 	// OpcodeName names an opcode (nil: hexadecimal).

@@ -11,6 +11,10 @@ type Kind uint8
 const (
 	// DeviceLost: the GPU device is gone; nothing runs until recovery.
 	DeviceLost Kind = iota + 1
+	// SubmissionStuck: a submission has not completed for longer than the
+	// host's grace; nothing is read back until it does, or until the
+	// runaway bound gives its device up (then DeviceLost).
+	SubmissionStuck
 	// Shutdown: SHUTDOWN is set while work is queued.
 	Shutdown
 	// MaskedTenant: queued work belongs to a tenant whose mask is off.
@@ -41,6 +45,7 @@ const (
 
 var kindNames = [kindEnd]string{
 	DeviceLost:        "device-lost",
+	SubmissionStuck:   "submission-stuck",
 	Shutdown:          "shutdown",
 	MaskedTenant:      "masked-tenant",
 	WaitIO:            "wait-io",

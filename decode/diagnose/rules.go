@@ -46,6 +46,7 @@ type rules struct {
 func (r *rules) all(dst []Cause) []Cause {
 	n := len(dst)
 	dst = r.deviceLost(dst)
+	dst = r.submissionStuck(dst)
 	dst = r.shutdown(dst)
 	dst = r.maskedTenants(dst)
 	dst = r.priorities(dst)
@@ -67,7 +68,7 @@ func (r *rules) health(caused bool) Health {
 	switch {
 	case r.f.Lost:
 		return Lost
-	case r.stalled():
+	case r.stalled(), r.f.StuckMillis > 0:
 		return Stalled
 	case caused:
 		return Degraded
@@ -107,6 +108,31 @@ func (r *rules) deviceLost(dst []Cause) []Cause {
 	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
 		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
 			", which was in flight when the device was lost."
+	}
+	return append(dst, c)
+}
+
+func (r *rules) submissionStuck(dst []Cause) []Cause {
+	if r.f.StuckMillis <= 0 || r.f.Lost {
+		return dst
+	}
+	c := Cause{Kind: SubmissionStuck, Subject: NoSubject}
+	if len(r.f.InFlight) > 0 {
+		c.Subject.Name = r.f.InFlight[0]
+	}
+	c.Evidence.Add("waitedMs", r.f.StuckMillis)
+	c.Evidence.Add("boundMs", r.f.StuckBoundMillis)
+	c.Evidence.Add("inFlight", float64(len(r.f.InFlight)))
+	for i, op := range r.f.InFlight {
+		if i == 3 {
+			break
+		}
+		c.Evidence.AddText("opcode", op)
+	}
+	c.Fix = "A submission has not completed; nothing is read back until it does. If it never does, the page gives its device up at the bound (submissionTimeoutMs); bound the loops of the user opcodes in flight, or raise the bound for work that is this long."
+	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
+		c.Fix = "A submission has not completed; nothing is read back until it does. Bound the loops of " + r.f.InFlight[0] +
+			", which it could run: past submissionTimeoutMs the page gives its device up as a runaway (raise the bound for work that is this long)."
 	}
 	return append(dst, c)
 }

@@ -97,7 +97,7 @@ export async function fuzzBatch({ seed, calls }) {
       () => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; }])();
   }
 
-  const METHODS = ['open', 'publish', 'setTenantMask', 'drain', 'snapshot', 'start', 'stop', 'step', 'setShutdown', 'setIOService',
+  const METHODS = ['open', 'publish', 'setTenantMask', 'drain', 'snapshot', 'status', 'start', 'stop', 'step', 'setShutdown', 'setIOService',
     'decode', 'subscribe', 'mount', 'exportCapture', 'importCapture', 'exportTrace', 'exportMetrics', 'captureInfo',
     'captureFrame', 'setRecording', 'replay', 'live', 'pushMetrics', 'readBuffer', 'examples', 'example',
     'publishWorkload', 'checkExample'].filter((m) => typeof ringscope[m] === 'function');

@@ -120,6 +120,53 @@ test('a runaway opcode is detected within the bound: drain() rejects naming it, 
   await expect(page.getByTestId('status')).toHaveText('ready');
 }));
 
+// The status during the hang (issue 35): from the busy grace on (a
+// quarter of a 3 s bound) the header's status and ringscope.status(),
+// which answers while drain() holds the page's lock, read busy with how
+// long, never ready, until the loss; past twice the grace the diagnosis
+// names submission-stuck with the opcode in flight.
+test('a stuck submission reads busy, never ready, from the grace until the loss, and is diagnosed', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
+  await gotoReady(page, '?autostart=0');
+  const bound = 3000, grace = bound / 4;
+  const out = await page.evaluate(async ({ wgsl, bound }) => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }] });
+    await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    const text = (sel) => document.querySelector(sel)?.textContent ?? '';
+    const cause = () => [...document.querySelectorAll('.hstat')].find((e) => /^cause$/i.test(e.querySelector('.hstat-label')?.textContent ?? ''))?.querySelector('span:last-child')?.textContent ?? '';
+    const samples = [];
+    let settled = false;
+    const t0 = performance.now();
+    const drain = ringscope.drain().then(() => 'resolved', (e) => e.message).finally(() => { settled = true; });
+    while (!settled) {
+      const api = await ringscope.status();
+      samples.push({ t: performance.now() - t0, header: text('[data-testid="status"]'), api, cause: cause() });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { samples, drain: await drain, lostAt: performance.now() - t0 };
+  }, { wgsl: SPIN, bound });
+  expect(out.drain).toMatch(/runaway: .*spin_forever/);
+  const during = out.samples.filter((s) => s.t > grace + 300 && s.t < bound);
+  expect(during.length, 'samples between the grace and the bound').toBeGreaterThan(5);
+  for (const s of during) {
+    expect(s.header, `header at ${Math.round(s.t)} ms`).toMatch(/^busy: waiting on the GPU for \d+\.\d s \(spin_forever in flight; a runaway at 3 s\)$/);
+    expect(s.api.status).toMatch(/^busy: waiting on the GPU for \d+\.\d s \(spin_forever in flight; a runaway at 3 s\)$/);
+    expect(s.api.busy).toMatchObject({ boundMillis: bound, graceMillis: grace, userOpcodes: ['spin_forever'] });
+    expect(s.api.busy.waitedMillis).toBeGreaterThanOrEqual(grace);
+  }
+  // Never ready once past the grace, until the drain settled.
+  for (const s of out.samples.filter((s) => s.t > grace + 300)) {
+    expect(s.header, `header at ${Math.round(s.t)} ms`).not.toBe('ready');
+    expect(s.api.status).not.toBe('ready');
+  }
+  const diagnosed = during.filter((s) => s.t > 2 * grace + 300);
+  expect(diagnosed.length).toBeGreaterThan(0);
+  for (const s of diagnosed) expect(s.cause).toBe('submission-stuck · spin_forever');
+  // After the loss: the recovery's error, no busy.
+  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever: /);
+  expect((await page.evaluate(() => ringscope.status())).busy).toBeNull();
+}));
+
 test('a runaway in the live loop stops it: status error, not ready; stop(), snapshot() and open() answer', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
   await gotoReady(page, '?autostart=0');
   await page.evaluate(async ({ wgsl, bound }) => {

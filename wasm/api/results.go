@@ -74,6 +74,22 @@ type Snapshot struct {
 	LastBytesReadBack uint64
 }
 
+// Status is what ringscope.status resolves to, at once, even while a
+// call waits on the GPU: the page's status (the header's) and, while a
+// submission is outstanding past the grace, Busy.
+type Status struct {
+	Status string
+	Busy   *Busy
+}
+
+// Busy is a submission outstanding past the busy grace: how long it was
+// waited for (as of the last tick, every 250 ms), the bound at which it
+// is a runaway, the grace, and the user opcodes it could run.
+type Busy struct {
+	WaitedMillis, BoundMillis, GraceMillis float64
+	UserOpcodes                            []string
+}
+
 // LiveState is what start and stop resolve to.
 type LiveState struct {
 	Running bool

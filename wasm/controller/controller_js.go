@@ -87,6 +87,13 @@ type Controller struct {
 	// without mu by the render loop, which spends renders on it.
 	budget atomic.Pointer[pace.Budget]
 
+	// busy is the submission waited on past the grace (busy_js.go), read
+	// without mu; stuckShown says the diagnosis shows it (under mu);
+	// statusBefore is the status it replaced (under the view's lock).
+	busy         atomic.Pointer[api.Busy]
+	stuckShown   bool
+	statusBefore string
+
 	// losses is the record of device losses (recover_js.go, wasm/devloss).
 	losses devloss.Record
 	// recMu serialises recoveries; liveDev is the current device for the
@@ -234,7 +241,9 @@ func (c *Controller) openWorkload(s settings.Settings, seed uint64) error {
 		summaryReadback(&opts, s) // the form checked the sketch fits the summary
 	}
 	if c.runner == nil {
-		c.runner, err = megakernel.Open(c.ctx, c.dev, opts)
+		if c.runner, err = megakernel.Open(c.ctx, c.dev, opts); err == nil {
+			c.runner.OnWait(c.onWait)
+		}
 	} else {
 		err = c.runner.Reset(opts)
 	}

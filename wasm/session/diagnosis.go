@@ -16,6 +16,10 @@ type diagnosis struct {
 	// lostFrame marks the frame MarkLost assembles: the one frame whose
 	// diagnosis keeps the loss.
 	lostFrame bool
+	// marked is the last frame rediagnose assembled (no readback behind
+	// it): a later mark assembles another rather than changing it in
+	// place, so the observers (the recorder, the exports) see each verdict.
+	marked *frame.Frame
 }
 
 // reset starts a fresh history on facts, with no refusals counted.
@@ -32,6 +36,8 @@ func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosi
 	// before it (MarkLost) is over.
 	if !g.lostFrame {
 		g.facts.Lost, g.facts.LostReason, g.facts.InFlight = false, "", nil
+		g.facts.StuckMillis, g.facts.StuckBoundMillis = 0, 0
+		g.marked = nil
 	}
 	g.lostFrame = false
 	g.facts.Published = published
@@ -77,7 +83,40 @@ func (s *Session) Diagnosis() *diagnose.Diagnosis {
 func (s *Session) MarkLost(reason string, inFlight []string) *frame.Frame {
 	g := &s.diagnosis
 	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = true, reason, append([]string(nil), inFlight...)
-	if f := s.frames.Last(); f != nil && f.Diagnosis != nil {
+	g.facts.StuckMillis, g.facts.StuckBoundMillis = 0, 0
+	return s.rediagnose()
+}
+
+// MarkStuck records that the submission in flight has been waited for
+// waitedMs (past the page's grace; boundMs is the runaway bound, inFlight
+// the user opcodes it could run), so the page shows a submission-stuck
+// cause before any loss; ClearStuck, a loss or the next frame read back
+// ends it. As MarkLost, it re-diagnoses the last frame in place (or
+// assembles one) and returns the frame that carries the verdict.
+func (s *Session) MarkStuck(waitedMs, boundMs float64, inFlight []string) *frame.Frame {
+	g := &s.diagnosis
+	g.facts.StuckMillis, g.facts.StuckBoundMillis, g.facts.InFlight = waitedMs, boundMs, append([]string(nil), inFlight...)
+	return s.rediagnose()
+}
+
+// ClearStuck ends what MarkStuck recorded: the submission's readback
+// came. It re-diagnoses the last frame without it and returns that frame.
+func (s *Session) ClearStuck() *frame.Frame {
+	g := &s.diagnosis
+	if g.facts.StuckMillis == 0 {
+		return nil
+	}
+	g.facts.StuckMillis, g.facts.StuckBoundMillis, g.facts.InFlight = 0, 0, nil
+	return s.rediagnose()
+}
+
+// rediagnose diagnoses the last frame again in place on the facts as they
+// are now (it stays the last good snapshot: no new frame means the page
+// shows it as stale); a ring that has no frame yet gets one of the host's
+// copies. It returns the frame (nil when no ring is open).
+func (s *Session) rediagnose() *frame.Frame {
+	g := &s.diagnosis
+	if f := s.frames.Last(); f != nil && f.Diagnosis != nil && f != g.marked {
 		in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority}
 		g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
 		return f
@@ -86,5 +125,6 @@ func (s *Session) MarkLost(reason string, inFlight []string) *frame.Frame {
 		return nil
 	}
 	g.lostFrame = true
-	return s.assemble(s.Source(), nil, frame.Timings{}, 0, false)
+	g.marked = s.assemble(s.Source(), nil, frame.Timings{}, 0, false)
+	return g.marked
 }

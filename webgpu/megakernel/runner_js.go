@@ -63,8 +63,10 @@ type Runner struct {
 	sum  summary    // RingSummary's resources
 	sp   spawnRun   // the spawn extension (spawn_js.go)
 	up   upStage    // the ring's mapped upload staging (upload_js.go)
-	// watch bounds each submission's readback wait (runaway_js.go).
+	// watch bounds each submission's readback wait (runaway_js.go);
+	// waits tells that wait to an observer past a grace (busy_js.go).
 	watch watchdog
+	waits waiter
 
 	// current marks host copies equal to the device's outside the dirty
 	// ranges (read back since the last submission): only then may an
@@ -277,5 +279,6 @@ func (r *Runner) Close() {
 		return
 	}
 	r.release()
+	r.waits.stop()
 	r.closed = true
 }

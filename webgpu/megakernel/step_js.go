@@ -282,7 +282,7 @@ func (s *submission) readBack(ctx context.Context, r *Runner) error {
 	}
 	bound := r.opts.submissionTimeout()
 	r.watch.arm(r.dev, bound)
-	err := s.stage.MapReadInto(ctx, r.rb[from:to], from)
+	err := r.mapReadWatched(ctx, s.stage, r.rb[from:to], from, bound)
 	if r.watch.disarm() {
 		return r.runaway(bound)
 	}
