@@ -31,13 +31,6 @@
   const TAIL_CHARS = 16384;
   const SYNC_METHODS = new Set(['subscribe']);
 
-  let dead = null; // the reason, once the program has exited
-  let failDead = () => {};
-  const deadPromise = new Promise((_, reject) => {
-    failDead = reject;
-  });
-  deadPromise.catch(() => {});
-
   // reasonOf names why the program ended from its last output.
   function reasonOf(tail, code) {
     const m = /^(panic: .*|fatal error: .*)$/m.exec(tail);
@@ -45,15 +38,17 @@
     return `main.wasm exited (code ${code ?? '?'})${why}`;
   }
 
-  function showDead(reason) {
-    for (const el of document.querySelectorAll('[data-testid="status"]')) {
+  // showDead marks the program's dashboard: the page's, or an
+  // instance's (scope, its container).
+  function showDead(reason, scope) {
+    for (const el of (scope ?? document).querySelectorAll('[data-testid="status"]')) {
       el.dataset.state = 'error';
       el.className = 'badge badge-bad';
       el.textContent = `error: ${reason}`;
       el.title = 'the ringscope Go program has exited; reload the page';
     }
-    const root = globalThis.ringscopeRender?.root || document.getElementById('app') || document.body;
-    if (!root || document.querySelector('[data-testid="frozen-banner"]')) return;
+    const root = scope ?? (globalThis.ringscopeRender?.root || document.getElementById('app') || document.body);
+    if (!root || (scope ?? document).querySelector('[data-testid="frozen-banner"]')) return;
     const banner = document.createElement('div');
     banner.className = 'banner banner-bad';
     banner.dataset.testid = 'frozen-banner';
@@ -63,75 +58,96 @@
     root.prepend(banner);
   }
 
-  function die(reason) {
-    if (dead) return;
-    dead = reason;
-    console.error(`ringscope: ${reason}; the telemetry is frozen and every API call now rejects`);
-    failDead(new Error(`ringscope: ${reason}`));
-    try {
-      showDead(reason);
-    } catch (err) {
-      console.error('ringscope: showing the exit:', err);
-    }
-  }
-
-  function deadError(name) {
-    return new Error(`${name}: ringscope is not running: ${dead}`);
-  }
-
-  function wrap(go, obj, prefix) {
-    for (const key of Object.keys(obj)) {
-      const f = obj[key];
-      if (key === '__test' && f && typeof f === 'object') {
-        wrap(go, f, `${prefix}__test.`);
-        continue;
-      }
-      if (typeof f !== 'function') continue;
-      const name = prefix + key;
-      const sync = SYNC_METHODS.has(name);
-      obj[key] = function (...args) {
-        if (dead) {
-          if (sync) throw deadError(name);
-          return Promise.reject(deadError(name));
-        }
-        let r;
-        try {
-          r = f.apply(this, args);
-        } catch (err) {
-          if (!dead) die(go.exited ? reasonOf(go.ringscopeTail, go.ringscopeExitCode) : `${name} threw: ${err?.message ?? err}`);
-          if (sync) throw deadError(name);
-          return Promise.reject(deadError(name));
-        }
-        if (go.exited) die(reasonOf(go.ringscopeTail, go.ringscopeExitCode));
-        if (sync && r instanceof Error) throw r;
-        return r;
-      };
-    }
+  // Every watched program's output goes through the one fs.writeSync that
+  // wasm_exec.js uses; each running program keeps the tail (the writer is
+  // not known, so each keeps all of it: one program per page is the rule,
+  // several instances of createRingscope the exception).
+  const tails = new Set();
+  function hookOutput(go) {
+    go.ringscopeTail = '';
+    tails.add(go);
+    const fs = globalThis.fs;
+    if (!fs || typeof fs.writeSync !== 'function' || fs.ringscopeWrapped) return;
+    const write = fs.writeSync;
+    const decoder = new TextDecoder();
+    fs.writeSync = function (fd, buf) {
+      const text = decoder.decode(buf, { stream: true });
+      for (const g of tails) g.ringscopeTail = (g.ringscopeTail + text).slice(-TAIL_CHARS);
+      return write.call(this, fd, buf);
+    };
+    fs.ringscopeWrapped = true;
   }
 
   // watch hooks go's output and exit before go.run; the function it
-  // returns takes go.run's promise, once main has installed the API.
-  function watch(go) {
-    go.ringscopeTail = '';
-    const fs = globalThis.fs;
-    if (fs && typeof fs.writeSync === 'function' && !fs.ringscopeWrapped) {
-      const write = fs.writeSync;
-      const decoder = new TextDecoder();
-      fs.writeSync = function (fd, buf) {
-        go.ringscopeTail = (go.ringscopeTail + decoder.decode(buf, { stream: true })).slice(-TAIL_CHARS);
-        return write.call(this, fd, buf);
-      };
-      fs.ringscopeWrapped = true;
-    }
+  // returns takes go.run's promise, once main has installed the API, and
+  // the API object (window.ringscope when not given). options.scope is
+  // the element an instance's dashboard lives in (the page's when absent);
+  // options.disposed() says the program ended because it was asked to
+  // (an instance's dispose()), which is no failure.
+  function watch(go, options = {}) {
+    hookOutput(go);
     const exit = go.exit;
     go.exit = (code) => {
       go.ringscopeExitCode = code;
       exit.call(go, code);
     };
-    return function started(run) {
-      const api = globalThis.ringscope;
+    let dead = null; // the reason, once the program has exited
+    let failDead = () => {};
+    const deadPromise = new Promise((_, reject) => {
+      failDead = reject;
+    });
+    deadPromise.catch(() => {});
+
+    const die = (reason) => {
+      if (dead) return;
+      dead = reason;
+      if (options.disposed?.()) return;
+      console.error(`ringscope: ${reason}; the telemetry is frozen and every API call now rejects`);
+      failDead(new Error(`ringscope: ${reason}`));
+      try {
+        showDead(reason, options.scope);
+      } catch (err) {
+        console.error('ringscope: showing the exit:', err);
+      }
+    };
+    const deadError = (name) => new Error(options.disposed?.()
+      ? `${name}: this ringscope instance was disposed`
+      : `${name}: ringscope is not running: ${dead}`);
+    const exited = () => die(reasonOf(go.ringscopeTail, go.ringscopeExitCode));
+
+    const wrap = (obj, prefix) => {
+      for (const key of Object.keys(obj)) {
+        const f = obj[key];
+        if (key === '__test' && f && typeof f === 'object') {
+          wrap(f, `${prefix}__test.`);
+          continue;
+        }
+        if (typeof f !== 'function') continue;
+        const name = prefix + key;
+        const sync = SYNC_METHODS.has(name);
+        obj[key] = function (...args) {
+          if (dead) {
+            if (sync) throw deadError(name);
+            return Promise.reject(deadError(name));
+          }
+          let r;
+          try {
+            r = f.apply(this, args);
+          } catch (err) {
+            if (!dead) die(go.exited ? reasonOf(go.ringscopeTail, go.ringscopeExitCode) : `${name} threw: ${err?.message ?? err}`);
+            if (sync) throw deadError(name);
+            return Promise.reject(deadError(name));
+          }
+          if (go.exited) exited();
+          if (sync && r instanceof Error) throw r;
+          return r;
+        };
+      }
+    };
+
+    return function started(run, api = globalThis.ringscope) {
       if (api && typeof api === 'object' && !api.ringscopeGuarded) {
-        wrap(go, api, '');
+        wrap(api, '');
         if (api.ready && typeof api.ready.then === 'function') {
           api.ready = Promise.race([api.ready, deadPromise]);
           api.ready.catch(() => {});
@@ -141,9 +157,10 @@
         // (it never shrinks).
         if (api.__test) api.__test.wasmMemoryBytes = () => go._inst.exports.mem.buffer.byteLength;
       }
+      const ended = () => tails.delete(go);
       run.then(
-        () => die(reasonOf(go.ringscopeTail, go.ringscopeExitCode)),
-        (err) => die(`main.wasm: ${err?.message ?? err}`),
+        () => { ended(); exited(); },
+        (err) => { ended(); die(`main.wasm: ${err?.message ?? err}`); },
       );
       return run;
     };

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"syscall/js"
+
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
@@ -29,12 +31,16 @@ type app struct {
 	capture *captureapi.Adapter
 	ready   *browser.Readiness
 	// cleanup removes the page's listeners and releases its js.Funcs
-	// (the page never runs it: it lives as long as the module).
+	// (dispose() runs it; the page itself lives as long as the module).
 	cleanup browser.Cleanup
+	// boot is createRingscope's hand-over (readBoot), undefined for the
+	// page's own program; query the configuration's URL parameters.
+	boot  js.Value
+	query map[string][]string
 }
 
 func newApp(cfg api.PageConfig, query map[string][]string) *app {
-	a := &app{}
+	a := &app{query: query}
 	a.ready = browser.NewReadiness(&a.cleanup)
 	a.dash = &ui.Dashboard{Status: ui.StatusLoading, Settings: cfg.Settings, Formats: workload.Formats}
 	a.view = newView(a.dash, &a.cleanup)

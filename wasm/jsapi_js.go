@@ -28,6 +28,11 @@ func installAPI(a *app) {
 			install(a, obj)
 		}
 	}
+	if a.boot.Truthy() {
+		installDispose(a, obj)
+		a.boot.Call("deliver", obj) // an instance of createRingscope's
+		return
+	}
 	jsGlobal.Set("ringscope", obj)
 }
 
@@ -123,5 +128,5 @@ func installPushAPI(a *app, obj js.Value) {
 	push.Install(obj, func() ([]byte, error) {
 		b, _, err := a.studio.Export(capture.ExportPrometheus, time.Now())
 		return b, err
-	}, pageQuery())
+	}, a.query)
 }

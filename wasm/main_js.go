@@ -3,6 +3,7 @@
 package main
 
 import (
+	"syscall"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
@@ -15,18 +16,47 @@ var (
 )
 
 func main() {
-	query := pageQuery()
+	b := readBoot()
+	query := pageQuery(b)
 	cfg, cfgErr := api.ParseQuery(query)
 	a := newApp(cfg, query)
+	a.boot = b
 	installAPI(a)
 	go a.ring.Start(cfgErr)
-	a.view.run() // never returns: the page lives as long as the module
+	helper, selector := js.Undefined(), "#app"
+	if b.Truthy() {
+		helper, selector = b.Get("renderer"), b.Get("selector").String()
+	}
+	a.view.run(helper, selector) // returns only on dispose()
+	a.cleanup.Run()
 }
 
-// pageQuery is the page's URL parameters (location.search). Malformed
-// pairs are skipped, as url.ParseQuery skips them.
-func pageQuery() map[string][]string {
-	q, _ := api.ParseQueryString(trimQuery(jsGlobal.Get("location").Get("search").String()))
+// readBoot is what createRingscope (static/create-ringscope.mjs) hands
+// an instance of its own: an object at the global it names in the
+// program's environment (go.env, the only channel into a starting Go
+// program), with the query that configures it, the mount selector, the
+// instance's renderer (render.js's create()) and deliver(api), which
+// takes the API object instead of window.ringscope. Undefined for the
+// page's own program (index.html, ringscope.mjs).
+func readBoot() js.Value {
+	key, ok := syscall.Getenv("RINGSCOPE_BOOT")
+	if !ok || key == "" {
+		return js.Undefined()
+	}
+	return jsGlobal.Get(key)
+}
+
+// pageQuery is the configuration's URL parameters: the instance's own
+// query, or the page's (location.search). Malformed pairs are skipped, as
+// url.ParseQuery skips them.
+func pageQuery(boot js.Value) map[string][]string {
+	var search string
+	if boot.Truthy() {
+		search = boot.Get("query").String()
+	} else {
+		search = jsGlobal.Get("location").Get("search").String()
+	}
+	q, _ := api.ParseQueryString(trimQuery(search))
 	return q
 }
 

@@ -37,11 +37,12 @@ func newView(dash *ui.Dashboard, cleanup *browser.Cleanup) *view {
 	return &view{dash: dash, cleanup: cleanup, gate: make(chan struct{})}
 }
 
-// run mounts the dashboard on #app and renders it whenever an event or a
-// frame (EventEnv.UnlockRender) asks, until the renderer stops.
-func (v *view) run() {
+// run mounts the dashboard on selector through helper (render.New) and
+// renders it whenever an event or a frame (EventEnv.UnlockRender) asks,
+// until the renderer stops (stop).
+func (v *view) run(helper js.Value, selector string) {
 	var err error
-	v.renderer, err = render.New("#app")
+	v.renderer, err = render.New(helper, selector)
 	if err != nil {
 		browser.SetText(statusSelector, "error: mount dashboard: "+err.Error())
 		select {}
@@ -117,6 +118,14 @@ const statusSelector = `[data-testid="status"]`
 
 // firstRenderWait bounds how long the first render waits for the gate.
 const firstRenderWait = 2 * time.Second
+
+// stop ends run's loop once it has mounted (dispose).
+func (v *view) stop() {
+	for v.env == nil {
+		time.Sleep(time.Millisecond) // run has not mounted yet
+	}
+	go v.renderer.Stop()
+}
 
 // openGate lets the first render run (once).
 func (v *view) openGate() { v.gateOnce.Do(func() { close(v.gate) }) }

@@ -18,6 +18,10 @@ type OptionTable struct {
 // The options tables, one per options object. A new option is one more
 // key here (and a row in docs/OPTIONS.md, which the test asks for).
 var (
+	// CreateOptions are createRingscope's, checked in JS
+	// (static/create-ringscope.mjs's createOptions, kept equal by a test).
+	CreateOptions = OptionTable{"createRingscope", []string{
+		"container", "wasmURL", "open", "attach", "autostart", "global", "query"}}
 	OpenOptions = OptionTable{"open", []string{
 		"slots", "tenants", "masks", "observable", "logCapacity", "budget", "workgroupSize", "workerGroups",
 		"memoryBudgetBytes", "watchdogIntervals", "submissionTimeoutMs", "readback", "windowOpcodes",
@@ -39,7 +43,7 @@ var (
 
 // OptionTables is every table, in docs/OPTIONS.md's order.
 var OptionTables = []*OptionTable{
-	&OpenOptions, &OpcodeOptions, &BufferOptions, &AttachOptions, &DrainOptions,
+	&CreateOptions, &OpenOptions, &OpcodeOptions, &BufferOptions, &AttachOptions, &DrainOptions,
 	&PublishOptions, &SnapshotOptions, &MountOptions, &DecodeOptions, &ExportMetricsOptions,
 	&PushMetricsOptions, &ExampleOptions, &WorkloadOptions,
 }

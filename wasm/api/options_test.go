@@ -86,3 +86,24 @@ func TestOptionsDoc(t *testing.T) {
 		t.Errorf("docs/OPTIONS.md's sections are %q; the tables are %q", order, want)
 	}
 }
+
+// TestCreateOptionsMatchModule: createRingscope checks its options in JS,
+// against static/create-ringscope.mjs's createOptions, which must be this
+// table.
+func TestCreateOptionsMatchModule(t *testing.T) {
+	b, err := os.ReadFile("../../static/create-ringscope.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)const createOptions = \[(.*?)\];`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("static/create-ringscope.mjs has no `const createOptions = [...];`")
+	}
+	var keys []string
+	for _, q := range regexp.MustCompile(`'([A-Za-z]+)'`).FindAllSubmatch(m[1], -1) {
+		keys = append(keys, string(q[1]))
+	}
+	if !slices.Equal(keys, CreateOptions.Keys) {
+		t.Errorf("create-ringscope.mjs's createOptions are %q; wasm/api's CreateOptions %q", keys, CreateOptions.Keys)
+	}
+}

@@ -31,9 +31,13 @@ type Renderer struct {
 }
 
 // New makes a renderer for the element selector names (it must exist
-// when the first render runs). The page must have loaded static/render.js.
-func New(selector string) (*Renderer, error) {
-	helper := js.Global().Get("ringscopeRender")
+// when the first render runs), applied by helper: static/render.js's
+// window.ringscopeRender, or one of its create() for an instance of its
+// own (createRingscope); undefined means window.ringscopeRender.
+func New(helper js.Value, selector string) (*Renderer, error) {
+	if helper.IsUndefined() {
+		helper = js.Global().Get("ringscopeRender")
+	}
 	if !helper.Truthy() {
 		return nil, errors.New("render: window.ringscopeRender is not defined: load render.js before main.wasm")
 	}
@@ -53,6 +57,9 @@ func (r *Renderer) EventEnv() vugu.EventEnv { return r.env }
 // Root is the mount element, once the first render adopted it (null
 // before).
 func (r *Renderer) Root() js.Value { return r.helper.Get("root") }
+
+// Stop makes the render loop end: EventWait or Coalesce reports false.
+func (r *Renderer) Stop() { r.wait <- false }
 
 // EventWait blocks until a render is asked for.
 func (r *Renderer) EventWait() bool { return r.wait.wait() }

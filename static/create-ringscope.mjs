@@ -1,0 +1,188 @@
+// createRingscope: ringscope as a library (docs/EMBEDDING.md, the options
+// in docs/OPTIONS.md). Each call makes an instance: a Go program of its
+// own (its own Go object, wasm memory, device and flight recorder) with
+// its own dashboard, mounted into the container the caller gives. Several
+// instances live side by side; dispose() ends one and leaves the rest.
+//
+//   import { createRingscope } from 'ringscope';
+//   const rs = await createRingscope({ container: el, open: { slots: 4096 } });
+//   await rs.publish([{ opcode: 0x101, args: [100, 0] }]);
+//   await rs.drain();
+//   await rs.dispose();
+//
+// Importing this module starts nothing and sets no global but the ones
+// Go's wasm support and its two helpers define (Go, ringscopeRender,
+// ringscopeGuard); configuration comes from the options, never from the
+// host page's URL unless options.query asks. Its assets are found with
+// new URL('./…', import.meta.url), which bundlers follow; there is no
+// worker and no eval, so a CSP of script-src 'self' 'wasm-unsafe-eval'
+// suffices.
+import './wasm_exec.js';
+import './render.js';
+import './guard.js';
+
+// The options createRingscope reads: wasm/api's CreateOptions, which
+// wasm/api/options_test.go keeps this list equal to.
+const createOptions = ['container', 'wasmURL', 'open', 'attach', 'autostart', 'global', 'query'];
+
+const defaultWasmURL = new URL('./main.wasm', import.meta.url);
+
+// The compiled module, per URL: instances of one page share it.
+const modules = new Map();
+let instances = 0;
+
+// An instance starts on a small idle ring (open() replaces it) unless
+// the options ask for the page's own workload.
+const instanceQuery = 'autostart=0&slots=1024';
+
+function fail(msg) {
+  return new TypeError(`createRingscope: ${msg}`);
+}
+
+// nearest suggests the known option closest to an unknown key, as the
+// Go methods do (wasm/api's OptionTable.Suggest): same but for case, or a
+// prefix of either.
+function nearest(key) {
+  const k = key.toLowerCase();
+  return createOptions.find((o) => o.toLowerCase() === k) ??
+    createOptions.find((o) => k.length >= 3 && (o.toLowerCase().startsWith(k) || k.startsWith(o.toLowerCase())));
+}
+
+function checkOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw fail(`options must be an object, got ${Array.isArray(options) ? 'array' : typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (createOptions.includes(key)) continue;
+    const s = nearest(key);
+    throw fail(s ? `unknown option "${key}" (did you mean "${s}"?)`
+      : `unknown option "${key}"; the options are ${createOptions.join(', ')}`);
+  }
+  const o = options;
+  if (o.container != null && !(o.container instanceof Element)) throw fail('container must be an Element');
+  if (o.open != null && o.attach != null) throw fail('give open or attach, not both');
+  if (o.autostart != null && typeof o.autostart !== 'boolean') throw fail('autostart must be a boolean');
+  if (o.global != null && typeof o.global !== 'boolean' && typeof o.global !== 'string') {
+    throw fail('global must be a boolean or a name');
+  }
+  return o;
+}
+
+function queryOf(o) {
+  if (o.query === true) return location.search.replace(/^\?/, '');
+  if (o.query instanceof URLSearchParams) return o.query.toString();
+  if (typeof o.query === 'string') return o.query.replace(/^\?/, '');
+  if (o.query != null) throw fail('query must be a string, URLSearchParams or true');
+  // No query: the instance's own defaults; autostart (with neither open
+  // nor attach) runs the page's default workload.
+  return o.autostart && o.open == null && o.attach == null ? '' : instanceQuery;
+}
+
+function compile(url) {
+  const key = String(url);
+  let m = modules.get(key);
+  if (!m) {
+    m = fetch(url).then((resp) => {
+      if (!resp.ok) throw new Error(`ringscope: ${key}: HTTP ${resp.status}`);
+      return WebAssembly.compileStreaming(resp);
+    });
+    m.catch(() => modules.delete(key));
+    modules.set(key, m);
+  }
+  return m;
+}
+
+// quiet makes an ended program's leftovers harmless: callbacks it had
+// asked for (a timer of its scheduler, an animation frame, a GPU promise,
+// a ResizeObserver) would call into it and throw "Go program has already
+// exited" (wasm_exec.js). Its timers are cleared; a late callback is
+// ignored.
+function quiet(go) {
+  for (const t of go._scheduledTimeouts?.values() ?? []) clearTimeout(t);
+  go._scheduledTimeouts?.clear();
+  go._resume = () => {};
+}
+
+/**
+ * createRingscope makes an instance (see the file's comment); it resolves
+ * once the Go program has started and, with open or attach, once that is
+ * done. ready says when the device is (it rejects without WebGPU).
+ */
+export async function createRingscope(options) {
+  const o = checkOptions(options);
+  const query = queryOf(o);
+  const n = ++instances;
+  // The dashboard's mount point, inside a holder of the instance's own:
+  // the container's, or a hidden one until mount() moves the dashboard.
+  const holder = document.createElement('div');
+  holder.className = 'ringscope-instance';
+  holder.dataset.ringscopeInstance = String(n);
+  const mountPoint = document.createElement('div');
+  mountPoint.id = `ringscope-${n}`;
+  holder.append(mountPoint);
+  if (o.container) {
+    o.container.append(holder);
+  } else {
+    holder.hidden = true;
+    document.body.append(holder);
+  }
+
+  const go = new globalThis.Go();
+  let disposed = false;
+  const started = globalThis.ringscopeGuard.watch(go, { scope: holder, disposed: () => disposed });
+  // The boot object reaches the Go program through the global its
+  // environment names (wasm/main_js.go's readBoot), removed once it
+  // delivered the API.
+  const bootKey = `__ringscopeBoot${n}`;
+  let api = null;
+  globalThis[bootKey] = {
+    query,
+    selector: `#${mountPoint.id}`,
+    renderer: globalThis.ringscopeRender.create(mountPoint),
+    deliver(obj) { api = obj; },
+  };
+  go.env = { RINGSCOPE_BOOT: bootKey };
+  let run;
+  try {
+    const instance = await WebAssembly.instantiate(await compile(o.wasmURL ?? defaultWasmURL), go.importObject);
+    run = go.run(instance); // main runs until its first wait: the API is delivered by then
+  } finally {
+    delete globalThis[bootKey];
+  }
+  if (!api) {
+    holder.remove();
+    throw new Error('ringscope: main.wasm started but did not deliver its API');
+  }
+  started(run, api);
+  api.ready.catch(() => {}); // a host that never awaits ready logs no unhandled rejection
+
+  const endProgram = api.dispose;
+  Object.defineProperty(api, 'dispose', {
+    value: async () => {
+      if (disposed) return;
+      disposed = true;
+      if (o.global) delete globalThis[o.global === true ? 'ringscope' : o.global];
+      await endProgram.call(api).catch(() => {}); // fails only when the program is already dead
+      await run.catch(() => {});
+      quiet(go);
+      holder.remove();
+    },
+  });
+  if (o.global) globalThis[o.global === true ? 'ringscope' : o.global] = api;
+
+  if (o.open != null || o.attach != null || o.autostart) {
+    try {
+      await api.ready;
+      if (o.open != null) await api.open(o.open);
+      if (o.attach != null) await api.attach(o.attach);
+      if (o.autostart) await api.start();
+    } catch (err) {
+      await api.dispose();
+      throw err;
+    }
+  }
+  return api;
+}
+
+export default createRingscope;
