@@ -15,19 +15,15 @@ import (
 // LostConfirmWait bounds the wait for device.lost after a JS error.
 const LostConfirmWait = 500 * time.Millisecond
 
-// Acquire requests an adapter and a device from it, asking for all the
-// storage binding the adapter allows (the ring is one binding). An adapter
-// gives one device, so every call requests a new adapter.
+// Acquire requests an adapter and a device from it with the adapter's own
+// limits wherever a kernel meets one (KernelLimits). An adapter gives one
+// device, so every call requests a new adapter.
 func Acquire(ctx context.Context) (*webgpu.Adapter, *webgpu.Device, error) {
 	adapter, err := webgpu.RequestAdapter(ctx, webgpu.RequestAdapterOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
-	al := adapter.Limits()
-	desc := webgpu.DeviceDescriptor{
-		Label:          "ringscope",
-		RequiredLimits: webgpu.Limits{MaxStorageBufferBindingSize: al.MaxStorageBufferBindingSize, MaxBufferSize: al.MaxBufferSize},
-	}
+	desc := webgpu.DeviceDescriptor{Label: "ringscope", RequiredLimits: KernelLimits(adapter.Limits())}
 	if adapter.HasFeature(webgpu.FeatureTimestampQuery) {
 		// The runner then times each drain pass on the device (the
 		// dispatch panel's GPU time).
@@ -38,6 +34,24 @@ func Acquire(ctx context.Context) (*webgpu.Adapter, *webgpu.Device, error) {
 		return adapter, nil, err
 	}
 	return adapter, dev, nil
+}
+
+// KernelLimits is what the page's device asks of adapter limits al: all
+// the storage binding it allows (the ring is one binding), all the storage
+// buffers per shader stage (the drain binds four, user buffers the rest:
+// a device asking nothing gets the default 8, so 4 user buffers whatever
+// the adapter), the bindings, and the workgroup and grid sizes the launch
+// policy plans within.
+func KernelLimits(al webgpu.Limits) webgpu.Limits {
+	return webgpu.Limits{
+		MaxStorageBufferBindingSize:       al.MaxStorageBufferBindingSize,
+		MaxBufferSize:                     al.MaxBufferSize,
+		MaxStorageBuffersPerShaderStage:   al.MaxStorageBuffersPerShaderStage,
+		MaxBindingsPerBindGroup:           al.MaxBindingsPerBindGroup,
+		MaxComputeInvocationsPerWorkgroup: al.MaxComputeInvocationsPerWorkgroup,
+		MaxComputeWorkgroupSizeX:          al.MaxComputeWorkgroupSizeX,
+		MaxComputeWorkgroupsPerDimension:  al.MaxComputeWorkgroupsPerDimension,
+	}
 }
 
 // LostUnder reports whether err is the loss of dev. A WebGPU promise can

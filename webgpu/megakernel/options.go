@@ -287,11 +287,11 @@ func checkKernel(k *wgsl.Kernel, limits webgpu.Limits, bindMax uint64) error {
 		return nil
 	}
 	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && abi.DrainStorageBuffers+n > m {
-		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the drain binds %d storage buffers itself and the adapter allows %d per shader stage (maxStorageBuffersPerShaderStage), so at most %d are yours",
+		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the drain binds %d storage buffers itself and the device allows %d per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most %d are yours",
 			n, abi.DrainStorageBuffers, m, m-min(m, abi.DrainStorageBuffers))}
 	}
 	if m := limits.MaxBindingsPerBindGroup; m != 0 && abi.BindingFirstUser+n > m {
-		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers need bindings up to %d; the adapter allows bindings below %d (maxBindingsPerBindGroup)",
+		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers need bindings up to %d; the device allows bindings below %d (maxBindingsPerBindGroup)",
 			n, abi.BindingFirstUser+n-1, m)}
 	}
 	for i, b := range k.Buffers {

@@ -1,0 +1,39 @@
+// Defects a new user hit (issue 34 item 5), each checked where the user
+// meets it: the API, the page's header and panels.
+import { test, expect, gotoReady } from './fixtures.mjs';
+
+test.describe.configure({ timeout: 120_000 });
+
+// The device gets the adapter's maxStorageBuffersPerShaderStage: on
+// SwiftShader (10) six user buffers open beside the drain's four, and a
+// seventh is refused naming the device's real limit.
+test('user buffers get what the adapter allows, and the refusal names it', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const out = await page.evaluate(async () => {
+    await ringscope.ready;
+    const adapter = await navigator.gpu.requestAdapter();
+    const most = adapter.limits.maxStorageBuffersPerShaderStage;
+    const yours = most - 4;
+    const names = Array.from({ length: yours }, (_, i) => `b${i}`);
+    const wgsl = `fn fill(slot: u32, args: Args) -> Outcome {
+${names.map((n, i) => `    ${n}[0] = args[0] + ${i}u;`).join('\n')}
+    return done();
+}`;
+    const buffers = names.map((name) => ({ name, access: 'read_write', size: 4 }));
+    const opened = await ringscope.open({ slots: 64, opcodes: [{ opcode: 0x10, name: 'fill', wgsl }], buffers })
+      .then(() => 'opened', (e) => e.message);
+    let last = null;
+    if (opened === 'opened') {
+      await ringscope.publish([{ opcode: 0x10, args: [100] }]);
+      await ringscope.drain();
+      last = new Uint32Array((await ringscope.readBuffer(names[yours - 1])).slice().buffer)[0];
+    }
+    const tooMany = await ringscope.open({ slots: 64, opcodes: [{ opcode: 0x10, name: 'fill', wgsl }],
+      buffers: [...buffers, { name: 'extra', access: 'read_write', size: 4 }] }).then(() => 'opened', (e) => e.message);
+    return { most, yours, opened, last, tooMany };
+  });
+  expect(out.most, "SwiftShader's adapter allows more than the default 8").toBeGreaterThan(8);
+  expect(out.opened).toBe('opened');
+  expect(out.last).toBe(100 + out.yours - 1);
+  expect(out.tooMany).toBe(`open: kernel: buffers: ${out.yours + 1} buffers: the drain binds 4 storage buffers itself and the device allows ${out.most} per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most ${out.yours} are yours`);
+});
