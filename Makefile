@@ -19,7 +19,7 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg \
 	GOOS=js GOARCH=wasm
 
-.PHONY: run build e2e-static setup setup-chromium setup-node test test-native test-wasm test-e2e fuzz bench bench-node vet generate clean
+.PHONY: run build e2e-static setup setup-chromium setup-node test test-native test-types test-wasm test-e2e fuzz bench bench-node vet generate clean
 
 run: setup-node build
 	$(GO) run . -addr $(ADDR)
@@ -112,10 +112,16 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
-test: setup vet test-native fuzz test-wasm test-e2e
+test: setup vet test-native test-types fuzz test-wasm test-e2e
 
 test-native:
 	$(GO) test -count=1 ./...
+
+# The TypeScript declarations (types/ringscope.d.ts) compile a typed
+# consumer under tsc --noEmit --strict, and refuse a wrong option
+# (e2e/types/check.mjs).
+test-types: setup-node
+	cd e2e && node types/check.mjs
 
 # Packages with wasm-only tests against a real WebGPU adapter.
 WASM_PKGS ?= $(shell GOOS=js GOARCH=wasm $(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./webgpu/... ./wasm/... 2>/dev/null)

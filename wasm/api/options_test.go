@@ -107,3 +107,36 @@ func TestCreateOptionsMatchModule(t *testing.T) {
 		t.Errorf("create-ringscope.mjs's createOptions are %q; wasm/api's CreateOptions %q", keys, CreateOptions.Keys)
 	}
 }
+
+// TestOptionsTypes: types/ringscope.d.ts declares each options object
+// with exactly its table's keys, so tsc refuses what the methods refuse.
+func TestOptionsTypes(t *testing.T) {
+	b, err := os.ReadFile("../../types/ringscope.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ifaces := map[string][]string{}
+	key := regexp.MustCompile(`(?m)^\s+(\w+)\??:`)
+	for _, m := range regexp.MustCompile(`(?s)export interface (\w+) \{(.*?)\n\}`).FindAllSubmatch(b, -1) {
+		for _, k := range key.FindAllSubmatch(m[2], -1) {
+			ifaces[string(m[1])] = append(ifaces[string(m[1])], string(k[1]))
+		}
+	}
+	names := map[*OptionTable]string{
+		&CreateOptions: "CreateOptions", &OpenOptions: "OpenOptions", &OpcodeOptions: "OpcodeOptions",
+		&BufferOptions: "BufferOptions", &AttachOptions: "AttachOptions", &DrainOptions: "DrainOptions",
+		&PublishOptions: "PublishOptions", &SnapshotOptions: "SnapshotOptions", &MountOptions: "MountOptions",
+		&DecodeOptions: "DecodeOptions", &ExportMetricsOptions: "ExportMetricsOptions",
+		&PushMetricsOptions: "PushMetricsOptions", &ExampleOptions: "ExampleOptions", &WorkloadOptions: "WorkloadOptions",
+	}
+	for _, tb := range OptionTables {
+		name, ok := names[tb]
+		if !ok {
+			t.Errorf("table %q has no TypeScript interface named in this test", tb.Where)
+			continue
+		}
+		if got := ifaces[name]; !slices.Equal(got, tb.Keys) {
+			t.Errorf("types/ringscope.d.ts %s has %q; the table %q has %q", name, got, tb.Where, tb.Keys)
+		}
+	}
+}
