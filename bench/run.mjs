@@ -107,6 +107,15 @@ export function goRowsTable(rows, cmd = {}) {
     const ph = Object.entries(ringPh).map(([k, nm]) => `${nm} ${f(d.phasesMs[k]?.median, 2)}`).join(', ');
     lines.push(`| 6 | publish + drain vs JS writeBuffer floor, ${n} NOP | ${dist(d.publishDrainMs, (x) => f(x, 2))} | ${dist(d.jsFloorMs, (x) => f(x, 2))} | **${ratio(d.publishDrainMs.median, d.jsFloorMs.median)}** | ms end to end: Runner.Publish + Steps to DONE_COUNT = N (medians of its parts: ${ph}; upload ${d.directUpload ? 'from Go memory in place' : 'through a JS staging copy'}) vs the same bytes already in JS: writeBuffer, one bare-ring dispatch, control readback; ${shape} | ${target('≤ 2×', d.publishDrainMs.median / d.jsFloorMs.median <= 2)} | ${cmd.gpu ?? ''} |`);
   }
+  for (const r of by('trace')) {
+    const d = r.data;
+    const n = d.items.toLocaleString('en-US');
+    const spin = /SPIN/.test(r.case);
+    const m = d.onGpuUs.median, b = d.offGpuUs.median;
+    const what = spin ? r.case.replace(/^\d+ /, `${n} `) : `${n} NOP`;
+    const goal = spin ? 1.05 : 1.15;
+    lines.push(`| 8 | drain pass traced vs untraced, ${what} | ${dist(d.onGpuUs, (x) => f(x, 1))} | ${dist(d.offGpuUs, (x) => f(x, 1))} | **${ratio(m, b)}** | µs on the GPU (the sum of each drain's pass timestamps; traced: a record per slot, ${f(d.records.median, 0)} kept, docs/TRACE.md); grid ${d.grid}, budget ${d.budget}, ${d.steps} submission(s); timestamp queries ${d.timestamps ? 'on' : 'off (no GPU times)'}; ${f(d.warmMs, 0)} ms of GPU work before each measured drain; sides interleaved; ${r.env} | ${d.items === 1 << 20 && m && b ? target(`≤ ${goal}×`, m / b <= goal) : ''} | ${cmd.gpu ?? ''} |`);
+  }
   for (const r of by('words')) {
     const d = r.data;
     lines.push(`| 7 | open() reading ${d.words.toLocaleString('en-US')} words: jsarg.Words vs the per-element loop it replaced | ${dist(d.wordsMs, (x) => f(x, 0))} | ${dist(d.loopMs, (x) => f(x, 0))} | **${ratio(d.wordsMs.median, d.loopMs.median)}** | ms per call, the same JS array of numbers (${r.env}); allocations per call at ${d.allocWords.toLocaleString('en-US')} words: Words ${f(d.wordsAllocs, 0)}, the loop ${f(d.loopAllocs, 0)} | ${target('< 1 s', d.wordsMs.median < 1000)} | ${cmd.gpu ?? ''} |`);

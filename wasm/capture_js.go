@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/captureapi"
 )
 
@@ -23,6 +24,7 @@ func (p capturePage) Update(f func(d *ui.Dashboard))      { p.a.ui(f) }
 func (p capturePage) UpdateQuiet(f func(d *ui.Dashboard)) { p.a.view.updateQuiet(f) }
 func (p capturePage) PauseLive() bool                     { return p.a.ring.PauseLive() }
 func (p capturePage) ResumeLive()                         { p.a.ring.Resume() }
+func (p capturePage) TaskTrace() *capture.TaskTrace       { return p.a.ring.TaskTrace() }
 
 // recorderObserver is the flight recorder and the subscribers as the
 // session's Observer.

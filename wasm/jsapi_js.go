@@ -117,7 +117,7 @@ func installRingAPI(a *app, obj js.Value) {
 		if err := jsarg.Known(o, &api.SnapshotOptions, ""); err != nil {
 			return nil, err
 		}
-		return r.Snapshot(jsarg.OptBool(o, "slots"))
+		return r.Snapshot(jsarg.OptBool(o, "slots"), jsarg.OptBool(o, "trace"))
 	})
 	jsmethod.Method(obj, "status", func([]js.Value) (any, error) { return r.Status(), nil })
 }

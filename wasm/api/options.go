@@ -25,14 +25,15 @@ var (
 	OpenOptions = OptionTable{"open", []string{
 		"slots", "tenants", "masks", "observable", "logCapacity", "budget", "workgroupSize", "workerGroups",
 		"memoryBudgetBytes", "watchdogIntervals", "submissionTimeoutMs", "readback", "windowOpcodes",
-		"opcodes", "buffers", "data"}}
+		"opcodes", "buffers", "data", "trace"}}
+	TraceOptions  = OptionTable{"open: trace", []string{"capacity"}}
 	OpcodeOptions = OptionTable{"open: opcodes[i]", []string{"opcode", "name", "wgsl"}}
 	BufferOptions = OptionTable{"open: buffers[i]", []string{"name", "access", "element", "size", "bytes", "words"}}
 	AttachOptions = OptionTable{"attach", []string{
 		"device", "control", "ring", "log", "slots", "windowOpcodes", "readback", "budget", "submissionTimeoutMs"}}
 	DrainOptions         = OptionTable{"drain", []string{"maxSubmissions"}}
 	PublishOptions       = OptionTable{"publish", []string{"allowUnknownOpcodes"}}
-	SnapshotOptions      = OptionTable{"snapshot", []string{"slots"}}
+	SnapshotOptions      = OptionTable{"snapshot", []string{"slots", "trace"}}
 	MountOptions         = OptionTable{"mount", []string{"panels"}}
 	DecodeOptions        = OptionTable{"decode", []string{"windowOpcodes", "log"}}
 	ExportMetricsOptions = OptionTable{"exportMetrics", []string{"format"}}
@@ -43,7 +44,7 @@ var (
 
 // OptionTables is every table, in docs/OPTIONS.md's order.
 var OptionTables = []*OptionTable{
-	&CreateOptions, &OpenOptions, &OpcodeOptions, &BufferOptions, &AttachOptions, &DrainOptions,
+	&CreateOptions, &OpenOptions, &OpcodeOptions, &BufferOptions, &TraceOptions, &AttachOptions, &DrainOptions,
 	&PublishOptions, &SnapshotOptions, &MountOptions, &DecodeOptions, &ExportMetricsOptions,
 	&PushMetricsOptions, &ExampleOptions, &WorkloadOptions,
 }

@@ -38,6 +38,9 @@ type DrainResult struct {
 	Submissions int
 	Stuck       Stuck
 	Error       string
+	// Trace is the drain's own submissions' trace records, on a ring
+	// opened with trace (docs/TRACE.md); nil otherwise.
+	Trace *Trace
 }
 
 // Snapshot is what snapshot resolves to: the last decoded state.
@@ -72,6 +75,9 @@ type Snapshot struct {
 	Readback          string
 	RingReads         uint64
 	LastBytesReadBack uint64
+	// Trace is the ring's trace window, when snapshot({trace: true})
+	// asked for it on a traced ring (docs/TRACE.md); nil otherwise.
+	Trace *Trace
 }
 
 // Status is what ringscope.status resolves to, at once, even while a

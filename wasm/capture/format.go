@@ -180,6 +180,9 @@ type Capture struct {
 	// Verdicts are the live diagnosis's changes over the frames (not
 	// written to files: verdict.go).
 	Verdicts []Verdict
+	// Tasks is the traced drain's window (docs/TRACE.md), nil when the
+	// ring was not traced; the trace export draws it.
+	Tasks *TaskTrace
 }
 
 // FormatError reports the first problem of a capture file or dump: the byte

@@ -188,9 +188,18 @@ const (
 // the recording count the whole run (every live frame); those of an
 // import, its own frames.
 func (s *Studio) Export(kind string, now time.Time) ([]byte, string, error) {
+	return s.ExportWith(kind, now, nil)
+}
+
+// ExportWith is Export with the live ring's trace window (nil: none),
+// which the recording's exports carry (an import's carry its own).
+func (s *Studio) ExportWith(kind string, now time.Time, tasks *TaskTrace) ([]byte, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.current(now)
+	if tasks != nil && (s.replay == nil || !s.imported) {
+		c.Tasks = tasks
+	}
 	var totals *Totals
 	if s.replay == nil || !s.imported {
 		t := s.run

@@ -30,14 +30,18 @@ const (
 // TraceEvent is one event of the Chrome trace-event format (the JSON that
 // chrome://tracing and ui.perfetto.dev open). Ts and Dur are microseconds.
 type TraceEvent struct {
-	Name string         `json:"name"`
-	Cat  string         `json:"cat,omitempty"`
-	Ph   string         `json:"ph"`
-	Ts   float64        `json:"ts"`
-	Dur  *float64       `json:"dur,omitempty"`
-	Pid  int            `json:"pid"`
-	Tid  int            `json:"tid"`
-	S    string         `json:"s,omitempty"`
+	Name string   `json:"name"`
+	Cat  string   `json:"cat,omitempty"`
+	Ph   string   `json:"ph"`
+	Ts   float64  `json:"ts"`
+	Dur  *float64 `json:"dur,omitempty"`
+	Pid  int      `json:"pid"`
+	Tid  int      `json:"tid"`
+	S    string   `json:"s,omitempty"`
+	// ID and BP tie a flow's start ("s") to its end ("f", BP "e": the
+	// enclosing slice).
+	ID   string         `json:"id,omitempty"`
+	BP   string         `json:"bp,omitempty"`
 	Args map[string]any `json:"args,omitempty"`
 }
 
@@ -76,6 +80,11 @@ func Trace(c *Capture) ([]byte, error) {
 
 func dur(d float64) *float64 { return &d }
 
+// metaCat is the category of metadata events, as Chrome writes them: a
+// parser that reads every event's category (DevTools' TracingModel)
+// refuses an event without one.
+const metaCat = "__metadata"
+
 func traceOf(r *Replay) TraceFile {
 	c := r.c
 	n := r.Len()
@@ -91,7 +100,7 @@ func traceOf(r *Replay) TraceFile {
 	origin := t0 - TraceLeadMS
 	us := func(ms float64) float64 { return math.Round((ms-origin)*1000*1000) / 1000 }
 	meta := func(name string, tid int, value string) TraceEvent {
-		return TraceEvent{Name: name, Ph: "M", Ts: us(t0), Pid: TracePID, Tid: tid, Args: map[string]any{"name": value}}
+		return TraceEvent{Name: name, Cat: metaCat, Ph: "M", Ts: us(t0), Pid: TracePID, Tid: tid, Args: map[string]any{"name": value}}
 	}
 	ev := []TraceEvent{
 		meta("process_name", 0, "ringscope"),
@@ -190,6 +199,9 @@ func traceOf(r *Replay) TraceFile {
 		}
 	}
 	ev = appendVerdicts(ev, c.Verdicts, us)
+	if c.Tasks != nil {
+		ev = appendTasks(ev, c.Tasks, TraceLeadMS*1000)
+	}
 	if faults > MaxTraceFaults {
 		last := 0.0
 		if n > 0 {
@@ -203,9 +215,13 @@ func traceOf(r *Replay) TraceFile {
 		abiVersion = abi.Version // a capture built in memory; Encode writes the same
 	}
 	cov := CoverageOf(c.Frames)
-	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
+	other := args("ringscope", c.Header.Ringscope, "source", c.Header.Source, "frames", n,
 		"abiVersion", abiVersion, "startMillis", origin, "firstSeq", cov.FirstSeq, "lastSeq", cov.LastSeq,
-		"spanMillis", cov.SpanMillis, "missingFrames", cov.Missing, "compactFrames", cov.Compact(), "coverage", cov.String())}
+		"spanMillis", cov.SpanMillis, "missingFrames", cov.Missing, "compactFrames", cov.Compact(), "coverage", cov.String())
+	if t := c.Tasks; t != nil {
+		other["taskAxis"], other["taskRecords"], other["taskOverflow"], other["taskEvicted"] = t.Axis(), len(t.Records), t.Overflow, t.Evicted
+	}
+	return TraceFile{TraceEvents: ev, DisplayTimeUnit: "ms", OtherData: other}
 }
 
 // roundTrip is the frame's submit → readback time in ms, or 0.

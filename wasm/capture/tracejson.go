@@ -58,6 +58,14 @@ func writeTraceEvent(w *jsontext.Writer, e *TraceEvent, keys []string) []string 
 		w.Key("s")
 		w.String(e.S)
 	}
+	if e.ID != "" {
+		w.Key("id")
+		w.String(e.ID)
+	}
+	if e.BP != "" {
+		w.Key("bp")
+		w.String(e.BP)
+	}
 	if len(e.Args) > 0 {
 		w.Key("args")
 		keys = writeArgs(w, e.Args, keys)

@@ -55,6 +55,8 @@ type Page interface {
 	// screen, and says whether it ran; ResumeLive runs it again.
 	PauseLive() bool
 	ResumeLive()
+	// TaskTrace is the live ring's trace window, nil when it is not traced.
+	TaskTrace() *capture.TaskTrace
 }
 
 // Adapter is the capture concern of the ringscope object: the studio
@@ -95,7 +97,7 @@ func Install(obj js.Value, studio *capture.Studio, dash *ui.Dashboard, page Page
 		return browser.BytesToJS(b), nil
 	})
 	jsmethod.Method(obj, "exportTrace", func([]js.Value) (any, error) {
-		b, _, err := a.studio.Export(capture.ExportTrace, time.Now())
+		b, _, err := a.studio.ExportWith(capture.ExportTrace, time.Now(), a.page.TaskTrace())
 		return string(b), err
 	})
 	jsmethod.Method(obj, "exportMetrics", a.apiExportMetrics)
@@ -177,7 +179,7 @@ var downloadTypes = map[string]string{
 // download exports kind and hands it to the browser as a file download
 // (files_js.go).
 func (a *Adapter) download(kind string) {
-	b, name, err := a.studio.Export(kind, time.Now())
+	b, name, err := a.studio.ExportWith(kind, time.Now(), a.page.TaskTrace())
 	a.studio.Exported(kind, name, ui.Bytes(uint64(len(b))), err)
 	a.updateCaptureBar(false)
 	if err == nil {

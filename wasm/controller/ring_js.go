@@ -183,11 +183,16 @@ func (c *Controller) Drain(max int) (any, error) {
 				w, d := c.sess.ObserveSubmission(*st)
 				return w != nil && w.Stalled && d != nil && len(d.Causes) > 0
 			}}
+		if w := r.Trace(); w != nil {
+			w.Clear() // drain's result has its own submissions' records
+		}
 		run, err := r.DrainWith(ctx, o)
 		if err != nil {
 			return nil, fmt.Errorf("drain: %w", err)
 		}
-		return c.drainResult(run, run.Submissions > 0, nil)
+		res, err := c.drainResult(run, run.Submissions > 0, nil)
+		res.Trace = api.TraceOf(taskTrace(r))
+		return res, err
 	})
 	var runaway *megakernel.RunawayError
 	if err != nil && !errors.As(err, &runaway) && c.deviceLost(err) {
@@ -250,7 +255,7 @@ func (c *Controller) lostDrain(cause error) (any, error) {
 // readback its telemetry is the summary's, without slots; with slots it is
 // the host copy of the ring decoded (every slot, as the GPU left them and
 // the host changed them since: no ring read).
-func (c *Controller) Snapshot(slots bool) (any, error) {
+func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.runner == nil {
@@ -273,6 +278,9 @@ func (c *Controller) Snapshot(slots bool) (any, error) {
 	if f := c.sess.LastFrame(); f != nil {
 		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)
 		snap.Waits = f.Waits
+	}
+	if trace && c.attached == nil {
+		snap.Trace = api.TraceOf(taskTrace(c.runner))
 	}
 	return api.Encode(snap), nil
 }

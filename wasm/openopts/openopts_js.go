@@ -46,8 +46,36 @@ func Read(o js.Value, d Defaults) (Options, error) {
 	if oo.Kernel, err = kernelOption(o); err != nil {
 		return oo, err
 	}
+	if oo.TraceCapacity, err = traceOption(o); err != nil {
+		return oo, err
+	}
 	oo.Data, err = dataOption(o)
 	return oo, err
+}
+
+// DefaultTraceCapacity is open's trace.capacity when absent.
+const DefaultTraceCapacity = 1 << 16
+
+// traceOption reads open's trace, {capacity}: the records a traced drain
+// keeps per submission (docs/TRACE.md); 0 (absent) is no tracing.
+func traceOption(o js.Value) (uint32, error) {
+	v, err := jsarg.OptProp(o, "open", "trace")
+	switch {
+	case err != nil:
+		return 0, err
+	case v.IsUndefined() || v.IsNull():
+		return 0, nil
+	case jsarg.TypeName(v) != "object":
+		return 0, fmt.Errorf("open: trace must be an object {capacity}, got %s", jsarg.TypeName(v))
+	}
+	if err := jsarg.Known(v, &api.TraceOptions, ""); err != nil {
+		return 0, err
+	}
+	n, err := jsarg.OptUint32(v, "open: trace", "capacity", DefaultTraceCapacity)
+	if err == nil && (n == 0 || n > megakernel.MaxTraceCapacity) {
+		err = fmt.Errorf("open: trace.capacity must be 1…%d, got %d", megakernel.MaxTraceCapacity, n)
+	}
+	return n, err
 }
 
 func ringOptions(o js.Value, d Defaults) (Options, error) {

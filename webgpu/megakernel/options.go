@@ -128,6 +128,11 @@ type Options struct {
 	// device abandoned: runaway_js.go). 0 means DefaultSubmissionTimeout;
 	// at most MaxSubmissionTimeout.
 	SubmissionTimeout time.Duration
+	// TraceCapacity, when non-zero, traces the drain (docs/TRACE.md): a
+	// record of every claimed slot's start and end tickets, at most
+	// TraceCapacity per submission (the rest are counted as overflow), in
+	// Runner.Trace. At most MaxTraceCapacity. It sets Kernel.Trace.
+	TraceCapacity uint32
 }
 
 // Bounds of Options.SubmissionTimeout. The default is well above any
@@ -251,6 +256,9 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 			fmt.Sprintf("milliseconds: want 0 (the default, %v) or %v … %v", DefaultSubmissionTimeout, MinSubmissionTimeout, MaxSubmissionTimeout)}
 	}
 	if err := checkKernel(&o.Kernel, limits, bindMax); err != nil {
+		return l, err
+	}
+	if err := checkTrace(o.TraceCapacity, bindMax); err != nil {
 		return l, err
 	}
 	if o.RingReadback == RingSummary {

@@ -60,7 +60,8 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		bufData:    r.lay.data,
 	}
 	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
-	if !r.res.missing(sizes, r.lay.staging(), len(r.sp.decls)) && (!timestamps || r.tq.querySet != nil) {
+	if !r.res.missing(sizes, r.lay.staging(), len(r.sp.decls)) && (!timestamps || r.tq.querySet != nil) &&
+		!r.tr.stale(r.opts.TraceCapacity) {
 		return false, nil
 	}
 	if err := r.ensureLayout(); err != nil {
@@ -73,12 +74,17 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	if err == nil && timestamps && r.tq.querySet == nil {
 		err = r.tq.create(r.dev)
 	}
+	var traceEntries []webgpu.BindGroupEntry
+	if err == nil {
+		traceEntries, err = r.ensureTrace()
+	}
 	if err == nil {
 		entries := make([]webgpu.BindGroupEntry, bufCount)
 		for i, b := range r.res.bufs {
 			entries[i] = webgpu.BindGroupEntry{Binding: uint32(i), Buffer: b}
 		}
 		entries = append(entries, r.res.userEntries()...)
+		entries = append(entries, traceEntries...)
 		r.res.bindGroup, err = r.dev.CreateBindGroup(webgpu.BindGroupDescriptor{
 			Label: "ringscope bindings", Layout: r.prog.bgl, Entries: entries,
 		})
@@ -205,6 +211,7 @@ func kernelLayout(dev *webgpu.Device, k *wgsl.Kernel) (*webgpu.BindGroupLayout, 
 		{Binding: abi.BindingData, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingReadOnlyStorage}},
 	}
 	entries = append(entries, userLayoutEntries(k)...)
+	entries = append(entries, traceLayoutEntries(k.Trace)...)
 	bgl, err := dev.CreateBindGroupLayout(webgpu.BindGroupLayoutDescriptor{Label: "ringscope abi v1", Entries: entries})
 	if err != nil {
 		return nil, nil, fmt.Errorf("bind group layout: %w", err)
@@ -270,4 +277,5 @@ func (r *Runner) release() {
 	r.res.releaseUserBuffers()
 	r.prog.prepared = preparedKernel{}
 	r.sum.release()
+	r.tr.release()
 }

@@ -63,6 +63,7 @@ type Runner struct {
 	sum  summary    // RingSummary's resources
 	sp   spawnRun   // the spawn extension (spawn_js.go)
 	up   upStage    // the ring's mapped upload staging (upload_js.go)
+	tr   tracer     // Options.TraceCapacity's trace buffer and window (trace_js.go)
 	// watch bounds each submission's readback wait (runaway_js.go);
 	// waits tells that wait to an observer past a grace (busy_js.go).
 	watch watchdog
@@ -141,6 +142,7 @@ func cloneOptions(o Options) Options {
 	o.WindowOpcodes = append([]uint32(nil), o.WindowOpcodes...)
 	o.Data = append([]byte(nil), o.Data...)
 	o.Kernel = o.Kernel.Clone()
+	o.Kernel.Trace = o.TraceCapacity > 0
 	return o
 }
 
@@ -269,6 +271,7 @@ func (r *Runner) Reset(opts Options) error {
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
 	r.pub.items, r.pub.time, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
+	r.tr.win.Clear()
 	r.decodeHostCopy()
 	return nil
 }

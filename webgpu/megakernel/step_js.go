@@ -199,6 +199,9 @@ func (s *submission) submit(r *Runner) error {
 		r.sum.encodeClear(enc)
 	}
 	r.up.encode(enc, r.res.bufs[bufRing])
+	if err := r.traceBefore(r.q.Control()); err != nil {
+		return err
+	}
 	s.encodeDrain(r, enc)
 	// Its own pass, so the drain pass's timestamps time the drain alone.
 	if s.reduce != nil {
@@ -242,6 +245,7 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 	pass.SetPipeline(r.prog.finalize)
 	pass.DispatchWorkgroups(1, 1, 1)
 	pass.End()
+	r.encodeTrace(enc)
 }
 
 // encodeCopies records the copies of what this step reads back into its
@@ -294,6 +298,9 @@ func (s *submission) readBack(ctx context.Context, r *Runner) error {
 		if len(r.tq.vals) == 2 {
 			s.gpu, _ = webgpu.TimestampInterval(r.tq.vals[0], r.tq.vals[1])
 		}
+	}
+	if err := r.traceAfter(ctx, r.tq.vals, r.rb[r.lay.controlOffset():r.lay.controlOffset()+r.lay.control]); err != nil {
+		return err
 	}
 	s.tRead = time.Now()
 	return nil

@@ -1,0 +1,80 @@
+// Task tracing through the JS API (docs/TRACE.md): a ring opened with
+// trace gives drain() a record per claimed slot, snapshot({trace: true})
+// the window, and exportTrace() a timeline that Chrome DevTools' own
+// trace parser (SDK.TracingModel, e2e/node/devtools-trace.cjs) reads as a
+// process per workgroup, a thread per lane and a task slice per record:
+// as many finished tasks as DONE_COUNT.
+import { createRequire } from 'node:module';
+import { test, expect, gotoReady } from './fixtures.mjs';
+
+const require = createRequire(import.meta.url);
+const { load } = require('../node/devtools-trace.cjs');
+
+test.describe.configure({ timeout: 120_000 });
+
+// A known workload: NOPs and SPINs on tenant 0, atomic adds, faults.
+function workload() {
+  const items = [];
+  for (let i = 0; i < 600; i++) items.push({ opcode: 0, tenant: 0, priority: i % 5, args: [] });
+  for (let i = 0; i < 200; i++) items.push({ opcode: 0x101, tenant: 0, priority: 2, args: [16, 0, i] });
+  for (let i = 0; i < 100; i++) items.push({ opcode: 2, tenant: 0, priority: 1, args: [1, 161] });
+  for (let i = 0; i < 50; i++) items.push({ opcode: 3, tenant: 0, priority: 3, args: [1 << 20, 0] }); // OUT_OF_BOUNDS
+  return items;
+}
+
+test('a traced drain has a record per finished slot, and DevTools reads its export', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const res = await page.evaluate(async (items) => {
+    await ringscope.open({ slots: 2048, tenants: 1, budget: 16, observable: 8, trace: { capacity: 4096 } });
+    await ringscope.publish(items);
+    const d = await ringscope.drain({ maxSubmissions: 32 });
+    const snap = await ringscope.snapshot({ trace: true });
+    const plain = await ringscope.snapshot();
+    return { d, snapTrace: snap.trace, plainTrace: plain.trace, done: d.telemetry.control.doneCount, trace: await ringscope.exportTrace() };
+  }, workload());
+  const t = res.d.trace;
+  expect(res.done).toBe(950);
+  expect(t.overflow).toBe(0);
+  expect(t.capacity).toBe(4096);
+  expect(['ns', 'logical']).toContain(t.axis);
+  const finished = t.records.filter((r) => r.status === 'DONE' || r.status === 'FAULT');
+  expect(finished.length).toBe(res.done);
+  expect(new Set(finished.map((r) => r.slot)).size).toBe(res.done);
+  expect(finished.filter((r) => r.status === 'FAULT').every((r) => r.fault === 'OUT_OF_BOUNDS' && r.name === 'LOAD_U32')).toBe(true);
+  for (const r of t.records) {
+    expect(r.startTicket).toBeLessThan(r.endTicket);
+    expect(r.start).toBeLessThanOrEqual(r.end);
+    expect(r.parent).toBe(-1);
+  }
+  expect(res.snapTrace.records.length).toBe(t.records.length);
+  expect(res.plainTrace).toBeNull();
+
+  // DevTools' parser: a process per workgroup that ran a task, a thread
+  // per lane, a slice per task named by opcode; finished ones = DONE_COUNT.
+  const procs = load(res.trace);
+  const workgroups = new Set(t.records.map((r) => r.workgroup));
+  const wgProcs = procs.filter((p) => /^workgroup \d+$/.test(p.name));
+  expect(wgProcs.length).toBe(workgroups.size);
+  const slices = wgProcs.flatMap((p) => p.threads.flatMap((th) => th.events.filter((e) => e.cat === 'task' && e.ph === 'X')));
+  expect(slices.length).toBe(t.records.length);
+  expect(slices.filter((e) => e.args.status === 'DONE' || e.args.status === 'FAULT').length).toBe(res.done);
+  expect(new Set(slices.map((e) => e.name))).toEqual(new Set(['NOP', 'SPIN', 'ATOMIC_ADD', 'LOAD_U32']));
+  const other = JSON.parse(res.trace).otherData;
+  expect(other.taskRecords).toBe(t.records.length);
+  expect(other.taskAxis).toBe(t.axis);
+});
+
+test('open refuses a bad trace option by name', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const errs = await page.evaluate(async () => {
+    const out = [];
+    for (const trace of [{ capacity: 0 }, { capacity: 1 << 23 }, { cap: 4 }, 7]) {
+      try { await ringscope.open({ slots: 64, trace }); out.push('ok'); } catch (e) { out.push(e.message); }
+    }
+    return out;
+  });
+  expect(errs[0]).toBe('open: trace.capacity must be 1…4194304, got 0');
+  expect(errs[1]).toBe('open: trace.capacity must be 1…4194304, got 8388608');
+  expect(errs[2]).toBe('open: trace: unknown option "cap"; the options are capacity');
+  expect(errs[3]).toBe('open: trace must be an object {capacity}, got number');
+});

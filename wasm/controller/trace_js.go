@@ -1,0 +1,37 @@
+//go:build js && wasm
+
+package controller
+
+import (
+	"slices"
+
+	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/wasm/capture"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
+)
+
+// taskTrace is a copy of r's trace window for the API and the exports,
+// opcodes named as the page names them; nil when r does not trace.
+func taskTrace(r *megakernel.Runner) *capture.TaskTrace {
+	if r == nil {
+		return nil
+	}
+	w := r.Trace()
+	if w == nil {
+		return nil
+	}
+	return &capture.TaskTrace{Capacity: r.Options().TraceCapacity, Overflow: w.Overflow, Evicted: w.Evicted,
+		Passes: slices.Clone(w.Passes), Budget: slices.Clone(w.Budget), Records: slices.Clone(w.Records),
+		Name: ui.OpcodeName}
+}
+
+// TaskTrace is the running ring's trace window (docs/TRACE.md), nil when
+// it does not trace or the page is attached to a host's ring.
+func (c *Controller) TaskTrace() *capture.TaskTrace {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.attached != nil {
+		return nil
+	}
+	return taskTrace(c.runner)
+}

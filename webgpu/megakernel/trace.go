@@ -1,0 +1,74 @@
+package megakernel
+
+import (
+	"fmt"
+
+	"github.com/ringscope/ringscope/decode/tasktrace"
+)
+
+// TraceWindow is what a traced runner (Options.TraceCapacity) kept of its
+// last submissions: each pass's tickets and timestamps, the records of the
+// passes it still holds, oldest first, and the records the device dropped
+// because a pass outgrew the trace buffer (docs/TRACE.md).
+type TraceWindow struct {
+	Passes  []tasktrace.Pass
+	Records []tasktrace.Record
+	// Budget[i] reports that pass i ended with work left for spent
+	// budgets (BUDGET_EXHAUSTED grew in it): the reason of its bubbles.
+	Budget []bool
+	// Overflow counts the records dropped by the device since the window
+	// was cleared; Evicted those the window let go to hold MaxRecords.
+	Overflow uint64
+	Evicted  uint64
+}
+
+// Trace limits.
+const (
+	// MaxTraceCapacity bounds Options.TraceCapacity: 4 Mi records (128 MiB
+	// of trace buffer and as much of readback staging).
+	MaxTraceCapacity = 1 << 22
+	// traceWindowPasses is the most passes a window holds.
+	traceWindowPasses = 256
+)
+
+// maxWindowRecords is the most records a window of capacity holds: two
+// full buffers, so the last pass is always whole.
+func maxWindowRecords(capacity uint32) int { return 2 * int(capacity) }
+
+// add appends one pass and its records, then lets the oldest passes go
+// until the window holds at most maxRecords records and
+// traceWindowPasses passes.
+func (w *TraceWindow) add(p tasktrace.Pass, budget bool, recs []tasktrace.Record, overflow uint32, maxRecords int) {
+	w.Passes = append(w.Passes, p)
+	w.Budget = append(w.Budget, budget)
+	w.Records = append(w.Records, recs...)
+	w.Overflow += uint64(overflow)
+	for len(w.Passes) > 1 && (len(w.Records) > maxRecords || len(w.Passes) > traceWindowPasses) {
+		old := w.Passes[0]
+		n := 0
+		for n < len(w.Records) && old.Holds(w.Records[n].Start) {
+			n++
+		}
+		w.Evicted += uint64(n)
+		w.Records = append(w.Records[:0], w.Records[n:]...)
+		w.Passes = append(w.Passes[:0], w.Passes[1:]...)
+		w.Budget = append(w.Budget[:0], w.Budget[1:]...)
+	}
+}
+
+// Clear empties the window, keeping its storage.
+func (w *TraceWindow) Clear() {
+	w.Passes, w.Records, w.Budget = w.Passes[:0], w.Records[:0], w.Budget[:0]
+	w.Overflow, w.Evicted = 0, 0
+}
+
+// checkTrace refuses a trace capacity the device cannot bind.
+func checkTrace(capacity uint32, bindMax uint64) error {
+	if capacity > MaxTraceCapacity {
+		return &OptionError{"TraceCapacity", uint64(capacity), fmt.Sprintf("at most %d records", MaxTraceCapacity)}
+	}
+	if b := tasktrace.Bytes(capacity); capacity > 0 && b > bindMax {
+		return &OptionError{"TraceCapacity", uint64(capacity), fmt.Sprintf("%d records need %d bytes; the device binds at most %d", capacity, b, bindMax)}
+	}
+	return nil
+}

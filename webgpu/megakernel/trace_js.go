@@ -1,0 +1,143 @@
+//go:build js && wasm
+
+package megakernel
+
+import (
+	"context"
+
+	"github.com/ringscope/ringscope/decode/tasktrace"
+	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// tracer is a traced runner's trace buffer (binding abi.BindingTrace),
+// its readback staging and the window of what came back. Each submission
+// starts the buffer empty with the clock where the last one left it (a
+// 16-byte header write), copies the buffer to staging after the drain
+// pass, and maps it after the submission's own readback.
+type tracer struct {
+	buf, stage *webgpu.Buffer
+	header     []byte
+	rb         []byte
+	dec        tasktrace.Buffer
+	clock      uint32 // the next ticket: the clock word after the last pass
+	budget     uint32 // BUDGET_EXHAUSTED before the submission
+	win        TraceWindow
+}
+
+// traceLayoutEntries is the trace binding of k's layout, when it traces.
+func traceLayoutEntries(traced bool) []webgpu.BindGroupLayoutEntry {
+	if !traced {
+		return nil
+	}
+	return []webgpu.BindGroupLayoutEntry{{Binding: abi.BindingTrace, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}}}
+}
+
+// ensureTrace creates the trace buffer and its staging when tracing is on
+// and they are missing or of another capacity (inside ensureBuffers'
+// error scopes), and returns the bind group entry of the buffer.
+func (r *Runner) ensureTrace() ([]webgpu.BindGroupEntry, error) {
+	t := &r.tr
+	capacity := r.opts.TraceCapacity
+	if capacity == 0 {
+		t.release()
+		return nil, nil
+	}
+	size := tasktrace.Bytes(capacity)
+	if t.buf == nil || t.buf.Size() != size {
+		t.release()
+		var err error
+		t.buf, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace", Size: size,
+			Usage: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst})
+		if err != nil {
+			return nil, err
+		}
+		t.stage, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace readback", Size: size,
+			Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
+		if err != nil {
+			t.release()
+			return nil, err
+		}
+	}
+	return []webgpu.BindGroupEntry{{Binding: abi.BindingTrace, Buffer: t.buf}}, nil
+}
+
+// stale reports whether the trace buffer is not the one capacity needs.
+func (t *tracer) stale(capacity uint32) bool {
+	if capacity == 0 {
+		return t.buf != nil
+	}
+	return t.buf == nil || t.buf.Size() != tasktrace.Bytes(capacity)
+}
+
+func (t *tracer) release() {
+	if t.buf != nil {
+		t.buf.Destroy()
+	}
+	if t.stage != nil {
+		t.stage.Destroy()
+	}
+	t.buf, t.stage = nil, nil
+}
+
+// traceBefore writes the trace header for the next submission: an empty
+// buffer, the clock where the last pass left it.
+func (r *Runner) traceBefore(control []byte) error {
+	t := &r.tr
+	if t.buf == nil {
+		return nil
+	}
+	t.header = tasktrace.Header(t.header[:0], r.opts.TraceCapacity, t.clock)
+	t.budget = abi.Word(control, abi.CtrlBudgetExhausted)
+	if err := r.dev.Queue().WriteBuffer(t.buf, 0, t.header); err != nil {
+		return failOn(r.dev, "write trace header", err)
+	}
+	return nil
+}
+
+// encodeTrace copies the trace buffer to its staging, after the drain pass.
+func (r *Runner) encodeTrace(enc *webgpu.CommandEncoder) {
+	if t := &r.tr; t.buf != nil {
+		enc.CopyBufferToBuffer(t.buf, 0, t.stage, 0, t.buf.Size())
+	}
+}
+
+// traceAfter maps the trace back and adds the pass to the window: its
+// tickets [clock before, clock after), the drain pass's timestamps when
+// the device has them (ts), and whether its lanes spent their budget.
+func (r *Runner) traceAfter(ctx context.Context, ts []uint64, control []byte) error {
+	t := &r.tr
+	if t.buf == nil {
+		return nil
+	}
+	size := int(t.stage.Size())
+	if cap(t.rb) < size {
+		t.rb = make([]byte, size)
+	}
+	t.rb = t.rb[:size]
+	if err := t.stage.MapReadInto(ctx, t.rb, 0); err != nil {
+		return failOn(r.dev, "read back trace", err)
+	}
+	if err := tasktrace.DecodeInto(&t.dec, t.rb); err != nil {
+		return failOn(r.dev, "decode trace", err)
+	}
+	p := tasktrace.Pass{First: t.clock, End: t.dec.Clock}
+	if len(ts) == 2 {
+		if _, ok := webgpu.TimestampInterval(ts[0], ts[1]); ok {
+			p.BeginNS, p.EndNS, p.Timed = ts[0], ts[1], true
+		}
+	}
+	t.clock = t.dec.Clock
+	budget := abi.Word(control, abi.CtrlBudgetExhausted) != t.budget
+	t.win.add(p, budget, t.dec.Records, t.dec.Overflow, maxWindowRecords(r.opts.TraceCapacity))
+	return nil
+}
+
+// Trace is the runner's trace window (docs/TRACE.md), nil when it does not
+// trace. It aliases the runner's storage: the next Step appends to it.
+func (r *Runner) Trace() *TraceWindow {
+	if r.opts.TraceCapacity == 0 {
+		return nil
+	}
+	return &r.tr.win
+}
