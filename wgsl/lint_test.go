@@ -192,17 +192,15 @@ func TestKernelsAssemble(t *testing.T) {
 			full, embedded := assembled[file]
 			require.Truef(t, embedded, "%s is not embedded by sources.go", file)
 			assert.True(t, strings.HasPrefix(full, ABISource()), "the ABI constants come first")
-			// The GPU gets the copy without comments (min/).
-			min := stripped(t, file, src)
+			// The GPU gets the copy without comments (min/), and without
+			// its trace hooks unless it traces (trace.wgsl).
+			min := hooks(stripped(t, file, src), false)
 			if file == "user_prelude.wgsl" || file == "trace.wgsl" || file == "spawn_prelude.wgsl" {
 				// Spliced into the drain, not a kernel of its own.
 				_, body, _ := strings.Cut(min, "\n")
 				assert.Contains(t, full, body)
 				assert.True(t, strings.HasPrefix(src, "// "+file+": ") && strings.Contains(src, "no entry point"))
 				return
-			}
-			if file == "megakernel.wgsl" {
-				min = hooks(min, false) // its trace hooks are trace.wgsl's
 			}
 			assert.True(t, strings.HasSuffix(full, min), "the kernel follows")
 

@@ -50,7 +50,7 @@ func (k *Kernel) spawnDeclarations() string {
 	var b strings.Builder
 	b.WriteString(spawnGen)
 	fmt.Fprintf(&b, "const SPAWN_BINDING: u32 = %du;\n", k.SpawnBinding())
-	b.WriteString(spawnPrelude)
+	b.WriteString(hooks(spawnPrelude, k.Trace))
 	b.WriteString("fn spawn_known(op: u32) -> bool {\n    switch op {\n        case ")
 	for i, op := range k.opcodeList() {
 		if i > 0 {

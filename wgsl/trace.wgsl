@@ -8,8 +8,9 @@
 // Binding (group BIND_GROUP):
 //
 //   BINDING_TRACE  trace_buf  storage, read_write  array<atomic<u32>>:
-//                  TRACE_HEADER_WORDS header words (cursor, capacity, clock),
-//                  then TRACE_RECORD_WORDS per record
+//                  TRACE_HEADER_WORDS header words (cursor, capacity, clock,
+//                  the parent table's offset), TRACE_RECORD_WORDS per record,
+//                  then, for a spawning kernel, a word per ring slot
 //
 // Invariants:
 //
@@ -22,6 +23,10 @@
 //   holds): an overflowing trace drops records, counts them, and never
 //   writes past its buffer.
 // - A binding shorter than the header traces nothing and takes no ticket.
+// - A spawn writes its child's parent (spawner + 1) at the child's word of
+//   the parent table (spawn_prelude.wgsl's hook); the child's record takes
+//   it (an exchange with 0), so a slot the host publishes later reads 0,
+//   no parent. Records stop short of the table.
 
 @group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: array<atomic<u32>>;
 
@@ -30,6 +35,7 @@ var<private> trace_group: u32;
 var<private> trace_lane: u32;
 var<private> trace_cap: u32;
 var<private> trace_on: bool;
+var<private> trace_parents: u32; // the parent table's first word, 0: none
 
 // trace_at records where this lane runs and how many records the buffer
 // holds (the smaller of the host's capacity word and the binding).
@@ -39,8 +45,31 @@ fn trace_at(group: u32, lane: u32) {
     let len = arrayLength(&trace_buf);
     trace_on = len >= TRACE_HEADER_WORDS;
     if (trace_on) {
-        trace_cap = min(atomicLoad(&trace_buf[TRACE_CAPACITY]), (len - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
+        var end = len;
+        let table = atomicLoad(&trace_buf[TRACE_PARENTS]);
+        if (table >= TRACE_HEADER_WORDS && table < len) {
+            trace_parents = table;
+            end = table;
+        }
+        trace_cap = min(atomicLoad(&trace_buf[TRACE_CAPACITY]), (end - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
     }
+}
+
+// trace_spawned notes that slot parent spawned slot child.
+fn trace_spawned(child: u32, parent: u32) {
+    if (trace_parents == 0u || child >= arrayLength(&trace_buf) - trace_parents) {
+        return;
+    }
+    atomicStore(&trace_buf[trace_parents + child], parent + 1u);
+}
+
+// trace_parent takes slot's parent from the table: TRACE_NO_PARENT when
+// none spawned it (0 − 1 wraps to it).
+fn trace_parent(slot: u32) -> u32 {
+    if (trace_parents == 0u || slot >= arrayLength(&trace_buf) - trace_parents) {
+        return TRACE_NO_PARENT;
+    }
+    return atomicExchange(&trace_buf[trace_parents + slot], 0u) - 1u;
 }
 
 // trace_ticket takes the next ticket of the clock.
@@ -57,6 +86,7 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
         return;
     }
     let end = trace_ticket();
+    let parent = trace_parent(slot); // taken even when the record is dropped
     let r = atomicAdd(&trace_buf[TRACE_CURSOR], 1u);
     if (r >= trace_cap) {
         return;
@@ -69,5 +99,5 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     atomicStore(&trace_buf[w + TRACE_REC_START], start);
     atomicStore(&trace_buf[w + TRACE_REC_END], end);
     atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], out.status | (out.fault << TRACE_FAULT_SHIFT));
-    atomicStore(&trace_buf[w + TRACE_REC_PARENT], TRACE_NO_PARENT);
+    atomicStore(&trace_buf[w + TRACE_REC_PARENT], parent);
 }

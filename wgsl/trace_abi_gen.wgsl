@@ -14,7 +14,7 @@
 // it for i < BindingTrace − BindingFirstUser).
 const BINDING_TRACE: u32 = 64u;
 // TraceHeaderWords is the trace buffer's header: cursor, capacity,
-// clock and one reserved word.
+// clock and the parent table's place.
 const TRACE_HEADER_WORDS: u32 = 4u;
 // TraceCursor counts every record a lane tried to append: records
 // [0, min(cursor, capacity)) are written, and cursor − capacity, when
@@ -25,6 +25,11 @@ const TRACE_CAPACITY: u32 = 1u;
 // TraceClock is the ticket clock: each ticket is one atomicAdd on it,
 // so tickets are unique and ordered across every lane of the device.
 const TRACE_CLOCK: u32 = 2u;
+// TraceParents is the word offset of the parent table, 0 for none (a
+// kernel that does not spawn): one word per ring slot after the
+// records, slot s's spawning slot + 1 (0: none), written by a traced
+// spawn and taken (zeroed) by the child's record.
+const TRACE_PARENTS: u32 = 3u;
 // TraceRecordWords is the size of one record in words.
 const TRACE_RECORD_WORDS: u32 = 8u;
 

@@ -39,6 +39,13 @@ func TestUntracedDrainIsTheKernelWithoutTracing(t *testing.T) {
 	user := Kernel{Opcodes: []Opcode{{Value: 0x10, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { return done(); }"}}}
 	plain, _ := user.Source()
 	assert.NotContains(t, strings.ToLower(plain), "trace")
+	spawner := Kernel{Opcodes: []Opcode{{Value: 0x10, Name: "f", WGSL: "fn f(slot: u32, args: Args) -> Outcome { spawn(0u, 0u, 2u, args); return done(); }"}}}
+	require.True(t, spawner.Spawns())
+	plain, _ = spawner.Source()
+	assert.NotContains(t, strings.ToLower(plain), "trace", "nor does a spawning kernel's")
+	spawner.Trace = true
+	traced, _ := spawner.Source()
+	assert.Contains(t, traced, "    trace_spawned(base / SLOT_WORDS, spawner);\n", "a traced spawn notes its child's parent")
 }
 
 // TestTracedDrain: the traced drain is the same kernel with each hook's

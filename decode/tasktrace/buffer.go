@@ -111,12 +111,22 @@ func DecodeInto(dst *Buffer, b []byte) error {
 	return nil
 }
 
+// ParentTable is the word offset of the parent table of a buffer of
+// capacity records (abi.TraceParents): right after the records.
+func ParentTable(capacity uint32) uint32 {
+	return abi.TraceHeaderWords + capacity*abi.TraceRecordWords
+}
+
 // Header is the trace buffer header a host writes before a submission:
-// cursor 0 (an empty buffer), capacity records, and the clock at clock,
-// so that tickets keep counting from one submission to the next.
-func Header(dst []byte, capacity, clock uint32) []byte {
+// cursor 0 (an empty buffer), capacity records, the clock at clock, so
+// that tickets keep counting from one submission to the next, and the
+// parent table's offset when the kernel spawns (parents; else none).
+func Header(dst []byte, capacity, clock uint32, parents bool) []byte {
 	var h [abi.TraceHeaderWords]uint32
 	h[abi.TraceCapacity], h[abi.TraceClock] = capacity, clock
+	if parents {
+		h[abi.TraceParents] = ParentTable(capacity)
+	}
 	for _, w := range h {
 		dst = binary.LittleEndian.AppendUint32(dst, w)
 	}

@@ -15,7 +15,7 @@ import (
 // buffer lays out a trace buffer of capacity records holding recs, its
 // cursor at cursor.
 func buffer(capacity, cursor, clock uint32, recs ...[abi.TraceRecordWords]uint32) []byte {
-	b := Header(nil, capacity, clock)
+	b := Header(nil, capacity, clock, false)
 	binary.LittleEndian.PutUint32(b[abi.TraceCursor*abi.WordBytes:], cursor)
 	for i := range int(capacity) {
 		var r [abi.TraceRecordWords]uint32
@@ -96,6 +96,13 @@ func TestDecodeErrors(t *testing.T) {
 			assert.Equal(t, uint32(9), dst.Cursor, "left untouched")
 		})
 	}
+}
+
+func TestHeaderParents(t *testing.T) {
+	h := Header(nil, 10, 7, true)
+	assert.Equal(t, uint32(4+80), binary.LittleEndian.Uint32(h[abi.TraceParents*abi.WordBytes:]))
+	assert.Equal(t, uint32(7), binary.LittleEndian.Uint32(h[abi.TraceClock*abi.WordBytes:]))
+	assert.Zero(t, binary.LittleEndian.Uint32(Header(nil, 10, 7, false)[abi.TraceParents*abi.WordBytes:]))
 }
 
 func TestBytes(t *testing.T) {

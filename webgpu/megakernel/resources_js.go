@@ -61,7 +61,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	}
 	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
 	if !r.res.missing(sizes, r.lay.staging(), len(r.sp.decls)) && (!timestamps || r.tq.querySet != nil) &&
-		!r.tr.stale(r.opts.TraceCapacity) {
+		!r.tr.stale(&r.opts) {
 		return false, nil
 	}
 	if err := r.ensureLayout(); err != nil {

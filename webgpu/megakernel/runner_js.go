@@ -272,6 +272,7 @@ func (r *Runner) Reset(opts Options) error {
 	r.current = [3]bool{}
 	r.pub.items, r.pub.time, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
 	r.tr.win.Clear()
+	r.tr.clear = true // a new generation's slots have no parents yet
 	r.decodeHostCopy()
 	return nil
 }

@@ -199,7 +199,7 @@ func (s *submission) submit(r *Runner) error {
 		r.sum.encodeClear(enc)
 	}
 	r.up.encode(enc, r.res.bufs[bufRing])
-	if err := r.traceBefore(r.q.Control()); err != nil {
+	if err := r.traceBefore(enc, r.q.Control()); err != nil {
 		return err
 	}
 	s.encodeDrain(r, enc)
@@ -236,6 +236,7 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 	if r.sp.on {
 		r.sp.encode(pass, s.drain, s.grid, r.q.Slots())
 		pass.End()
+		r.encodeTrace(enc)
 		return
 	}
 	pass.SetPipeline(s.drain)

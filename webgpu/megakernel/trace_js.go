@@ -17,12 +17,15 @@ import (
 // pass, and maps it after the submission's own readback.
 type tracer struct {
 	buf, stage *webgpu.Buffer
-	header     []byte
-	rb         []byte
-	dec        tasktrace.Buffer
-	clock      uint32 // the next ticket: the clock word after the last pass
-	budget     uint32 // BUDGET_EXHAUSTED before the submission
-	win        TraceWindow
+	// parents: the buffer ends with the parent table of a spawning kernel
+	// (abi.TraceParents), cleared before the next submission when clear.
+	parents, clear bool
+	header         []byte
+	rb             []byte
+	dec            tasktrace.Buffer
+	clock          uint32 // the next ticket: the clock word after the last pass
+	budget         uint32 // BUDGET_EXHAUSTED before the submission
+	win            TraceWindow
 }
 
 // traceLayoutEntries is the trace binding of k's layout, when it traces.
@@ -43,7 +46,7 @@ func (r *Runner) ensureTrace() ([]webgpu.BindGroupEntry, error) {
 		t.release()
 		return nil, nil
 	}
-	size := tasktrace.Bytes(capacity)
+	size := traceBytes(capacity, r.opts.Slots, r.opts.Kernel.Spawns())
 	if t.buf == nil || t.buf.Size() != size {
 		t.release()
 		var err error
@@ -52,7 +55,8 @@ func (r *Runner) ensureTrace() ([]webgpu.BindGroupEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.stage, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace readback", Size: size,
+		t.parents, t.clear = r.opts.Kernel.Spawns(), false // a new buffer is zero
+		t.stage, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace readback", Size: tasktrace.Bytes(capacity),
 			Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
 		if err != nil {
 			t.release()
@@ -62,12 +66,22 @@ func (r *Runner) ensureTrace() ([]webgpu.BindGroupEntry, error) {
 	return []webgpu.BindGroupEntry{{Binding: abi.BindingTrace, Buffer: t.buf}}, nil
 }
 
-// stale reports whether the trace buffer is not the one capacity needs.
-func (t *tracer) stale(capacity uint32) bool {
-	if capacity == 0 {
+// traceBytes is the trace buffer of capacity records, with the parent
+// table of a ring of slots when the kernel spawns.
+func traceBytes(capacity, slots uint32, spawns bool) uint64 {
+	b := tasktrace.Bytes(capacity)
+	if spawns {
+		b += uint64(slots) * abi.WordBytes
+	}
+	return b
+}
+
+// stale reports whether the trace buffer is not the one o needs.
+func (t *tracer) stale(o *Options) bool {
+	if o.TraceCapacity == 0 {
 		return t.buf != nil
 	}
-	return t.buf == nil || t.buf.Size() != tasktrace.Bytes(capacity)
+	return t.buf == nil || t.buf.Size() != traceBytes(o.TraceCapacity, o.Slots, o.Kernel.Spawns())
 }
 
 func (t *tracer) release() {
@@ -80,14 +94,20 @@ func (t *tracer) release() {
 	t.buf, t.stage = nil, nil
 }
 
-// traceBefore writes the trace header for the next submission: an empty
-// buffer, the clock where the last pass left it.
-func (r *Runner) traceBefore(control []byte) error {
+// traceBefore writes the trace header for the next submission (an empty
+// buffer, the clock where the last pass left it) and clears a parent
+// table that a Reset left stale.
+func (r *Runner) traceBefore(enc *webgpu.CommandEncoder, control []byte) error {
 	t := &r.tr
 	if t.buf == nil {
 		return nil
 	}
-	t.header = tasktrace.Header(t.header[:0], r.opts.TraceCapacity, t.clock)
+	if t.parents && t.clear {
+		at := tasktrace.Bytes(r.opts.TraceCapacity)
+		enc.ClearBuffer(t.buf, at, t.buf.Size()-at)
+		t.clear = false
+	}
+	t.header = tasktrace.Header(t.header[:0], r.opts.TraceCapacity, t.clock, t.parents)
 	t.budget = abi.Word(control, abi.CtrlBudgetExhausted)
 	if err := r.dev.Queue().WriteBuffer(t.buf, 0, t.header); err != nil {
 		return failOn(r.dev, "write trace header", err)
@@ -98,7 +118,7 @@ func (r *Runner) traceBefore(control []byte) error {
 // encodeTrace copies the trace buffer to its staging, after the drain pass.
 func (r *Runner) encodeTrace(enc *webgpu.CommandEncoder) {
 	if t := &r.tr; t.buf != nil {
-		enc.CopyBufferToBuffer(t.buf, 0, t.stage, 0, t.buf.Size())
+		enc.CopyBufferToBuffer(t.buf, 0, t.stage, 0, t.stage.Size())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/tasktrace"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/examples"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
 
@@ -152,4 +153,40 @@ func TestTraceOff(t *testing.T) {
 	assert.Nil(t, r.Trace())
 	assert.Nil(t, r.tr.buf)
 	assert.False(t, r.opts.Kernel.Trace)
+}
+
+// TestTraceSpawnParents: a traced spawn tree, in a ring that reuses no
+// slot: every spawned node's record names its parent's slot, whose start
+// ticket precedes the child's; the root, published by the host, has none.
+func TestTraceSpawnParents(t *testing.T) {
+	for _, gens := range []uint32{1, 3} {
+		tr := examples.SpawnTree{Fanout: 2, Depth: 5, Seed: 7, Capacity: treeCapacity}
+		o := userOptions(tr.Kernel())
+		o.Slots, o.Tenants, o.Budget, o.Generations, o.TraceCapacity = 1024, 1, 8, gens, 256
+		r := openT(t, shared(t), o)
+		_, err := r.Publish([]host.Item{{Opcode: examples.SpawnTreeOpcode, Priority: 2, Args: tr.Root()}})
+		require.NoError(t, err)
+		run, err := r.DrainWith(ctxT(t), DrainOptions{MaxSubmissions: 64})
+		require.NoError(t, err)
+		require.Equal(t, DrainEmpty, run.Outcome)
+		w := r.Trace()
+		require.Len(t, w.Records, int(tr.Nodes()), "a record per node")
+		bySlot := map[uint32]tasktrace.Record{}
+		for _, rec := range w.Records {
+			_, dup := bySlot[rec.Slot]
+			require.False(t, dup, "no slot reused")
+			bySlot[rec.Slot] = rec
+		}
+		roots := 0
+		for _, rec := range w.Records {
+			if !rec.HasParent() {
+				roots++
+				continue
+			}
+			p, ok := bySlot[rec.Parent]
+			require.True(t, ok, "slot %d's parent %d ran", rec.Slot, rec.Parent)
+			assert.Less(t, p.Start, rec.Start, "a child starts after its parent")
+		}
+		assert.Equal(t, 1, roots, "only the root has no parent (generations %d)", gens)
+	}
 }

@@ -11,7 +11,7 @@ const (
 	// it for i < BindingTrace − BindingFirstUser).
 	BindingTrace = 64
 	// TraceHeaderWords is the trace buffer's header: cursor, capacity,
-	// clock and one reserved word.
+	// clock and the parent table's place.
 	TraceHeaderWords = 4
 	// TraceCursor counts every record a lane tried to append: records
 	// [0, min(cursor, capacity)) are written, and cursor − capacity, when
@@ -22,6 +22,11 @@ const (
 	// TraceClock is the ticket clock: each ticket is one atomicAdd on it,
 	// so tickets are unique and ordered across every lane of the device.
 	TraceClock = 2
+	// TraceParents is the word offset of the parent table, 0 for none (a
+	// kernel that does not spawn): one word per ring slot after the
+	// records, slot s's spawning slot + 1 (0: none), written by a traced
+	// spawn and taken (zeroed) by the child's record.
+	TraceParents = 3
 	// TraceRecordWords is the size of one record in words.
 	TraceRecordWords = 8
 )

@@ -72,6 +72,7 @@ fn spawn(op: u32, tenant: u32, priority: u32, args: Args) -> bool {
     for (var i = 0u; i < SLOT_ARGS; i++) {
         atomicStore(&ring[base + SLOT_ARG0 + i], args[i]);
     }
+    // @trace: trace_spawned(base / SLOT_WORDS, spawner);
     atomicStore(&ring[base + SLOT_STATUS], STATUS_PUBLISHED);
     if (op < SPAWN_METRIC_OPCODES) {
         atomicAdd(&spawn_state[SPAWN_OPCODE_COUNTS + op], 1u);

@@ -26,6 +26,11 @@ const TRACE_CAPACITY: u32 = 1u;
 
 const TRACE_CLOCK: u32 = 2u;
 
+
+
+
+const TRACE_PARENTS: u32 = 3u;
+
 const TRACE_RECORD_WORDS: u32 = 8u;
 
 
