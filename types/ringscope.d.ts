@@ -57,6 +57,12 @@ export interface OpenOptions {
   opcodes?: OpcodeOptions[];
   buffers?: BufferOptions[];
   data?: Bytes | number[];
+  trace?: TraceOptions;
+}
+
+/** open's trace: every claimed slot's record (docs/TRACE.md). */
+export interface TraceOptions {
+  capacity?: number;
 }
 
 export interface AttachOptions {
@@ -81,6 +87,7 @@ export interface PublishOptions {
 
 export interface SnapshotOptions {
   slots?: boolean;
+  trace?: boolean;
 }
 
 export interface MountOptions {
@@ -168,6 +175,33 @@ export interface DrainResult {
   submissions: number;
   stuck: Fields;
   error: string;
+  trace: Trace | null;
+}
+
+/** A traced ring's records (docs/TRACE.md §5). */
+export interface Trace {
+  axis: 'ns' | 'logical';
+  capacity: number;
+  overflow: number;
+  evicted: number;
+  passes: { firstTicket: number; endTicket: number; begin: number; end: number; timed: boolean; budgetSpent: boolean }[];
+  records: TraceRecord[];
+}
+
+export interface TraceRecord {
+  slot: number;
+  opcode: number;
+  name: string;
+  tenant: number;
+  workgroup: number;
+  lane: number;
+  startTicket: number;
+  endTicket: number;
+  start: number;
+  end: number;
+  status: string;
+  fault: string;
+  parent: number;
 }
 
 export interface Snapshot {
@@ -188,6 +222,7 @@ export interface Snapshot {
   readback: string;
   ringReads: number;
   lastBytesReadBack: number;
+  trace: Trace | null;
 }
 
 export interface AttachInfo extends Fields {

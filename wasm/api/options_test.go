@@ -124,7 +124,7 @@ func TestOptionsTypes(t *testing.T) {
 	}
 	names := map[*OptionTable]string{
 		&CreateOptions: "CreateOptions", &OpenOptions: "OpenOptions", &OpcodeOptions: "OpcodeOptions",
-		&BufferOptions: "BufferOptions", &AttachOptions: "AttachOptions", &DrainOptions: "DrainOptions",
+		&BufferOptions: "BufferOptions", &TraceOptions: "TraceOptions", &AttachOptions: "AttachOptions", &DrainOptions: "DrainOptions",
 		&PublishOptions: "PublishOptions", &SnapshotOptions: "SnapshotOptions", &MountOptions: "MountOptions",
 		&DecodeOptions: "DecodeOptions", &ExportMetricsOptions: "ExportMetricsOptions",
 		&PushMetricsOptions: "PushMetricsOptions", &ExampleOptions: "ExampleOptions", &WorkloadOptions: "WorkloadOptions",
