@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"sync"
 
 	"github.com/vugu/vugu"
 )
@@ -57,18 +56,13 @@ type CaptureModel struct {
 	OnLive  func()
 }
 
-// captureModels holds each Dashboard's capture model, so that the capture
-// bar lives in its own files and Dashboard's struct stays as it is.
-var captureModels sync.Map // *Dashboard → *CaptureModel
-
 // CaptureModel returns the dashboard's capture model, creating it on first
-// use.
+// use (under the view's lock, as every use of the dashboard).
 func (c *Dashboard) CaptureModel() *CaptureModel {
-	if m, ok := captureModels.Load(c); ok {
-		return m.(*CaptureModel)
+	if c.capture == nil {
+		c.capture = new(CaptureModel)
 	}
-	m, _ := captureModels.LoadOrStore(c, &CaptureModel{})
-	return m.(*CaptureModel)
+	return c.capture
 }
 
 // CaptureBar is the record / export / import / scrub bar above the panels.

@@ -26,13 +26,6 @@ func TestStatusBadge(t *testing.T) {
 	}
 }
 
-func TestFormatPrintf(t *testing.T) {
-	f := map[uint32]string{1: "lane %d saw 0x%x (100%%)", 2: "a=%d b=%d c=%d"}
-	assert.Equal(t, "lane 7 saw 0xff (100%)", FormatPrintf(1, 7, 255, f))
-	assert.Equal(t, "a=1 b=2 c=?", FormatPrintf(2, 1, 2, f))
-	assert.Equal(t, "fmt#9 a=1 b=2", FormatPrintf(9, 1, 2, f))
-}
-
 func TestLogPanel(t *testing.T) {
 	l := &decode.Log{Cursor: 300, Capacity: 256, Dropped: 44}
 	for i := 0; i < 20; i++ {
@@ -124,11 +117,11 @@ func TestWindowsPanelActiveFirst(t *testing.T) {
 func TestSlotDetailsAndTooltip(t *testing.T) {
 	r := testRing()
 	s := r.Slots[3]
-	items := SlotDetails(&s, &r.Control)
+	items := SlotDetails(&s, &r.Control, nil)
 	last := items[len(items)-1]
 	assert.Equal(t, "1 HIGH ≠ PRIORITY", last.Value, "slot 3 sits in partition 1 but says priority 4")
 	assert.Equal(t, "num-bad", last.Class)
-	tip := SlotTooltip(&s)
+	tip := SlotTooltip(&s, nil)
 	assert.Contains(t, tip, "slot 3 · FAULT")
 	assert.Contains(t, tip, "priority 4 IDLE")
 	p, ok := PartitionOf(&r.Control, 9)

@@ -16,6 +16,8 @@ import (
 type ControlPanel struct {
 	Frame   *frame.Frame
 	Tenants int
+	// Names name the kernel's user opcodes.
+	Names Names
 }
 
 func (c *ControlPanel) ctl() *decode.ControlSnapshot {
@@ -177,11 +179,11 @@ func (c *ControlPanel) Metrics() []MetricRow {
 	rows := make([]MetricRow, len(ms))
 	for i, m := range ms {
 		rows[i] = MetricRow{
-			Name:    OpcodeName(m.Opcode),
+			Name:    c.Names.Opcode(m.Opcode),
 			Count:   Thousands(uint64(m.Count)),
 			Percent: Percent(uint64(m.Count), total),
 			Share:   int(uint64(m.Count) * 10000 / max(total, 1)),
-			Title:   what + OpcodeName(m.Opcode) + " (0x" + strconv.FormatUint(uint64(m.Opcode), 16) + "), and their share of all",
+			Title:   what + c.Names.Opcode(m.Opcode) + " (0x" + strconv.FormatUint(uint64(m.Opcode), 16) + "), and their share of all",
 		}
 	}
 	return rows

@@ -76,11 +76,11 @@ func TestOpcodeExecutionsCountEveryOpcodeThatEnded(t *testing.T) {
 		{Opcode: 0x10, Count: 100}}}}
 	m := p.Metrics()
 	require.Len(t, m, 3)
-	assert.Equal(t, OpcodeName(0x101), m[0].Name, "most first")
+	assert.Equal(t, Names(nil).Opcode(0x101), m[0].Name, "most first")
 	assert.Equal(t, "600", m[0].Count)
 	assert.Equal(t, 6000, m[0].Share)
 	assert.Equal(t, "60.0 %", m[0].Percent)
-	assert.Equal(t, OpcodeName(0x100), m[1].Name)
+	assert.Equal(t, Names(nil).Opcode(0x100), m[1].Name)
 	assert.Contains(t, m[0].Title, "counted by the host")
 	assert.Contains(t, m[0].Title, "(0x101)")
 	share := 0

@@ -23,6 +23,8 @@ type Dashboard struct {
 	Running bool
 	// Formats resolves PRINTF format ids in the log.
 	Formats map[uint32]string
+	// OpcodeNames are the running kernel's names of its user opcodes.
+	OpcodeNames Names
 	// Stale marks the shown frame as the last good snapshot from before a
 	// device loss: StaleReason says what happened (the composition root
 	// fills it). The next Apply clears it, since its frame is new.
@@ -55,8 +57,9 @@ type Dashboard struct {
 	// OnApplySettings receives a validated Settings from the form.
 	OnApplySettings func(settings.Settings)
 
-	frame *frame.Frame
-	hist  *History
+	frame   *frame.Frame
+	hist    *History
+	capture *CaptureModel // the capture bar's (CaptureModel)
 }
 
 // Apply shows frame f: it becomes the current frame and is appended to the

@@ -158,6 +158,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp := vgComponent[OccupancyPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
 						vgcomp.History = c.History()
+						vgcomp.Names = c.OpcodeNames
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
@@ -181,6 +182,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[SlotMap](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
+					vgcomp.Names = c.OpcodeNames
 					vgcomp.OnInspectSlot = c.OnInspectSlot
 					vgcomp.OnRequestRing = c.OnRequestRing
 					vgn = vgMount(vgout, vgparent, vgcomp)
@@ -202,6 +204,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[ControlPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
+						vgcomp.Names = c.OpcodeNames
 						vgcomp.Tenants = c.Settings.Tenants
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
@@ -222,6 +225,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[WindowsPanel](vgin, vgcompKey)
 						vgcomp.Frame = c.frame
+						vgcomp.Names = c.OpcodeNames
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
@@ -230,6 +234,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgcomp := vgComponent[LogPanel](vgin, vgcompKey)
 						vgcomp.Formats = c.Formats
 						vgcomp.Frame = c.frame
+						vgcomp.Names = c.OpcodeNames
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
@@ -238,6 +243,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[SketchPanel](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
+					vgcomp.Names = c.OpcodeNames
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}

@@ -4,9 +4,12 @@
 //
 // Data flows down and intent flows up. The composition root (package wasm)
 // builds a Dashboard, sets its callback fields (OnRun, OnPause, OnStep,
-// OnReset, OnApplySettings), and for every decoded telemetry frame calls
-// Dashboard.Apply(*frame.Frame) while holding the EventEnv lock; the render loop
-// then re-renders. Apply does the O(slots) work once (the slot-map raster)
+// OnReset, OnApplySettings), maps the controller's state onto its fields
+// and for every decoded telemetry frame calls Dashboard.Apply(*frame.Frame)
+// while holding the EventEnv lock; the render loop then re-renders. The
+// run settings the form edits are package settings'; the kernel's opcode
+// names come down as a field (Dashboard.OpcodeNames, Names): the package
+// keeps no state of its own outside its components. Apply does the O(slots) work once (the slot-map raster)
 // and appends to preallocated histories, so a frame allocates nothing.
 //
 // Vugu rebuilds the whole component tree on every render and DOM updates
@@ -21,7 +24,7 @@
 // inline style or script; their classes live in static/dashboard.css.
 // Templates only read fields and call methods; every formatting or
 // derivation is a Go method with a native test. Package ui imports decode,
-// wgsl/abi, vugu and vugu/js, and gowebapi for the DOM it sets up itself
+// settings, wgsl/abi, vugu and vugu/js, and gowebapi for the DOM it sets up itself
 // (canvases, observers, the feature chips); never syscall/js, so it builds
 // and tests natively.
 package ui

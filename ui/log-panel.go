@@ -3,7 +3,6 @@ package ui
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
@@ -13,6 +12,8 @@ import (
 // Formats, faults with their reasons), a count of faults by code and,
 // prominently, how many records were dropped.
 type LogPanel struct {
+	// Names name the kernel's user opcodes.
+	Names Names
 	Frame *frame.Frame
 	// Formats maps PRINTF format ids to format strings with %d / %x
 	// placeholders for the record's a and b.
@@ -88,62 +89,20 @@ func (c *LogPanel) Rows() []LogRow {
 	rows := make([]LogRow, n)
 	for k := 0; k < n; k++ {
 		i := len(l.Records) - 1 - k
-		rows[k] = LogRecordRow(i, &l.Records[i], c.Formats)
+		rows[k] = LogRecordRow(i, &l.Records[i], c.Formats, c.Names)
 	}
 	return rows
 }
 
 // LogRecordRow formats record i.
-func LogRecordRow(i int, r *decode.LogRecord, formats map[uint32]string) LogRow {
-	row := LogRow{Key: strconv.Itoa(i), Num: strconv.Itoa(i), Slot: Thousands(uint64(r.Slot))}
+func LogRecordRow(i int, r *decode.LogRecord, formats map[uint32]string, names Names) LogRow {
+	row := LogRow{Key: strconv.Itoa(i), Num: strconv.Itoa(i), Slot: Thousands(uint64(r.Slot)),
+		Kind: r.Kind(), Message: r.Text(formats, names.Opcode)}
 	if r.IsFault() {
-		code := r.FaultCode()
-		row.Kind = code.String()
 		row.Class = "row-fault"
-		row.Message = OpcodeName(r.A) + " at epoch " + Thousands(uint64(r.B)) + ": " + code.Reason()
 		row.Title = "fault record: format " + Hex32(r.Format) + ", slot " + Thousands(uint64(r.Slot)) + ", opcode " + Hex32(r.A) + ", epoch " + Thousands(uint64(r.B))
 		return row
 	}
-	row.Kind = "PRINTF"
-	row.Message = FormatPrintf(r.Format, r.A, r.B, formats)
 	row.Title = "PRINTF record: format id " + strconv.FormatUint(uint64(r.Format), 10) + ", a = " + Hex32(r.A) + ", b = " + Hex32(r.B)
 	return row
-}
-
-// FormatPrintf resolves a PRINTF record: the format string of id with its
-// %d / %x placeholders filled by a, then b (%% is a literal %); an unknown
-// id reads "fmt#id a=… b=…". Extra placeholders print "?".
-func FormatPrintf(id, a, b uint32, formats map[uint32]string) string {
-	f, ok := formats[id]
-	if !ok {
-		return "fmt#" + strconv.FormatUint(uint64(id), 10) + " a=" + strconv.FormatUint(uint64(a), 10) + " b=" + strconv.FormatUint(uint64(b), 10)
-	}
-	args := [2]uint32{a, b}
-	next := 0
-	var out strings.Builder
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' || i+1 == len(f) {
-			out.WriteByte(f[i])
-			continue
-		}
-		verb := f[i+1]
-		switch verb {
-		case 'd', 'x':
-			if next >= len(args) {
-				out.WriteByte('?')
-			} else if verb == 'd' {
-				out.WriteString(strconv.FormatUint(uint64(args[next]), 10))
-			} else {
-				out.WriteString(strconv.FormatUint(uint64(args[next]), 16))
-			}
-			next++
-			i++
-		case '%':
-			out.WriteByte('%')
-			i++
-		default:
-			out.WriteByte('%')
-		}
-	}
-	return out.String()
 }

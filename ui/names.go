@@ -2,76 +2,22 @@ package ui
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// userNames are the names of the running kernel's user opcodes
-// (docs/OPCODES.md), set by the composition root when it opens a ring.
-var userNames atomic.Pointer[map[uint32]string]
+// Names are the running kernel's names of its user opcodes (nil: none),
+// which the dashboard hands the panels (Dashboard.OpcodeNames).
+type Names map[uint32]string
 
-// SetUserOpcodeNames makes OpcodeName name the user opcodes of names (nil
-// or empty: none), for every panel, the log and the exports.
-func SetUserOpcodeNames(names map[uint32]string) { userNames.Store(&names) }
-
-// UserOpcodeNames returns the names SetUserOpcodeNames set (nil: none);
-// the map is not to be changed.
-func UserOpcodeNames() map[uint32]string {
-	if m := userNames.Load(); m != nil {
-		return *m
+// Opcode returns n's name of a user opcode, else decode.OpcodeName: the
+// PROTOCOL §4 name, or USER(0x…) and SYS(0x…) for the unnamed.
+func (n Names) Opcode(op uint32) string {
+	if name, ok := n[op]; ok {
+		return name
 	}
-	return nil
-}
-
-// OpcodeName returns the PROTOCOL §4 name of op, the user kernel's name of
-// a user opcode, or USER(0x…) for a user opcode nobody named and SYS(0x…)
-// for an undefined system one.
-func OpcodeName(op uint32) string {
-	if m := userNames.Load(); m != nil {
-		if name, ok := (*m)[op]; ok {
-			return name
-		}
-	}
-	switch op {
-	case abi.OpNop:
-		return "NOP"
-	case abi.OpStoreU32:
-		return "STORE_U32"
-	case abi.OpAtomicAdd:
-		return "ATOMIC_ADD"
-	case abi.OpLoadU32:
-		return "LOAD_U32"
-	case abi.OpCompareSwap:
-		return "COMPARE_SWAP"
-	case abi.OpMemcpy:
-		return "MEMCPY"
-	case abi.OpDFAStep:
-		return "DFA_STEP"
-	case abi.OpBatchFence:
-		return "BATCH_FENCE"
-	case abi.OpHash:
-		return "HASH"
-	case abi.OpSpin:
-		return "SPIN"
-	case abi.OpYield:
-		return "YIELD"
-	case abi.OpRequeue:
-		return "REQUEUE"
-	case abi.OpWaitIO:
-		return "WAIT_IO"
-	case abi.OpRaise:
-		return "RAISE"
-	case abi.OpPrintf:
-		return "PRINTF"
-	case abi.OpShutdown:
-		return "SHUTDOWN"
-	}
-	if abi.IsSystemOpcode(op) {
-		return fmt.Sprintf("SYS(0x%X)", op)
-	}
-	return fmt.Sprintf("USER(0x%X)", op)
+	return decode.OpcodeName(op)
 }
 
 var priorityNames = [abi.PriorityLevels]string{"CRITICAL", "HIGH", "NORMAL", "LOW", "IDLE"}

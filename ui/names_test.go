@@ -22,10 +22,10 @@ func TestStatusColoursMatchCSS(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	assert.Equal(t, "PRINTF", OpcodeName(0xFFFE))
-	assert.Equal(t, "SHUTDOWN", OpcodeName(0xFFFFFFFF))
-	assert.Equal(t, "USER(0x200)", OpcodeName(0x200))
-	assert.Equal(t, "SYS(0xFFF9)", OpcodeName(0xFFF9))
+	assert.Equal(t, "PRINTF", Names(nil).Opcode(0xFFFE))
+	assert.Equal(t, "SHUTDOWN", Names(nil).Opcode(0xFFFFFFFF))
+	assert.Equal(t, "USER(0x200)", Names(nil).Opcode(0x200))
+	assert.Equal(t, "SYS(0xFFF9)", Names(nil).Opcode(0xFFF9))
 	assert.Equal(t, "IDLE", PriorityName(4))
 	assert.Equal(t, "P7?", PriorityName(7))
 	assert.Equal(t, "wait-io", StatusKey(decode.StatusWaitIO))

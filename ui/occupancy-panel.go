@@ -11,6 +11,8 @@ import (
 // OccupancyPanel shows slots per status: the current counts (data-testid
 // occupancy-<status>, occupancy-total) and their history as a stacked area.
 type OccupancyPanel struct {
+	// Names name the kernel's user opcodes.
+	Names   Names
 	Frame   *frame.Frame
 	History *History
 
@@ -106,7 +108,7 @@ func (c *OccupancyPanel) ActiveBreakdown() []KV {
 		items = append(items, KV{Label: "active tenant " + strconv.Itoa(t), Value: Thousands(uint64(a.Tenant[t])), Title: "one of the tenants with the most active slots"})
 	}
 	for _, op := range topIndices(a.Opcode[:], TopActive) {
-		items = append(items, KV{Label: "active " + OpcodeName(uint32(op)), Value: Thousands(uint64(a.Opcode[op])), Title: "one of the opcodes (< 32) with the most active slots"})
+		items = append(items, KV{Label: "active " + c.Names.Opcode(uint32(op)), Value: Thousands(uint64(a.Opcode[op])), Title: "one of the opcodes (< 32) with the most active slots"})
 	}
 	return items
 }

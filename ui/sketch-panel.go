@@ -15,6 +15,8 @@ import (
 // estimate exceeds the true count by at most ε·N (ε = e/width, N the
 // sketch's total count).
 type SketchPanel struct {
+	// Names name the kernel's user opcodes.
+	Names Names
 	Frame *frame.Frame
 }
 
@@ -91,11 +93,11 @@ func (c *SketchPanel) Blocks() []SketchBlock {
 	}
 	ops := opcodeCandidates(c.Frame)
 	return []SketchBlock{
-		block("ring opcodes", "every non-EMPTY slot, keyed by opcode", &s.RingOpcode, ops, OpcodeName),
-		block("active opcodes", "slots in an active status (PUBLISHED, CLAIMED, WAIT_IO, YIELD, REQUEUE), keyed by opcode", &s.ActiveOpcode, ops, OpcodeName),
+		block("ring opcodes", "every non-EMPTY slot, keyed by opcode", &s.RingOpcode, ops, c.Names.Opcode),
+		block("active opcodes", "slots in an active status (PUBLISHED, CLAIMED, WAIT_IO, YIELD, REQUEUE), keyed by opcode", &s.ActiveOpcode, ops, c.Names.Opcode),
 		block("tenants", "every non-EMPTY slot, keyed by tenant id", &s.Tenant, seq(64), func(k uint32) string { return "tenant " + strconv.Itoa(int(k)) }),
 		block("statuses", "every non-EMPTY slot, keyed by raw STATUS", &s.Status, seq(16), func(k uint32) string { return decode.Status(k).String() }),
-		block("dispatch metrics", "OPCODE_METRICS counts added under their opcode", &s.DispatchMetrics, seq(abi.MetricOpcodes), OpcodeName),
+		block("dispatch metrics", "OPCODE_METRICS counts added under their opcode", &s.DispatchMetrics, seq(abi.MetricOpcodes), c.Names.Opcode),
 	}
 }
 

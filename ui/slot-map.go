@@ -29,6 +29,8 @@ import (
 // with slots arrives, and keeps that snapshot of the slot (with its live
 // status from the map) until the person refreshes it.
 type SlotMap struct {
+	// Names name the kernel's user opcodes.
+	Names Names
 	Frame *frame.Frame
 	// OnRequestRing asks the page to read the full ring back with the next
 	// frame (summary readback); nil when the page cannot.
@@ -143,7 +145,7 @@ func (c *SlotMap) tooltip(i int, inside bool) (string, bool) {
 		return "", false
 	}
 	if slots := c.slots(); i < len(slots) {
-		return SlotTooltip(&slots[i]), true
+		return SlotTooltip(&slots[i], c.Names), true
 	}
 	st, ok := c.Frame.SlotStatus(i)
 	if !ok {
@@ -342,12 +344,12 @@ func (c *SlotMap) InspectorItems() []KV {
 		return nil
 	}
 	if slots := c.slots(); len(slots) > 0 {
-		return SlotDetails(&slots[c.selected], &c.Frame.Ring.Control)
+		return SlotDetails(&slots[c.selected], &c.Frame.Ring.Control, c.Names)
 	}
 	if !c.snapOK {
 		return nil
 	}
-	items := SlotDetails(&c.snap, &c.Frame.Ring.Control)
+	items := SlotDetails(&c.snap, &c.Frame.Ring.Control, c.Names)
 	if c.Live() {
 		return items // this frame's slot: its status is the map's
 	}
@@ -361,7 +363,7 @@ func (c *SlotMap) InspectorItems() []KV {
 // SlotDetails lists every field of a slot; ctl (may be nil) adds the slot's
 // priority partition and whether its PRIORITY word matches it (ABI v1
 // requires it).
-func SlotDetails(s *decode.RingSlotSnapshot, ctl *decode.ControlSnapshot) []KV {
+func SlotDetails(s *decode.RingSlotSnapshot, ctl *decode.ControlSnapshot, names Names) []KV {
 	statusClass := ""
 	switch s.Status {
 	case decode.StatusFault:
@@ -373,7 +375,7 @@ func SlotDetails(s *decode.RingSlotSnapshot, ctl *decode.ControlSnapshot) []KV {
 		{Label: "index", Value: Thousands(uint64(s.Index)), Title: "slot index in the ring (byte offset = 64 × index)"},
 		{Label: "byte offset", Value: Hex32(s.Index * abi.SlotBytes), Title: "offset of the slot in the ring buffer, bytes"},
 		{Label: "status", Value: s.Status.String(), Class: statusClass, Title: StatusMeaning(s.Status)},
-		{Label: "opcode", Value: OpcodeName(s.Opcode) + " (" + Hex32(s.Opcode) + ")", Title: "OPCODE word 1 (PROTOCOL §4)"},
+		{Label: "opcode", Value: names.Opcode(s.Opcode) + " (" + Hex32(s.Opcode) + ")", Title: "OPCODE word 1 (PROTOCOL §4)"},
 		{Label: "tenant", Value: strconv.FormatUint(uint64(s.Tenant), 10), Title: "TENANT word 2; ids ≥ 29 fault BAD_TENANT"},
 		{Label: "priority", Value: strconv.FormatUint(uint64(s.Priority), 10) + " " + PriorityName(s.Priority), Title: "PRIORITY word 3, 0 CRITICAL … 4 IDLE"},
 		{Label: "args", Value: Hex32(s.Args[0]) + " " + Hex32(s.Args[1]) + " " + Hex32(s.Args[2]), Title: "ARG0, ARG1, ARG2 (words 4–6)"},
@@ -406,14 +408,14 @@ func PartitionOf(ctl *decode.ControlSnapshot, i uint32) (int, bool) {
 
 // SlotTooltip is the hover text of a slot: index, status, opcode, tenant,
 // priority and the first three args, one fact per line.
-func SlotTooltip(s *decode.RingSlotSnapshot) string {
+func SlotTooltip(s *decode.RingSlotSnapshot, names Names) string {
 	var b strings.Builder
 	b.WriteString("slot ")
 	b.WriteString(Thousands(uint64(s.Index)))
 	b.WriteString(" · ")
 	b.WriteString(s.Status.String())
 	b.WriteString("\nopcode ")
-	b.WriteString(OpcodeName(s.Opcode))
+	b.WriteString(names.Opcode(s.Opcode))
 	b.WriteString(" (")
 	b.WriteString(Hex32(s.Opcode))
 	b.WriteString(")\ntenant ")

@@ -200,7 +200,7 @@ func TestPanelsOnSummaryFrames(t *testing.T) {
 	assert.Equal(t, KV{Label: "active high", Value: "2", TestID: "active-priority-high", Title: "active slots whose PRIORITY word is 1 (HIGH)"}, act[1])
 	assert.Equal(t, "active tenant 5", act[5].Label, "busiest tenant first")
 	assert.Equal(t, "active tenant 3", act[6].Label)
-	assert.Equal(t, "2", kv(act, "active "+OpcodeName(7)).Value)
+	assert.Equal(t, "2", kv(act, "active "+Names(nil).Opcode(7)).Value)
 	assert.Nil(t, (&OccupancyPanel{}).ActiveBreakdown())
 
 	// The sketch panel reads the frame's sketches (the GPU's, in summary

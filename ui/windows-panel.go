@@ -10,6 +10,8 @@ import (
 // WindowsPanel lists ticketed windows, active ones first, capped at
 // maxRows, with a progress bar each.
 type WindowsPanel struct {
+	// Names name the kernel's user opcodes.
+	Names Names
 	Frame *frame.Frame
 }
 
@@ -73,7 +75,7 @@ func (c *WindowsPanel) Rows() []WindowRow {
 		d, t := WindowProgress(w)
 		r := WindowRow{
 			Key:    strconv.FormatUint(uint64(w.Ticket), 10) + "/" + strconv.FormatUint(uint64(w.Opcode), 10),
-			Ticket: Thousands(uint64(w.Ticket)), Opcode: OpcodeName(w.Opcode), Tenant: strconv.FormatUint(uint64(w.Tenant), 10),
+			Ticket: Thousands(uint64(w.Ticket)), Opcode: c.Names.Opcode(w.Opcode), Tenant: strconv.FormatUint(uint64(w.Tenant), 10),
 			Slots: Thousands(uint64(w.Required)) + "+" + Thousands(uint64(w.Lookahead)),
 			Counts: Thousands(uint64(w.Published)) + " · " + Thousands(uint64(w.Claimed)) + " · " +
 				Thousands(uint64(w.WaitIO)+uint64(w.Yield)+uint64(w.Requeue)) + " · " + Thousands(uint64(w.Done)) + " · " + Thousands(uint64(w.Fault)),

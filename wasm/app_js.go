@@ -5,6 +5,7 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
@@ -64,11 +65,15 @@ func (a *app) ui(f func(d *ui.Dashboard)) { a.view.update(f) }
 // appDisplay is the page as the controller's Display.
 type appDisplay struct{ a *app }
 
-func (d appDisplay) Update(f func(d *ui.Dashboard))      { d.a.ui(f) }
-func (d appDisplay) UpdateQuiet(f func(d *ui.Dashboard)) { d.a.view.updateQuiet(f) }
-func (d appDisplay) Settle(err error)                    { d.a.ready.Settle(err) }
-func (d appDisplay) OpenGate()                           { d.a.view.openGate() }
-func (d appDisplay) OpenGateAfter(f func())              { d.a.view.openGateAfter(f) }
+func (d appDisplay) Settle(err error)       { d.a.ready.Settle(err) }
+func (d appDisplay) OpenGate()              { d.a.view.openGate() }
+func (d appDisplay) OpenGateAfter(f func()) { d.a.view.openGateAfter(f) }
+
+// Show shows the controller's state and frame f (nil: none) and
+// re-renders; ShowQuiet asks no render (a frame's show follows).
+func (d appDisplay) Show(st controller.State, f *frame.Frame) { d.a.view.show(&st, f, true) }
+func (d appDisplay) ShowQuiet(st controller.State)            { d.a.view.show(&st, nil, false) }
+func (d appDisplay) StatusText() string                       { return d.a.view.statusText() }
 
 func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 	d.a.studio.SetAdapter(&capture.Adapter{Vendor: info.Vendor, Architecture: info.Architecture, Device: info.Device,
@@ -78,11 +83,11 @@ func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 // RingOpened makes the panels, log and exports name k's opcodes, and the
 // recorder decode sketches in the ring's shape.
 func (d appDisplay) RingOpened(k *wgsl.Kernel, depth, width int) {
-	names := map[uint32]string{}
+	names := ui.Names{}
 	for _, op := range k.Opcodes {
 		names[op.Value] = op.Name
 	}
-	ui.SetUserOpcodeNames(names)
-	d.a.studio.SetUserOpcodes(namedUserOpcodes())
+	d.a.ui(func(dash *ui.Dashboard) { dash.OpcodeNames = names })
+	d.a.studio.SetUserOpcodes(namedUserOpcodes(names))
 	d.a.studio.SetSketchShape(depth, width)
 }

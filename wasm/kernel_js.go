@@ -15,10 +15,9 @@ import (
 // the page's runner (the controller is its Ring).
 func installKernelAPI(a *app, obj js.Value) { kernelapi.Install(obj, a.ring) }
 
-// namedUserOpcodes lists the running kernel's user opcodes by number, for
-// a capture's header (and so its metrics and trace).
-func namedUserOpcodes() []capture.NamedOpcode {
-	names := ui.UserOpcodeNames()
+// namedUserOpcodes lists a kernel's user opcodes by number, for a
+// capture's header (and so its metrics and trace).
+func namedUserOpcodes(names ui.Names) []capture.NamedOpcode {
 	out := make([]capture.NamedOpcode, 0, len(names))
 	for op, name := range names {
 		out = append(out, capture.NamedOpcode{Opcode: op, Name: name})

@@ -10,8 +10,10 @@ import (
 
 	"github.com/vugu/vugu"
 
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/browser"
+	"github.com/ringscope/ringscope/wasm/controller"
 	"github.com/ringscope/ringscope/wasm/render"
 )
 
@@ -31,6 +33,9 @@ type view struct {
 	// the attach benchmark's bisect of a frame's cost.
 	held     atomic.Bool
 	gateOnce sync.Once
+	// rings is the controller's ring count the dashboard last showed: a
+	// new one clears its history (show).
+	rings uint64
 }
 
 func newView(dash *ui.Dashboard, cleanup *browser.Cleanup) *view {
@@ -147,6 +152,68 @@ func (v *view) update(f func(d *ui.Dashboard)) {
 	v.env.Lock()
 	f(v.dash)
 	v.env.UnlockRender()
+}
+
+// show maps the controller's state onto the dashboard, then shows frame
+// f, if any: the one place the page's view learns the ring's state. With
+// render it re-renders; without, before the dashboard mounted, it does
+// nothing (the next show has the state).
+func (v *view) show(st *controller.State, f *frame.Frame, render bool) {
+	if v.env == nil {
+		if !render {
+			return
+		}
+		for v.env == nil {
+			time.Sleep(time.Millisecond) // run has not mounted yet
+		}
+	}
+	v.env.Lock()
+	d := v.dash
+	switch {
+	case st.BusyLost:
+		d.Status = ui.BusyLostStatus
+	case st.Busy != nil:
+		d.Status = ui.BusyStatus(st.Busy.WaitedMillis, st.Busy.BoundMillis, st.Busy.UserOpcodes)
+	case st.Status == controller.StatusLoading:
+		d.Status = ui.StatusLoading
+	case st.Status == controller.StatusReady:
+		d.Status = ui.StatusReady
+	case st.Status == controller.StatusNoWebGPU:
+		d.Status = ui.StatusNoWebGPU
+	case st.Status == controller.StatusError:
+		d.Status = ui.ErrorStatus(st.Err)
+	}
+	d.Running, d.Stale, d.StaleReason = st.Running, st.Stale, st.StaleReason
+	d.Recoveries, d.ApplyError = st.Recoveries, st.ApplyError
+	d.Readback, d.ReadbackWhy = st.Readback, st.ReadbackWhy
+	d.Pacing, d.Throttled = st.Pacing, st.Throttled
+	d.Settings = st.Settings
+	if st.Adapter != nil {
+		d.Adapter = st.Adapter
+	}
+	if st.Rings != v.rings {
+		v.rings = st.Rings
+		d.ClearHistory()
+	}
+	if f != nil && d.Frame() != f { // a frame re-diagnosed in place is shown, not added
+		d.Apply(f)
+	}
+	if render {
+		v.env.UnlockRender()
+	} else {
+		v.env.UnlockOnly()
+	}
+}
+
+// statusText is the dashboard's status now, without a render ("loading"
+// before it mounted).
+func (v *view) statusText() string {
+	if v.env == nil {
+		return ui.StatusLoading
+	}
+	v.env.Lock()
+	defer v.env.UnlockOnly()
+	return v.dash.StatusText()
 }
 
 // updateQuiet runs f on the dashboard under the EventEnv lock without

@@ -1,9 +1,6 @@
 package api
 
-import (
-	"github.com/ringscope/ringscope/decode"
-	"github.com/ringscope/ringscope/ui"
-)
+import "github.com/ringscope/ringscope/decode"
 
 // Log is a log buffer as the API returns it (drain, snapshot, decode,
 // captureFrame): decode.Log's numbers, and each record with its name and
@@ -33,16 +30,19 @@ type LogRecord struct {
 	Fault  bool
 }
 
-// LogOf describes l with the PRINTF formats of the page; nil for nil.
-func LogOf(l *decode.Log, formats map[uint32]string) *Log {
+// LogOf describes l with the PRINTF formats of the page and the opcode
+// names of name (nil: decode.OpcodeName's); nil for nil.
+func LogOf(l *decode.Log, formats map[uint32]string, name func(op uint32) string) *Log {
 	if l == nil {
 		return nil
 	}
 	out := &Log{Cursor: l.Cursor, Capacity: l.Capacity, Dropped: l.Dropped, Records: make([]LogRecord, len(l.Records))}
+	if name == nil {
+		name = decode.OpcodeName
+	}
 	for i := range l.Records {
 		r := &l.Records[i]
-		row := ui.LogRecordRow(i, r, formats)
-		out.Records[i] = LogRecord{Format: r.Format, Slot: r.Slot, A: r.A, B: r.B, Name: row.Kind, Text: row.Message, Fault: r.IsFault()}
+		out.Records[i] = LogRecord{Format: r.Format, Slot: r.Slot, A: r.A, B: r.B, Name: r.Kind(), Text: r.Text(formats, name), Fault: r.IsFault()}
 	}
 	return out
 }

@@ -11,13 +11,13 @@ import (
 )
 
 func TestLogOf(t *testing.T) {
-	assert.Nil(t, LogOf(nil, nil))
+	assert.Nil(t, LogOf(nil, nil, nil))
 	l := &decode.Log{Cursor: 3, Capacity: 4, Records: []decode.LogRecord{
 		{Format: abi.LogFaultTag | abi.FaultUnknownOpcode, Slot: 7, A: 9, B: 2},
 		{Format: 1, Slot: 3, A: 42, B: 0xff},
 		{Format: 77, Slot: 4, A: 1, B: 2},
 	}}
-	got := LogOf(l, map[uint32]string{1: "tenant %d hash %x"})
+	got := LogOf(l, map[uint32]string{1: "tenant %d hash %x"}, nil)
 	require.Len(t, got.Records, 3)
 	assert.Equal(t, uint32(3), got.Cursor)
 	f := got.Records[0]

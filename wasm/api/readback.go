@@ -8,7 +8,7 @@ const (
 	// RingInspect: the slot inspector asked for the ring on a frame that
 	// has only the status map (its refresh of a slot kept from an older
 	// frame; the page's live frames bring the inspected slot from the host
-	// copy, ui.Frame.HostSlot).
+	// copy, frame.Frame.HostSlot).
 	RingInspect RingReason = 1 << iota
 )
 

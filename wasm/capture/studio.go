@@ -76,6 +76,18 @@ func (s *Studio) SetUserOpcodes(ops []NamedOpcode) {
 	s.mu.Unlock()
 }
 
+// OpcodeName names op: the running kernel's name of a user opcode
+// (SetUserOpcodes), else decode.OpcodeName.
+func (s *Studio) OpcodeName(op uint32) string {
+	s.mu.Lock()
+	name := s.header.UserOpcodeName(op)
+	s.mu.Unlock()
+	if name != "" {
+		return name
+	}
+	return decode.OpcodeName(op)
+}
+
 // SetSketchShape is the shape replayed frames are sketched in (the live
 // ring's settings).
 func (s *Studio) SetSketchShape(depth, width int) {

@@ -200,10 +200,10 @@ type Decoded struct {
 	Watchdog   *decode.WatchdogState
 }
 
-func decodedResult(d *capture.Decoded, framed bool) Decoded {
+func decodedResult(d *capture.Decoded, framed bool, name func(op uint32) string) Decoded {
 	r := Decoded{Legacy: d.Ring.Control.Legacy, Telemetry: &d.Ring, Counters: &d.Counters, Observable: d.Ring.Control.Observable}
 	if d.HasLog {
-		r.Log = api.LogOf(&d.Log, workload.Formats)
+		r.Log = api.LogOf(&d.Log, workload.Formats, name)
 	}
 	if framed {
 		r.Watchdog = &d.Watchdog
@@ -225,7 +225,7 @@ func (a *Adapter) apiCaptureFrame(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := decodedResult(&d, true)
+	res := decodedResult(&d, true, a.studio.OpcodeName)
 	res.Seq, res.AtMillis = s.Seq, s.AtMillis
 	return res, nil
 }

@@ -73,7 +73,7 @@ func (a *Adapter) apiDecode(args []js.Value) (any, error) {
 	if err := capture.DecodeBuffers(&d, control, ring, log, windows); err != nil {
 		return nil, fmt.Errorf("%w (control: at least 640 bytes of whole 4-byte words; ring: whole 64-byte slots)", err)
 	}
-	return decodedResult(&d, false), nil
+	return decodedResult(&d, false, a.studio.OpcodeName), nil
 }
 
 // apiImport: importCapture(bytes | {control, ring, name}) validates the

@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/ringscope/ringscope/ui"
+	"github.com/ringscope/ringscope/internal/numfmt"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/webgpu"
@@ -144,16 +144,16 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), ui.Thousands(uint64(at.Slots()))), pace: paced}
+	st := &attachState{att: at, desc: fmt.Sprintf("ring %q (%s slots)", opts.Ring.Label(), numfmt.Thousands(uint64(at.Slots()))), pace: paced}
 	c.attached = st
 	c.budget.Store(paced)
 	c.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
 	c.showReadback()
 	c.running = true
-	c.display.Update(func(d *ui.Dashboard) {
-		d.ClearHistory()
-		d.Running, d.Stale, d.StaleReason = true, false, ""
-	})
+	c.update(func(s *State) {
+		s.Rings++
+		s.Running, s.Stale, s.StaleReason = true, false, ""
+	}, nil)
 	c.Send(CmdRun) // wake the loop if it waits for a command
 	return attachInfo(st), nil
 }
@@ -200,11 +200,11 @@ func (c *Controller) Detach() (any, error) {
 	c.running = false
 	c.sess.Detach()
 	c.showReadback()
-	c.display.Update(func(d *ui.Dashboard) {
-		d.Running, d.Stale = false, true
-		d.StaleReason = "detached from the host's " + st.desc
-		d.Pacing, d.Throttled = "", false
-	})
+	c.update(func(s *State) {
+		s.Running, s.Stale = false, true
+		s.StaleReason = "detached from the host's " + st.desc
+		s.Pacing, s.Throttled = "", false
+	}, nil)
 	info.State = "detached"
 	return info, nil
 }
@@ -215,7 +215,7 @@ func (c *Controller) Detach() (any, error) {
 func (c *Controller) attachmentEnded(ended *megakernel.EndedError) error {
 	c.running = false
 	reason := "attachment ended: " + ended.Reason
-	c.display.Update(func(d *ui.Dashboard) { d.Running, d.Stale, d.StaleReason = false, true, reason })
+	c.update(func(s *State) { s.Running, s.Stale, s.StaleReason = false, true, reason }, nil)
 	// Not wrapped: a lost host device is not ringscope's own loss
 	// (runLocked would recover ringscope's device for it).
 	return errors.New("attach: " + reason)
@@ -256,7 +256,7 @@ func (c *Controller) attachSpent(t0 time.Time) {
 	}
 	b.Spend(time.Since(t0) - st.att.Timings().Wait)
 	r := b.Report(time.Now())
-	c.display.UpdateQuiet(func(d *ui.Dashboard) { d.Pacing, d.Throttled = r.String(), r.Throttled })
+	c.updateQuiet(func(s *State) { s.Pacing, s.Throttled = r.String(), r.Throttled })
 }
 
 // RenderSpent spends a render's cost, pace.RenderWeight times for the

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/ringscope/ringscope/decode/frame"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -29,16 +28,12 @@ func (c *Controller) onWait(w megakernel.Wait) {
 			f = c.sess.ClearStuck()
 		}
 		c.stuckShown = false
-		c.display.Update(func(d *ui.Dashboard) {
-			switch {
-			case !ui.IsBusy(d.Status):
-			case w.Lost:
-				d.Status = ui.BusyLostStatus // until the recovery says how it went
-			default:
-				d.Status = c.statusBefore
+		c.update(func(s *State) {
+			if s.Busy != nil {
+				s.BusyLost = w.Lost // until the recovery says how it went
 			}
-			c.show(d, f)
-		})
+			s.Busy = nil
+		}, f)
 		return
 	}
 	b := &api.Busy{WaitedMillis: megakernel.Ms(w.Waited), BoundMillis: megakernel.Ms(w.Bound),
@@ -49,22 +44,7 @@ func (c *Controller) onWait(w megakernel.Wait) {
 		c.stuckShown = true
 		f = c.sess.MarkStuck(b.WaitedMillis, b.BoundMillis, w.Opcodes)
 	}
-	status := ui.BusyStatus(b.WaitedMillis, b.BoundMillis, w.Opcodes)
-	c.display.Update(func(d *ui.Dashboard) {
-		if !ui.IsBusy(d.Status) {
-			c.statusBefore = d.Status
-		}
-		d.Status = status
-		c.show(d, f)
-	})
-}
-
-// show makes f, re-diagnosed in place, the dashboard's frame (nil: the
-// frame shown stays).
-func (c *Controller) show(d *ui.Dashboard, f *frame.Frame) {
-	if f != nil && d.Frame() != f {
-		d.Apply(f)
-	}
+	c.update(func(s *State) { s.Busy = b }, f)
 }
 
 // Busy is the submission the page waits on past the grace, or nil
@@ -75,7 +55,5 @@ func (c *Controller) Busy() *api.Busy { return c.busy.Load() }
 // (ringscope.status): at once, without mu, which a call waiting on the
 // GPU holds.
 func (c *Controller) Status() api.Status {
-	st := api.Status{Status: ui.StatusLoading, Busy: c.busy.Load()}
-	c.display.UpdateQuiet(func(d *ui.Dashboard) { st.Status = d.StatusText() })
-	return st
+	return api.Status{Status: c.display.StatusText(), Busy: c.busy.Load()}
 }

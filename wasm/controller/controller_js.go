@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/settings"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/devloss"
@@ -28,22 +28,26 @@ const (
 	MemoryBudget = 512 << 20
 )
 
-// Display is what the controller shows and tells: the dashboard (under
-// the view's lock), the page's ready promise, the first render's gate,
-// and who names the kernel's opcodes. The page (package main) implements
-// it over its view and studio.
+// Display is what the controller shows and tells: its State and frames,
+// the page's ready promise, the first render's gate, and who names the
+// kernel's opcodes. The page (package main) implements it over its view
+// and studio.
 type Display interface {
-	// Update runs f on the dashboard and re-renders it; UpdateQuiet runs
-	// f without asking for a render (a frame's Apply follows).
-	Update(f func(d *ui.Dashboard))
-	UpdateQuiet(f func(d *ui.Dashboard))
+	// Show shows st and, unless nil, the frame f, and re-renders;
+	// ShowQuiet shows st without asking for a render (a frame follows).
+	Show(st State, f *frame.Frame)
+	ShowQuiet(st State)
+	// StatusText is the status the page shows now (ringscope.status),
+	// read without waiting for a render.
+	StatusText() string
 	// Settle settles ringscope.ready (rejects with err, if any).
 	Settle(err error)
 	// OpenGate lets the first render run; OpenGateAfter runs f first,
 	// unless the gate is open already.
 	OpenGate()
 	OpenGateAfter(f func())
-	// Adapter is the adapter the page's device runs on, once known.
+	// Adapter is the adapter the page's device runs on, once known (the
+	// recorder's captures name it).
 	Adapter(info *settings.AdapterInfo)
 	// RingOpened says a ring opened with kernel k (whose opcodes the
 	// panels, log and exports name) and sketches of depth × width (the
@@ -63,6 +67,11 @@ type Controller struct {
 	commands chan Command
 	settings chan settings.Settings // pending cmdApply payloads
 
+	// state is what the page shows (state_js.go), under stateMu: it
+	// changes with mu held and without.
+	stateMu sync.Mutex
+	state   State
+
 	// mu serialises GPU work: the frame loop and API calls. Everything
 	// below it is guarded by it.
 	mu          sync.Mutex
@@ -71,6 +80,9 @@ type Controller struct {
 	runner      *megakernel.Runner
 	settingsNow settings.Settings
 	running     bool
+	// opcodeName names the ring's opcodes, its kernel's own among them
+	// (the API's log text).
+	opcodeName func(op uint32) string
 	// sess is the live loop: the ring, its generator, watchdog, report,
 	// readback choice and frames (wasm/session).
 	sess *session.Session
@@ -88,11 +100,9 @@ type Controller struct {
 	budget atomic.Pointer[pace.Budget]
 
 	// busy is the submission waited on past the grace (busy_js.go), read
-	// without mu; stuckShown says the diagnosis shows it (under mu);
-	// statusBefore is the status it replaced (under the view's lock).
-	busy         atomic.Pointer[api.Busy]
-	stuckShown   bool
-	statusBefore string
+	// without mu; stuckShown says the diagnosis shows it (under mu).
+	busy       atomic.Pointer[api.Busy]
+	stuckShown bool
 
 	// losses is the record of device losses (recover_js.go, wasm/devloss).
 	losses devloss.Record
@@ -132,6 +142,7 @@ func New(o Options) *Controller {
 		settings: make(chan settings.Settings, 4),
 		pace:     browser.NewAnimationFrames(o.Cleanup, maxFrameWait),
 	}
+	c.state = State{Settings: o.Config.Settings}
 	c.sess = session.New(browser.Now, o.Observer)
 	c.warm = c.warmFirst
 	return c
@@ -144,7 +155,7 @@ func (c *Controller) Inspect(slot int) { c.sess.Inspect(slot) }
 
 // fail shows err as the page's status and rejects ready with it.
 func (c *Controller) fail(err error) {
-	c.display.Update(func(d *ui.Dashboard) { d.Status, d.Running = ui.ErrorStatus(err), false })
+	c.update(func(s *State) { s.Status, s.Err, s.Running, s.BusyLost = StatusError, err, false, false }, nil)
 	c.display.Settle(err)
 }
 
@@ -160,7 +171,7 @@ func (c *Controller) Start(cfgErr error) {
 	adapter, dev, err := devloss.Acquire(c.ctx)
 	browser.Mark("ringscope:device")
 	if errors.Is(err, webgpu.ErrNoWebGPU) {
-		c.display.Update(func(d *ui.Dashboard) { d.Status = ui.StatusNoWebGPU })
+		c.update(func(s *State) { s.Status = StatusNoWebGPU }, nil)
 		c.display.Settle(err)
 		return
 	}
@@ -188,12 +199,12 @@ func (c *Controller) Start(cfgErr error) {
 	if err == nil {
 		err = cfgErr
 	}
-	c.display.Update(func(d *ui.Dashboard) {
-		d.Adapter, d.Running, d.Settings = info, c.cfg.Autostart, c.cfg.Settings
+	c.update(func(s *State) {
+		s.Adapter, s.Running, s.Settings = info, c.cfg.Autostart, c.cfg.Settings
 		if err == nil {
-			d.Status = ui.StatusReady
+			s.Status = StatusReady
 		}
-	})
+	}, nil)
 	if err != nil {
 		c.fail(err)
 		if c.runner == nil {

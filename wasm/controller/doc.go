@@ -7,10 +7,13 @@
 // with the API's calls. Its exported methods are what the ringscope
 // object's ring methods do once the page's JS adapters (package main) have
 // read their arguments: Open, Publish, SetTenantMask, Drain, Snapshot,
-// Run, Stop, Step, SetShutdown, Attach, Detach, Do. It shows everything
-// through Display, so it never touches the DOM or the view itself.
+// Run, Stop, Step, SetShutdown, Attach, Detach, Do. It publishes what the
+// page shows as one value, State (status, running, stale and why,
+// recoveries, the settings and their refusal, readback, pacing), beside
+// each frame through Display: it never touches the DOM or the view, and
+// imports no ui. The run settings it applies are package settings'.
 //
 // Data runs one way: runner or attachment → session (one decode/frame.Frame
 // per step) → the session's Observer (the recorder, the subscribers) and
-// Display (the dashboard).
+// Display (package main maps State onto the dashboard in one place).
 package controller

@@ -7,7 +7,6 @@ import (
 	"errors"
 
 	"github.com/ringscope/ringscope/decode/frame"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -40,7 +39,7 @@ func (c *Controller) Stop() (any, error) {
 	}
 	c.running = false
 	c.mu.Unlock()
-	c.display.Update(func(d *ui.Dashboard) { d.Running = false })
+	c.update(func(s *State) { s.Running = false }, nil)
 	return api.LiveState{Running: false}, nil
 }
 
@@ -52,7 +51,7 @@ func (c *Controller) PauseLive() bool {
 	c.running = false
 	c.mu.Unlock()
 	if was {
-		c.display.Update(func(d *ui.Dashboard) { d.Running = false })
+		c.update(func(s *State) { s.Running = false }, nil)
 	}
 	return was
 }
@@ -83,15 +82,12 @@ func (c *Controller) Step() (any, error) {
 	})
 	if err != nil {
 		if wasRunning {
-			c.display.Update(func(d *ui.Dashboard) { d.Running = false })
+			c.update(func(s *State) { s.Running = false }, nil)
 		}
 		return nil, err
 	}
 	res.Recovered = recovered
-	c.display.Update(func(d *ui.Dashboard) {
-		d.Running = false
-		d.Apply(f)
-	})
+	c.update(func(s *State) { s.Running = false }, f)
 	return res, nil
 }
 

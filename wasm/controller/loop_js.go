@@ -4,12 +4,12 @@ package controller
 
 import (
 	"errors"
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/settings"
 	"time"
 
 	"github.com/ringscope/ringscope/decode/frame"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -129,7 +129,7 @@ func (c *Controller) frameLoop() {
 			if f.Seq == 1 {
 				browser.Mark("ringscope:first-frame")
 			}
-			c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
+			c.showFrame(f)
 		}
 		c.attachSpent(t0)
 	}
@@ -142,10 +142,10 @@ func (c *Controller) apply(s settings.Settings) {
 	_, err := c.runLocked(maxRetriesAfterLoss, func() error { return c.openWorkload(s, c.cfg.Seed) })
 	if err != nil {
 		err = explainOOM(megakernel.Options{Slots: uint32(s.RingSlots)}, err)
-		c.display.Update(func(d *ui.Dashboard) { d.ApplyError = "not applied, the previous ring keeps running: " + err.Error() })
+		c.update(func(s *State) { s.ApplyError = "not applied, the previous ring keeps running: " + err.Error() }, nil)
 		return
 	}
-	c.display.Update(func(d *ui.Dashboard) { d.Settings, d.ApplyError = s, "" })
+	c.update(func(st *State) { st.Settings, st.ApplyError = s, "" }, nil)
 	c.afterReset(nil)
 }
 
@@ -153,7 +153,7 @@ func (c *Controller) setRunning(on bool) {
 	c.mu.Lock()
 	c.running = on
 	c.mu.Unlock()
-	c.display.Update(func(d *ui.Dashboard) { d.Running = on })
+	c.update(func(s *State) { s.Running = on }, nil)
 }
 
 func (c *Controller) afterReset(err error) {
@@ -161,12 +161,12 @@ func (c *Controller) afterReset(err error) {
 		c.fail(err)
 		return
 	}
-	c.display.Update(func(d *ui.Dashboard) {
-		d.ClearHistory()
-		if d.Status != ui.StatusNoWebGPU {
-			d.Status = ui.StatusReady
+	c.update(func(s *State) {
+		s.Rings++
+		if s.Status != StatusNoWebGPU {
+			s.Status, s.Err, s.BusyLost = StatusReady, nil, false
 		}
-	})
+	}, nil)
 }
 
 // liveFrame is one epoch of the live loop (session.LiveFrame). Called
@@ -194,7 +194,9 @@ func (c *Controller) openSession(r session.Ring) {
 	r.Runner = c.runner
 	r.SketchDepth, r.SketchWidth = c.settingsNow.SketchDepth, c.settingsNow.SketchWidth
 	c.sess.Open(r)
-	c.sess.SetFacts(ringFacts(c.runner.Options()))
+	facts := ringFacts(c.runner.Options())
+	c.opcodeName = facts.OpcodeName
+	c.sess.SetFacts(facts)
 	c.applyIOService() // io_js.go: the page's, across rings
 	c.showReadback()
 }
@@ -207,5 +209,12 @@ func ringFacts(o megakernel.Options) diagnose.Facts {
 	if o.Masks != nil {
 		tenants = uint32(len(o.Masks))
 	}
-	return diagnose.Facts{Tenants: tenants, Budget: o.Budget, IOService: true, OpcodeName: ui.OpcodeName}
+	k := o.Kernel
+	name := func(op uint32) string {
+		if n := k.Name(op); n != "" {
+			return n
+		}
+		return decode.OpcodeName(op)
+	}
+	return diagnose.Facts{Tenants: tenants, Budget: o.Budget, IOService: true, OpcodeName: name}
 }

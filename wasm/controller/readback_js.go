@@ -4,7 +4,6 @@ package controller
 
 import (
 	"github.com/ringscope/ringscope/settings"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
@@ -19,7 +18,7 @@ import (
 // GPU writes only the statuses of the slots it claims: host.Queue.
 // AbsorbStatusMap), so the publisher sees the slots the GPU finished and
 // Requeue and ReclaimFaults the parked and faulted ones without a ring
-// read, the slot inspector shows its slot from it (ui.Frame.HostSlot) and
+// read, the slot inspector shows its slot from it (frame.Frame.HostSlot) and
 // a recording takes its ring from it (recordFrame). api.RingPolicy reads
 // the ring with a frame only when the inspector refreshes a slot kept from
 // an older frame. Auto picks full on a CPU or fallback adapter, where the reduce pass reads the whole ring on the CPU
@@ -37,7 +36,7 @@ import (
 // showReadback shows the ring's readback mode and why in the header.
 func (c *Controller) showReadback() {
 	rb := c.sess.Readback()
-	c.display.Update(func(d *ui.Dashboard) { d.Readback, d.ReadbackWhy = rb.Mode, rb.Why })
+	c.update(func(s *State) { s.Readback, s.ReadbackWhy = rb.Mode, rb.Why }, nil)
 }
 
 // summaryReadback sets o to run summary readback, the GPU sketching in the

@@ -9,7 +9,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/webgpu"
@@ -124,7 +123,7 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	}
 	c.mu.Unlock()
 	if lostFrame != nil {
-		c.display.Update(func(d *ui.Dashboard) { d.Apply(lostFrame) })
+		c.showFrame(lostFrame)
 	}
 	t0 := time.Now()
 	note := fmt.Sprintf("device lost (%s", reason)
@@ -132,7 +131,7 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 		note += ": " + msg
 	}
 	note += "); requesting a new device"
-	c.display.Update(func(d *ui.Dashboard) { d.Stale, d.StaleReason = true, note })
+	c.update(func(s *State) { s.Stale, s.StaleReason = true, note }, nil)
 
 	c.losses.WaitHold() // the test hook holdRecovery
 	var dev *webgpu.Device
@@ -179,15 +178,15 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	loss.Recovered, loss.RecoveredMillis = true, float64(time.Since(t0).Microseconds())/1000
 	c.losses.Last = &loss
 	c.mu.Unlock()
-	c.display.Update(func(d *ui.Dashboard) {
-		d.Recoveries = n
-		d.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
+	c.update(func(s *State) {
+		s.Recoveries, s.BusyLost = n, false
+		s.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
 		if runaway {
 			// Not ready: the page says what ran away and what it dropped
 			// until the next open() or reset.
-			d.Status, d.Running = ui.ErrorStatus(runawayStatus(loss)), false
+			s.Status, s.Err, s.Running = StatusError, runawayStatus(loss), false
 		}
-	})
+	}, nil)
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/openopts"
 	"github.com/ringscope/ringscope/wasm/session"
@@ -54,7 +53,7 @@ func (c *Controller) Do(pause bool, f func(ctx context.Context, r *megakernel.Ru
 		return err
 	})
 	if wasRunning {
-		c.display.Update(func(d *ui.Dashboard) { d.Running = false })
+		c.update(func(s *State) { s.Running = false }, nil)
 	}
 	return v, err
 }
@@ -111,7 +110,7 @@ func (c *Controller) Open(opts openopts.Options) (any, error) {
 		s.WindowOpcodes = settings.OpcodeList(opts.WindowOpcodes)
 		s.Readback, s.LogCapacity = opts.Readback, int(opts.LogCapacity)
 		c.settingsNow = s
-		c.display.Update(func(d *ui.Dashboard) { d.Settings = s })
+		c.update(func(st *State) { st.Settings = s }, nil)
 		c.afterReset(nil)
 		return res, nil
 	})
@@ -213,10 +212,10 @@ func (c *Controller) drainResult(run megakernel.DrainRun, observed bool, lost er
 	if err != nil {
 		return api.DrainResult{}, err
 	}
-	c.display.Update(func(d *ui.Dashboard) { d.Apply(f) })
+	c.showFrame(f)
 	res := api.DrainResult{Outcome: run.Outcome.String(), Submissions: run.Submissions, Stuck: api.StuckOf(f.Ring),
 		Report: run.Report, Telemetry: f.Ring, Counters: f.Counters, Observable: f.Ring.Control.Observable,
-		Log: api.LogOf(f.Log, workload.Formats), Diagnosis: api.DiagnosisOf(f.Diagnosis)}
+		Log: api.LogOf(f.Log, workload.Formats, c.opcodeName), Diagnosis: api.DiagnosisOf(f.Diagnosis)}
 	if lost != nil {
 		res.Error = lost.Error()
 	}
@@ -272,7 +271,7 @@ func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 	counters, _ := tel.RuntimeCounters()
 	rb := c.sess.Readback()
 	snap := api.Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
-		Log: api.LogOf(src.View().Log(), workload.Formats), Report: c.sess.Report(), Published: src.Published(), Pending: src.Pending(),
+		Log: api.LogOf(src.View().Log(), workload.Formats, c.opcodeName), Report: c.sess.Report(), Published: src.Published(), Pending: src.Pending(),
 		Running: c.running, Stale: c.losses.Stale(c.sess.Seq()), Recoveries: c.losses.Recoveries, LastLoss: c.losses.Last,
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {
