@@ -113,3 +113,11 @@ func readWords(t *testing.T, r *Runner, name string) []uint32 {
 	require.NoError(t, err)
 	return abi.Words(b)
 }
+
+// TestUserBFS and TestUserWavefront run the spawning examples over 20
+// random inputs each (testExample): BFS distances equal a Go BFS, every
+// reached vertex ran once; the wavefront's matrix equals a Go DP, every
+// tile ran once, spawned by its last predecessor.
+func TestUserBFS(t *testing.T) { testExample(t, examples.BFS) }
+
+func TestUserWavefront(t *testing.T) { testExample(t, examples.Wavefront) }

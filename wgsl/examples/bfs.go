@@ -103,13 +103,17 @@ func checkBFS(d kerneldef.Definition, rb Readback) Result {
 	}
 	if got, ok := v.readWords(rb, "visits"); ok {
 		for i := range want {
-			if w := uint32(min(1, int(^want[i]))); i < len(got) && got[i] != w {
-				v.differ("vertex %d ran %d times, want %d", i, got[i], w)
+			w := uint32(1)
+			if want[i] == Unreached {
+				w = 0
+			}
+			if i >= len(got) || got[i] != w {
+				v.differ("visits[%d] = %s, want %d (the vertex's runs)", i, wordAt(got, i), w)
 			}
 		}
 	}
 	if lost, ok := v.readWords(rb, "lost"); ok && len(lost) > 0 && lost[0] != 0 {
-		v.differ("%d spawns refused: the ring is too small for a frontier", lost[0])
+		v.differ("lost[0] = %d spawns refused: the ring is too small for a frontier", lost[0])
 	}
 	v.counts(rb, reached, 0)
 	return v.result(fmt.Sprintf("dist equals the host's BFS of %d vertices (%d reached, %d levels made on the GPU); each ran once",

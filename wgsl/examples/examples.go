@@ -40,7 +40,7 @@ type Result struct {
 const maxWrong = 8
 
 // List is every example, in the panel's order.
-var List = []Example{Histogram, GraphStep}
+var List = []Example{Histogram, GraphStep, BFS, Wavefront}
 
 // Lookup returns the example named name.
 func Lookup(name string) (Example, error) {

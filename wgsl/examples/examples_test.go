@@ -18,6 +18,7 @@ import (
 // stepped once.
 func device(t *testing.T, d kerneldef.Definition) (map[string][]uint32, Readback) {
 	bufs := map[string][]uint32{}
+	runs := d.Workload.Count // one per item published; the spawning examples say theirs
 	switch d.Example {
 	case histogramName:
 		hist := make([]uint32, histogramBins)
@@ -37,10 +38,14 @@ func device(t *testing.T, d kerneldef.Definition) (map[string][]uint32, Readback
 			visits[i] = 1
 		}
 		bufs["rank_out"], bufs["visits"] = out, visits
+	case bfsName:
+		runs = bfsOracle(d, bufs)
+	case wavefrontName:
+		runs = wavefrontOracle(d, bufs)
 	default:
 		t.Fatalf("no oracle for %q", d.Example)
 	}
-	rb := Readback{Done: d.Workload.Count, Runs: d.Workload.Count,
+	rb := Readback{Done: runs, Runs: runs,
 		Buffer: func(name string) ([]byte, error) {
 			ws, ok := bufs[name]
 			if !ok {
@@ -65,7 +70,7 @@ func TestExamplesCheck(t *testing.T) {
 				bufs, rb := device(t, d)
 				res := ex.Check(d, rb)
 				require.True(t, res.OK, "seed %d: %+v", seed, res)
-				assert.Contains(t, res.Summary, fmt.Sprint(d.Workload.Count))
+				assert.Contains(t, res.Summary, fmt.Sprint(rb.Runs))
 
 				// Each way a run can be wrong is caught.
 				for name, ws := range bufs {
@@ -108,7 +113,7 @@ func TestExamplesJSON(t *testing.T) {
 		assert.True(t, ex.Check(back, rb).OK, ex.Name)
 	}
 	_, err := Lookup("nope")
-	assert.ErrorContains(t, err, "histogram, graph_step")
+	assert.ErrorContains(t, err, "histogram, graph_step, bfs, wavefront")
 }
 
 // TestExamplesFromKernel: the definition the page rebuilds from the ring
@@ -123,4 +128,67 @@ func TestExamplesFromKernel(t *testing.T) {
 		assert.Equal(t, d.Buffers, back.Buffers)
 		assert.Equal(t, d.Data, back.Data)
 	}
+}
+
+// bfsOracle relaxes every edge until nothing changes (Bellman-Ford), not
+// the level-by-level search CSR.BFS does, and returns the reached count.
+func bfsOracle(d kerneldef.Definition, bufs map[string][]uint32) uint32 {
+	dst, _ := d.Buffer("dist")
+	n := int(dst.Size / abi.WordBytes)
+	dist := append([]uint32(nil), dst.Words...)
+	for changed := true; changed; {
+		changed = false
+		for v := range n {
+			if dist[v] == Unreached {
+				continue
+			}
+			for _, u := range d.Data[n+1+int(d.Data[v]) : n+1+int(d.Data[v+1])] {
+				if dist[v]+1 < dist[u] {
+					dist[u], changed = dist[v]+1, true
+				}
+			}
+		}
+	}
+	visits := make([]uint32, n)
+	reached := uint32(0)
+	for v, x := range dist {
+		if x != Unreached {
+			visits[v] = 1
+			reached++
+		}
+	}
+	bufs["dist"], bufs["visits"], bufs["lost"] = dist, visits, []uint32{0}
+	return reached
+}
+
+// wavefrontOracle fills the edit-distance matrix column by column (the
+// Check's fills it row by row) and returns the tiles.
+func wavefrontOracle(d kerneldef.Definition, bufs map[string][]uint32) uint32 {
+	items, _ := d.Workload.Items(nil)
+	args := items[0].Args
+	rows, cols, n, m := args[3], args[4], int(args[5]), int(args[6])
+	dp := make([]uint32, (n+1)*(m+1))
+	at := func(i, j int) *uint32 { return &dp[i*(m+1)+j] }
+	for j := 0; j <= m; j++ {
+		for i := 0; i <= n; i++ {
+			switch {
+			case i == 0:
+				*at(i, j) = uint32(j)
+			case j == 0:
+				*at(i, j) = uint32(i)
+			default:
+				cost := uint32(1)
+				if d.Data[i-1] == d.Data[n+j-1] {
+					cost = 0
+				}
+				*at(i, j) = min(*at(i-1, j-1)+cost, *at(i-1, j)+1, *at(i, j-1)+1)
+			}
+		}
+	}
+	visits := make([]uint32, rows*cols+1) // the last: refused spawns
+	for i := range rows * cols {
+		visits[i] = 1
+	}
+	bufs["dp"], bufs["visits"] = dp, visits
+	return rows * cols
 }
