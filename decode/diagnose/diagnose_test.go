@@ -471,3 +471,39 @@ func TestOneFrameRaisesNothingAndACauseOutlivesTwoQuietFrames(t *testing.T) {
 	r.complete(1, 2, 1000, 0)
 	assert.False(t, r.step(d, 100).Has(MaskedTenant), "cleared after %d quiet frames", clearFrames)
 }
+
+// TestSpawnRefused: refusals of the spawn state over the window are a
+// cause; a full partition's and a bad request's fixes differ.
+func TestSpawnRefused(t *testing.T) {
+	for _, bad := range []bool{false, true} {
+		d, r := New(), newRing(4096, 1)
+		sp := decode.SpawnTelemetry{}
+		var got *Diagnosis
+		for range 4 {
+			sp.Spawned += 100
+			if bad {
+				sp.RefusedBad++
+			} else {
+				sp.RefusedFull += 10
+			}
+			r.complete(0, 2, 100, 0)
+			r.t += 100
+			r.tel.Control.Dispatches++
+			r.ws = r.wd.Observe(r.t, &r.tel)
+			got = d.Observe(&Input{AtMillis: r.t, Ring: &r.tel, Watchdog: &r.ws, Log: &r.log, Spawn: &sp}, &r.facts)
+		}
+		require.Equal(t, []string{"spawn-refused"}, kinds(got))
+		if bad {
+			assert.Contains(t, got.Causes[0].Fix, "SPAWN_")
+		} else {
+			assert.Contains(t, got.Causes[0].Fix, "partition full")
+		}
+		// The refusals stop: the cause clears.
+		for range 8 {
+			sp.Spawned += 100
+			r.complete(0, 2, 100, 0)
+			got = r.step(d, 100)
+		}
+		assert.Empty(t, kinds(got))
+	}
+}

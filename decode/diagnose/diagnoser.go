@@ -42,10 +42,12 @@ type sample struct {
 	logCursor  uint32
 	published  uint64
 	refused    [abi.PriorityLevels]uint64
-	tenant     [abi.TenantSlots]uint32
-	priority   [abi.PriorityLevels]uint32
-	faultCodes [faultCodeSlots]uint32
-	faultOps   opTally
+	// spawned, spawnFull and spawnBad are the spawn state's counters.
+	spawned, spawnFull, spawnBad uint32
+	tenant                       [abi.TenantSlots]uint32
+	priority                     [abi.PriorityLevels]uint32
+	faultCodes                   [faultCodeSlots]uint32
+	faultOps                     opTally
 }
 
 // tracked is a cause under hysteresis: seen counts consecutive frames its
@@ -98,6 +100,9 @@ func (d *Diagnoser) record(in *Input, f *Facts) *sample {
 		tenant: c.TenantFairness, priority: c.PriorityFairness}
 	if in.Requeues != nil {
 		s.requeues = in.Requeues.RequeueCount + in.Requeues.AgedPromotions
+	}
+	if in.Spawn != nil {
+		s.spawned, s.spawnFull, s.spawnBad = in.Spawn.Spawned, in.Spawn.RefusedFull, in.Spawn.RefusedBad
 	}
 	if in.Log != nil {
 		s.logCursor = in.Log.Cursor

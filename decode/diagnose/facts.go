@@ -14,6 +14,9 @@ type Input struct {
 	Log      *decode.Log
 	// Requeues is the host's cumulative requeue accounting.
 	Requeues *decode.PriorityRequeueAccounting
+	// Spawn is a spawning kernel's spawn state (nil: the ring does not
+	// spawn, or it is not known).
+	Spawn *decode.SpawnTelemetry
 }
 
 // Facts is what the host knows that the buffers do not say. The zero

@@ -34,6 +34,9 @@ const (
 	Budget
 	// BackPressure: publishes are refused because a partition is full.
 	BackPressure
+	// SpawnRefused: spawns on the GPU were refused (a full partition, or
+	// an opcode, tenant or priority the ring does not run).
+	SpawnRefused
 	// FaultStorm: a large share of completions are faults.
 	FaultStorm
 	// LogOverflow: the log buffer dropped records.
@@ -54,6 +57,7 @@ var kindNames = [kindEnd]string{
 	Starvation:        "starvation",
 	Budget:            "budget",
 	BackPressure:      "back-pressure",
+	SpawnRefused:      "spawn-refused",
 	FaultStorm:        "fault-storm",
 	LogOverflow:       "log-overflow",
 	NoProgress:        "no-progress",

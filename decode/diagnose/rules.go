@@ -55,6 +55,7 @@ func (r *rules) all(dst []Cause) []Cause {
 	dst = r.tenantStarvation(dst)
 	dst = r.budget(dst)
 	dst = r.backPressure(dst)
+	dst = r.spawnRefused(dst)
 	dst = r.faultStorm(dst)
 	dst = r.logOverflow(dst)
 	if len(dst) == n {
@@ -503,4 +504,30 @@ func priorityName(p int) string {
 		return priorityNames[p]
 	}
 	return "priority " + strconv.Itoa(p)
+}
+
+// spawnRefused: spawns were refused over the window. A full partition's
+// refusals are the spawner's to handle (spawn returned false), but work
+// the program meant to make was not made; a bad request's are a bug.
+func (r *rules) spawnRefused(dst []Cause) []Cause {
+	full, bad := r.cur.spawnFull-r.old.spawnFull, r.cur.spawnBad-r.old.spawnBad
+	if r.in.Spawn == nil || full+bad == 0 {
+		return dst
+	}
+	c := Cause{Kind: SpawnRefused, Subject: NoSubject}
+	spawned := r.cur.spawned - r.old.spawned
+	c.Evidence.Add("refusedFull", float64(full))
+	c.Evidence.Add("refusedBad", float64(bad))
+	c.Evidence.Add("spawned", float64(spawned))
+	c.Evidence.Add("share", share(float64(full+bad), float64(full+bad+spawned)))
+	switch {
+	case !r.wantFix(&c):
+	case bad > 0:
+		c.Fix = "spawn named an opcode the kernel lacks, a tenant the ring does not run or a priority past IDLE: " +
+			"the log's SPAWN_* records name the spawning slot and the opcode."
+	default:
+		c.Fix = "Spawns found their partition full: size the ring for the widest frontier (open({slots})), spread " +
+			"spawns over the priorities, or requeue the spawner when spawn returns false."
+	}
+	return append(dst, c)
 }

@@ -131,7 +131,8 @@ func TestExamplesFromKernel(t *testing.T) {
 }
 
 // bfsOracle relaxes every edge until nothing changes (Bellman-Ford), not
-// the level-by-level search CSR.BFS does, and returns the reached count.
+// the level-by-level search CSR.BFS does, and returns the items run: a
+// reached vertex's, one per BFSChunk of its edges.
 func bfsOracle(d kerneldef.Definition, bufs map[string][]uint32) uint32 {
 	dst, _ := d.Buffer("dist")
 	n := int(dst.Size / abi.WordBytes)
@@ -150,15 +151,15 @@ func bfsOracle(d kerneldef.Definition, bufs map[string][]uint32) uint32 {
 		}
 	}
 	visits := make([]uint32, n)
-	reached := uint32(0)
+	runs := uint32(0)
 	for v, x := range dist {
 		if x != Unreached {
 			visits[v] = 1
-			reached++
+			runs += uint32(max(1, (d.Data[v+1]-d.Data[v]+BFSChunk-1)/BFSChunk))
 		}
 	}
 	bufs["dist"], bufs["visits"], bufs["lost"] = dist, visits, []uint32{0}
-	return reached
+	return runs
 }
 
 // wavefrontOracle fills the edit-distance matrix column by column (the

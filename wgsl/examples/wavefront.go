@@ -66,7 +66,7 @@ func WavefrontDefinition(a, b []uint32, tile int) kerneldef.Definition {
 		// Partition 2 holds a diagonal of tiles while the next one is
 		// spawned: room for two diagonals (min(rows, cols) tiles each).
 		Slots: uint32(abi.PriorityLevels * (2*min(rows, cols) + 2)), Tenants: 1,
-		Data:  append(append([]uint32(nil), a...), b...),
+		Data:    append(append([]uint32(nil), a...), b...),
 		Opcodes: []kerneldef.Opcode{{Opcode: op, Name: "wavefront", WGSL: wavefrontWGSL}},
 		Buffers: []kerneldef.Buffer{
 			{Name: "dp", Access: "read_write", Size: words(len(dp)), Words: dp},
