@@ -56,11 +56,11 @@ var projectRules = map[string][]string{
 	"wasm/":            {"*"},
 	// Inside wasm/, the live loop and what it reports run natively: no
 	// import runs back up to the controller, the adapters or the view.
-	"wasm/api":        {"decode", "decode/diagnose", "settings", "webgpu", "wgsl/abi", "wgsl/host"},
+	"wasm/api":        {"decode", "decode/", "settings", "wasm/capture", "webgpu", "wgsl/abi", "wgsl/host"},
 	"wasm/capture":    {"decode", "decode/", "wgsl/abi"},
 	"wasm/pace":       {},
 	"wasm/session":    {"decode", "decode/", "wasm/api", "webgpu/megakernel", "wgsl/abi", "wgsl/host", "wgsl/workload"},
-	"wasm/controller": {"decode", "decode/", "settings", "wasm/api", "wasm/browser", "wasm/devloss", "wasm/openopts", "wasm/pace", "wasm/session", "webgpu", "webgpu/", "wgsl", "wgsl/"},
+	"wasm/controller": {"decode", "decode/", "settings", "wasm/api", "wasm/browser", "wasm/capture", "wasm/devloss", "wasm/openopts", "wasm/pace", "wasm/session", "webgpu", "webgpu/", "wgsl", "wgsl/"},
 	".":               {},
 	"internal/":       {},
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
+	"github.com/ringscope/ringscope/wgsl"
 )
 
 // The frame loop: one epoch per display frame while running, the
@@ -209,12 +210,16 @@ func ringFacts(o megakernel.Options) diagnose.Facts {
 	if o.Masks != nil {
 		tenants = uint32(len(o.Masks))
 	}
-	k := o.Kernel
-	name := func(op uint32) string {
+	return diagnose.Facts{Tenants: tenants, Budget: o.Budget, IOService: true, OpcodeName: opcodeNamer(o.Kernel)}
+}
+
+// opcodeNamer names opcodes as the page does: k's own names of its user
+// opcodes, else decode.OpcodeName.
+func opcodeNamer(k wgsl.Kernel) func(op uint32) string {
+	return func(op uint32) string {
 		if n := k.Name(op); n != "" {
 			return n
 		}
 		return decode.OpcodeName(op)
 	}
-	return diagnose.Facts{Tenants: tenants, Budget: o.Budget, IOService: true, OpcodeName: name}
 }

@@ -5,7 +5,6 @@ package controller
 import (
 	"slices"
 
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -20,9 +19,10 @@ func taskTrace(r *megakernel.Runner) *capture.TaskTrace {
 	if w == nil {
 		return nil
 	}
-	return &capture.TaskTrace{Capacity: r.Options().TraceCapacity, Overflow: w.Overflow, Evicted: w.Evicted,
+	o := r.Options()
+	return &capture.TaskTrace{Capacity: o.TraceCapacity, Overflow: w.Overflow, Evicted: w.Evicted,
 		Passes: slices.Clone(w.Passes), Budget: slices.Clone(w.Budget), Records: slices.Clone(w.Records),
-		Name: ui.OpcodeName}
+		Name: opcodeNamer(o.Kernel)}
 }
 
 // TaskTrace is the running ring's trace window (docs/TRACE.md), nil when
