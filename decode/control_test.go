@@ -41,7 +41,7 @@ func TestDecodeControlV1(t *testing.T) {
 	assert.NoError(t, got.CheckABI())
 	assert.Equal(t, uint32(77), got.DoneCount)
 	assert.Equal(t, uint32(5), got.Epoch)
-	assert.Equal(t, []Metric{{0, 10}, {7, 2}, {31, 1}}, got.Metrics)
+	assert.Equal(t, []Metric{{Opcode: 0, Count: 10}, {Opcode: 7, Count: 2}, {Opcode: 31, Count: 1}}, got.Metrics)
 	assert.Equal(t, uint32(9), got.TenantFairness[1])
 	assert.Equal(t, uint32(4), got.TenantFairness[31])
 	assert.Equal(t, [abi.PriorityLevels]uint32{0, 0, 0, 0, 6}, got.PriorityFairness)
@@ -158,5 +158,5 @@ func TestControlMetricsWindowOneWordShort(t *testing.T) {
 	_, err := TryDecode(short, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "word 127 is missing")
-	assert.Equal(t, []Metric{{0, 1}, {30, 2}}, Decode(short, nil).Control.Metrics)
+	assert.Equal(t, []Metric{{Opcode: 0, Count: 1}, {Opcode: 30, Count: 2}}, Decode(short, nil).Control.Metrics)
 }

@@ -30,10 +30,13 @@ type RingTelemetry struct {
 }
 
 // Metric is one non-zero OPCODE_METRICS word: how many times opcode Opcode
-// (< abi.MetricOpcodes) was executed.
+// (< abi.MetricOpcodes) was executed. Name is a user opcode's name, set by
+// whoever knows the kernel (the page's API results, as its metrics export
+// labels them); the buffers do not say it, so decoders leave it empty.
 type Metric struct {
 	Opcode uint32
 	Count  uint32
+	Name   string `json:",omitempty"`
 }
 
 // ControlSnapshot is the decoded control buffer (PROTOCOL §2). The zero

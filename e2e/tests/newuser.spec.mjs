@@ -37,3 +37,24 @@ ${names.map((n, i) => `    ${n}[0] = args[0] + ${i}u;`).join('\n')}
   expect(out.last).toBe(100 + out.yours - 1);
   expect(out.tooMany).toBe(`open: kernel: buffers: ${out.yours + 1} buffers: the drain binds 4 storage buffers itself and the device allows ${out.most} per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most ${out.yours} are yours`);
 });
+
+// snapshot()'s and drain()'s per-opcode metrics name a user opcode, as the
+// metrics export labels it.
+test("the per-opcode metrics carry a user opcode's name", async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const out = await page.evaluate(async () => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, opcodes: [{ opcode: 0x10, name: 'tally', wgsl: `fn tally(slot: u32, args: Args) -> Outcome {
+    observable_add(0u, 1u);
+    return done();
+}` }] });
+    await ringscope.publish([{ opcode: 0x10 }, { opcode: 0x10 }, { opcode: 0 }]);
+    const drained = (await ringscope.drain()).telemetry.control.metrics;
+    const snap = (await ringscope.snapshot()).telemetry.control.metrics;
+    return { drained, snap, metrics: await ringscope.exportMetrics() };
+  });
+  const want = [{ opcode: 0, count: 1 }, { opcode: 16, count: 2, name: 'tally' }];
+  expect(out.snap).toEqual(want);
+  expect(out.drained).toEqual(want);
+  expect(out.metrics).toContain('ringscope_opcode_executions_total{opcode="16",name="tally"} 2');
+});

@@ -47,10 +47,15 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 		return appendJSON(b, v.Elem())
 	case reflect.Struct:
 		b = append(b, '{')
-		for i, f := range info.fields {
-			if i > 0 {
+		first := true
+		for _, f := range info.fields {
+			if f.omitted(v) {
+				continue
+			}
+			if !first {
 				b = append(b, ',')
 			}
+			first = false
 			b = appendString(b, f.name)
 			b = append(b, ':')
 			if b, ok = appendJSON(b, v.Field(f.index)); !ok {

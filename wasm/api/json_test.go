@@ -62,7 +62,7 @@ func TestEncodeParsesToPlain(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(5, 6))
 	tel := decode.RingTelemetry{
-		Control: decode.ControlSnapshot{DoneCount: 77, Metrics: []decode.Metric{{Opcode: 1, Count: 3}}},
+		Control: decode.ControlSnapshot{DoneCount: 77, Metrics: []decode.Metric{{Opcode: 1, Count: 3}, {Opcode: 16, Count: 2, Name: "tally"}}},
 		Windows: []decode.WindowTelemetry{{Ticket: 9, Required: 2, Done: 1}},
 	}
 	for i := range 2048 {
@@ -70,6 +70,10 @@ func TestEncodeParsesToPlain(t *testing.T) {
 			Opcode: rng.Uint32(), Tenant: uint32(rng.IntN(32)), Args: [3]uint32{rng.Uint32(), 0, math.MaxUint32}})
 	}
 	assert.Equal(t, api.Plain(&tel), parsed(t, &tel))
+	// A json:",omitempty" string is left out when empty (a built-in
+	// opcode's metric has no name).
+	assert.Equal(t, []any{map[string]any{"opcode": 1.0, "count": 3.0}, map[string]any{"opcode": 16.0, "count": 2.0, "name": "tally"}},
+		api.Plain(tel.Control.Metrics))
 	assert.Equal(t, api.Plain(decode.MegakernelTelemetry{ExecutionMode: decode.ModeJIT}),
 		parsed(t, decode.MegakernelTelemetry{ExecutionMode: decode.ModeJIT}))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -68,7 +69,9 @@ func plain(v reflect.Value) any {
 	case reflect.Struct:
 		m := make(map[string]any, len(info.fields))
 		for _, f := range info.fields {
-			m[f.name] = plain(v.Field(f.index))
+			if !f.omitted(v) {
+				m[f.name] = plain(v.Field(f.index))
+			}
 		}
 		return m
 	case reflect.Slice:
@@ -115,6 +118,14 @@ type typeInfo struct {
 type fieldName struct {
 	index int
 	name  string // LowerCamel
+	// omitEmpty: the field is left out when it is "" (a json:",omitempty"
+	// string: decode.Metric's Name, which only a user opcode has).
+	omitEmpty bool
+}
+
+// omitted reports whether f of struct v is left out.
+func (f *fieldName) omitted(v reflect.Value) bool {
+	return f.omitEmpty && v.Field(f.index).String() == ""
 }
 
 var typeInfos sync.Map // reflect.Type → *typeInfo
@@ -130,7 +141,8 @@ func infoOf(t reflect.Type) *typeInfo {
 	if t.Kind() == reflect.Struct {
 		for i := range t.NumField() {
 			if f := t.Field(i); f.IsExported() {
-				info.fields = append(info.fields, fieldName{i, LowerCamel(f.Name)})
+				omit := f.Type.Kind() == reflect.String && strings.Contains(f.Tag.Get("json"), ",omitempty")
+				info.fields = append(info.fields, fieldName{i, LowerCamel(f.Name), omit})
 			}
 		}
 	}

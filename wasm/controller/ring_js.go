@@ -213,6 +213,7 @@ func (c *Controller) drainResult(run megakernel.DrainRun, observed bool, lost er
 		return api.DrainResult{}, err
 	}
 	c.showFrame(f)
+	c.nameMetrics(f.Ring)
 	res := api.DrainResult{Outcome: run.Outcome.String(), Submissions: run.Submissions, Stuck: api.StuckOf(f.Ring),
 		Report: run.Report, Telemetry: f.Ring, Counters: f.Counters, Observable: f.Ring.Control.Observable,
 		Log: api.LogOf(f.Log, workload.Formats, c.opcodeName), Diagnosis: api.DiagnosisOf(f.Diagnosis)}
@@ -268,6 +269,7 @@ func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
 	}
+	c.nameMetrics(tel)
 	counters, _ := tel.RuntimeCounters()
 	rb := c.sess.Readback()
 	snap := api.Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
@@ -311,4 +313,19 @@ func explainOOM(o megakernel.Options, err error) error {
 	}
 	return fmt.Errorf("a ring of %d slots needs %d bytes of device memory, more than the memory budget of %d bytes "+
 		"(memoryBudgetBytes): use fewer slots or a larger budget: %w", o.Slots, oom.Requested, oom.Available, err)
+}
+
+// nameMetrics names the user opcodes of tel's per-opcode metrics, as the
+// metrics export labels them (the buffers do not say them). An attached
+// ring's kernel is the host's: its opcodes stay unnamed. Called with mu
+// held.
+func (c *Controller) nameMetrics(tel *decode.RingTelemetry) {
+	if c.attached != nil || tel == nil {
+		return
+	}
+	k := c.runner.Options().Kernel
+	for i := range tel.Control.Metrics {
+		m := &tel.Control.Metrics[i]
+		m.Name = k.Name(m.Opcode)
+	}
 }
