@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -384,11 +385,29 @@ func (a *Attachment) end(err error) error {
 		r, msg := a.dev.LostReason()
 		reason = fmt.Sprintf("the host's device was lost (%s): %s", r, msg)
 	case errors.As(err, &verr):
-		reason = "the host's buffers can no longer be copied (destroyed?): " + verr.Message
+		reason = "the host's buffers can no longer be copied: " + a.refusedCopy(verr.Message)
 	}
 	a.ended = &EndedError{Reason: reason, Err: err}
 	a.release()
 	return a.ended
+}
+
+// refusedCopy says in one line why the device refused a frame's copy,
+// from its validation message (Dawn's: `[Buffer "ring"] used in submit
+// while destroyed.` and a line per call it was met in): the watched buffer
+// it names, or the message's first line.
+func (a *Attachment) refusedCopy(msg string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	for _, b := range []struct {
+		field string
+		buf   *webgpu.Buffer
+	}{{"control", a.opts.Control}, {"ring", a.opts.Ring}, {"log", a.opts.Log}} {
+		if b.buf != nil && b.buf.Label() != "" && strings.Contains(first, fmt.Sprintf("[Buffer %q]", b.buf.Label())) &&
+			strings.Contains(first, "destroyed") {
+			return fmt.Sprintf("its %s buffer %q was destroyed", b.field, b.buf.Label())
+		}
+	}
+	return strings.TrimSuffix(first, ".")
 }
 
 // Ended returns why the attachment ended on its own, or nil.
