@@ -19,12 +19,17 @@ WASM_TEST_ENV := PATH="$(GOROOT)/lib/wasm:$$PATH" \
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg \
 	GOOS=js GOARCH=wasm
 
-.PHONY: run build e2e-static setup setup-chromium setup-node test test-native test-types test-wasm test-e2e fuzz bench bench-node vet generate clean
+.PHONY: run build package e2e-static setup setup-chromium setup-node test test-native test-types test-wasm test-e2e fuzz bench bench-node vet generate clean
 
 run: setup-node build
 	$(GO) run . -addr $(ADDR)
 
 build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js
+
+# The npm package "ringscope" as a tarball in dist/ (scripts/package.mjs):
+# the library's static assets, types/ and the Playwright kit (pkg/).
+package: static/main.wasm static/wasm_exec.js
+	node scripts/package.mjs
 
 # No inlining in the generated ui components (their Build code inlines
 # Vugu's AppendChild thousands of times), nor in the cold JSON, reflection,
@@ -150,4 +155,4 @@ bench-node: setup
 	VK_ICD_FILENAMES=$(SWIFTSHADER) XDG_RUNTIME_DIR=$(CURDIR)/.cache/xdg ./bench/device.sh $(BENCH_FLAGS)
 
 clean:
-	rm -rf static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js .cache e2e/test-results e2e/playwright-report
+	rm -rf dist static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-panel.js .cache e2e/test-results e2e/playwright-report

@@ -1,7 +1,7 @@
 // attach-host.wgsl: the example host app's own kernel (static/attach-host.js),
 // written for the example, not ringscope's megakernel. One dispatch per
 // frame, one lane per slot of the app's ring, in ringscope's ABI v1 layout
-// (shared/docs/PROTOCOL.md; with MAGIC 0 it is vyre's):
+// (docs/PROTOCOL.md; with MAGIC 0 it is vyre's):
 //
 //   - a slot PUBLISHED by the previous frame is claimed and run: CLAIMED
 //     counters (HEAD, CLAIMS, TENANT_CLAIMS, PRIORITY_CLAIMS,

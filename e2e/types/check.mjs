@@ -7,10 +7,14 @@ import { fileURLToPath } from 'node:url';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
 
-const ok = spawnSync(tsc, ['-p', 'tsconfig.json', '--noEmit', '--strict'], { cwd: dir, encoding: 'utf8' });
-if (ok.status !== 0) {
-  console.error(`tsc --strict refused the typed consumer (consumer.ts):\n${ok.stdout}${ok.stderr}`);
-  process.exit(1);
+// consumer.ts uses the library, playwright-consumer.ts the Playwright kit
+// (under Node's types, as a test suite compiles).
+for (const project of ['tsconfig.json', 'tsconfig.playwright.json']) {
+  const ok = spawnSync(tsc, ['-p', project, '--noEmit', '--strict'], { cwd: dir, encoding: 'utf8' });
+  if (ok.status !== 0) {
+    console.error(`tsc --strict refused the typed consumer of ${project}:\n${ok.stdout}${ok.stderr}`);
+    process.exit(1);
+  }
 }
 // The same settings (tsconfig.wrong.json extends it), the wrong consumer.
 const bad = spawnSync(tsc, ['-p', 'tsconfig.wrong.json', '--noEmit', '--strict'], { cwd: dir, encoding: 'utf8' });
@@ -19,4 +23,4 @@ if (bad.status === 0 || !/'slot' does not exist in type 'OpenOptions'/.test(out)
   console.error(`tsc should refuse wrong-option.ts naming "slot" (exit ${bad.status}):\n${out}`);
   process.exit(1);
 }
-console.log('types: consumer.ts compiles under --strict; wrong-option.ts is refused:', out.trim().split('\n')[0]);
+console.log('types: consumer.ts and playwright-consumer.ts compile under --strict; wrong-option.ts is refused:', out.trim().split('\n')[0]);

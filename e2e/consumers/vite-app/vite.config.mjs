@@ -1,0 +1,1 @@
+export default { build: { target: "es2022" } };
