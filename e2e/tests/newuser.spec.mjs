@@ -1,5 +1,7 @@
 // Defects a new user hit (issue 34 item 5), each checked where the user
 // meets it: the API, the page's header and panels.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { test, expect, gotoReady } from './fixtures.mjs';
 
 test.describe.configure({ timeout: 120_000 });
@@ -57,4 +59,20 @@ test("the per-opcode metrics carry a user opcode's name", async ({ page }) => {
   expect(out.snap).toEqual(want);
   expect(out.drained).toEqual(want);
   expect(out.metrics).toContain('ringscope_opcode_executions_total{opcode="16",name="tally"} 2');
+});
+
+// docs/EMBEDDING.md's log example, run as it is written: the records it
+// shows are the ones drain() gives.
+test("EMBEDDING.md's log example shows what the code gives", async ({ page }) => {
+  const doc = readFileSync(fileURLToPath(new URL('../../docs/EMBEDDING.md', import.meta.url)), 'utf8');
+  const section = doc.slice(doc.indexOf('### `publish(items, {allowUnknownOpcodes})` and the log'));
+  const start = section.indexOf('```js\n') + 6;
+  const block = section.slice(start, section.indexOf('\n```', start));
+  const [code, shown] = block.split('\nlog.records;\n');
+  expect(shown, 'the example ends with log.records and what it holds').toBeDefined();
+  // The comment is a JS literal: evaluated here, in the test, not the page.
+  const want = new Function(`return ${shown.replace(/^\/\/ ?/gm, '')};`)();
+  await gotoReady(page, '?autostart=0');
+  const got = await page.evaluate(`(async () => { await ringscope.ready;\n${code}\nreturn log.records; })()`);
+  expect(got).toEqual(want);
 });
