@@ -55,8 +55,13 @@ WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(R
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
+# wasmdata joins the linker's tens of thousands of data segments, which
+# deflate badly, into a few (internal/wasmdata; bench/results-size.md).
+WASMDATA := $(GO) run ./internal/cmd/wasmdata
+
 static/main.wasm: $(shell find wasm ui webgpu wgsl decode internal -name '*.go' -o -name '*.wgsl' 2>/dev/null) go.mod
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.ringscopeVersion=$(VERSION)' $(WASM_GCFLAGS) -o $@ ./wasm
+	$(WASMDATA) $@
 
 # The server sends a fresh name.gz as it is (handler.go), so the first
 # load after a start need not wait for it to gzip 6 MB (1-2 s here).
@@ -80,6 +85,7 @@ e2e-static: build $(E2E_STATIC)/main.wasm.gz
 $(E2E_STATIC)/main.wasm.gz: static/main.wasm
 	@mkdir -p $(E2E_STATIC)
 	GOOS=js GOARCH=wasm $(GO) build -tags ringscope_testhooks -trimpath -ldflags='-s -w -X main.ringscopeVersion=$(VERSION)' $(WASM_GCFLAGS) -o $(E2E_STATIC)/main.wasm ./wasm
+	$(WASMDATA) $(E2E_STATIC)/main.wasm
 	gzip -6 -k -f $(E2E_STATIC)/main.wasm
 
 # The Kernel panel (static/src/kernel-panel) with CodeMirror and its WGSL
