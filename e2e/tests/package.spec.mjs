@@ -5,7 +5,11 @@
 // 'wasm-unsafe-eval', no worker, no blob), runs two instances in headless
 // Chromium: a ring of its own and an attachment to the app's own ring.
 // Both dashboards update; dispose() of one leaves the other running.
-import { execFileSync } from 'node:child_process';
+// A second scratch project (e2e/consumers/playwright-suite: the tarball
+// and @playwright/test) is a small WebGPU app's own suite asserting
+// through ringscope/playwright: the healthy run passes, the app's two
+// deliberate bugs (a masked tenant, a fault) fail with the diagnosis.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +18,7 @@ import { test, expect, num } from './fixtures.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const app = path.join(root, 'e2e/consumers/vite-app');
+const suite = path.join(root, 'e2e/consumers/playwright-suite');
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; base-uri 'none'";
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
@@ -31,6 +36,8 @@ test.beforeAll(async () => {
   run('npm', ['ci', '--no-audit', '--no-fund'], app);
   run('npm', ['install', '--no-save', '--no-audit', '--no-fund', tgz], app);
   run('npx', ['vite', 'build'], app);
+  run('npm', ['ci', '--no-audit', '--no-fund'], suite);
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', tgz], suite);
   server = createServer(async (req, res) => {
     const p = new URL(req.url, 'http://x').pathname;
     try {
@@ -63,4 +70,25 @@ test('a Vite app built on the packed tarball runs a ring and an attachment; disp
   expect(await page.locator('#ring').evaluate((el) => el.childElementCount)).toBe(0);
   const f1 = await frameOf(page, '#attached');
   await expect.poll(() => frameOf(page, '#attached'), { timeout: 30_000, message: 'the other keeps running' }).toBeGreaterThan(f1);
+});
+
+test("a WebGPU app's own suite: healthy passes, a masked tenant and a fault fail with the diagnosis", async () => {
+  test.setTimeout(180_000);
+  const port = Number(process.env.RINGSCOPE_E2E_PORT || 18473) + 97;
+  const r = spawnSync('npx', ['playwright', 'test', '--reporter=json'], {
+    cwd: suite, encoding: 'utf8', env: { ...process.env, APP_PORT: String(port) }, maxBuffer: 64 << 20, timeout: 170_000,
+  });
+  const report = JSON.parse(r.stdout);
+  const results = Object.fromEntries(report.suites.flatMap((s) => s.specs)
+    .map((spec) => [spec.title, spec.tests[0].results[0]]));
+  expect(results['healthy: the queue drains'].status, results['healthy: the queue drains'].error?.message).toBe('passed');
+  const masked = results['bug: a masked tenant'];
+  expect(masked.status).toBe('failed');
+  expect(masked.error.message).toContain('expect(ringscope).toBeHealthy(): the ring is not healthy');
+  expect(masked.error.message).toMatch(/health: (stalled|degraded)\n- masked-tenant \(tenant 1\): deniedPerFrame=\d+, share=[\d.]+, slots=8\n/);
+  expect(masked.error.message).toMatch(/fix: Tenant 1 is masked/);
+  const fault = results['bug: a fault'];
+  expect(fault.status).toBe('failed');
+  expect(fault.error.message).toMatch(/toHaveNoFaults\(\): FAULTS is 4; the log:\n {2}UNKNOWN_OPCODE: /);
+  expect(fault.error.message).toMatch(/health: \w+/);
 });

@@ -92,7 +92,7 @@ export function describe(d) {
   const lines = [`health: ${d.health}`];
   for (const c of d.causes) {
     const subject = Object.entries(c.subject ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
-    const evidence = Object.entries(c.evidence ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
+    const evidence = Object.entries(c.evidence ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join(', ');
     lines.push(`- ${c.kind}${subject ? ` (${subject})` : ''}: ${evidence}`, `  fix: ${c.fix}`);
   }
   if (d.causes.length === 0) lines.push('no cause');
