@@ -176,6 +176,19 @@ export interface DrainResult {
   stuck: Fields;
   error: string;
   trace: Trace | null;
+  spawn: Spawn | null;
+}
+
+/** A spawning kernel's spawn state (docs/PROTOCOL-SPAWN.md §2); null for a ring that does not spawn. */
+export interface Spawn {
+  generations: number;
+  spawned: number;
+  refusedFull: number;
+  refusedBad: number;
+  /** Items spawned per opcode, opcodes 0…31. */
+  byOpcode: number[];
+  /** The newest generations, oldest first: the frontier each drained (claimed), spawned and refused. */
+  history: { pass: number; claimed: number; spawned: number; refused: number }[];
 }
 
 /** A traced ring's records (docs/TRACE.md §5). */
@@ -223,6 +236,7 @@ export interface Snapshot {
   ringReads: number;
   lastBytesReadBack: number;
   trace: Trace | null;
+  spawn: Spawn | null;
 }
 
 export interface AttachInfo extends Fields {

@@ -178,6 +178,14 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
+					vgcompKey := vugu.MakeCompKey(0xBE7F865EB7E70A7A^vgin.CurrentPositionHash(), vgiterkey)
+					// ask BuildEnv for prior instance of this specific component
+					vgcomp := vgComponent[GenerationsPanel](vgin, vgcompKey)
+					vgcomp.Frame = c.frame
+					vgcomp.Names = c.OpcodeNames
+					vgn = vgMount(vgout, vgparent, vgcomp)
+				}
+				{
 					vgcompKey := vugu.MakeCompKey(0x2F5A14C0FA1AC6EA^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[SlotMap](vgin, vgcompKey)

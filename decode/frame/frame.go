@@ -45,6 +45,11 @@ type Frame struct {
 	Dispatch *decode.MegakernelTelemetry
 	Report   *decode.MegakernelReport
 
+	// Spawn is a spawning kernel's spawn state (docs/PROTOCOL-SPAWN.md):
+	// items spawned per opcode and per generation, the frontier each
+	// generation drained, refusals. Nil for a ring that does not spawn.
+	Spawn *decode.SpawnTelemetry
+
 	Log *decode.Log
 
 	// StatusMap is the packed status of every slot (docs/SUMMARY.md §4: 4

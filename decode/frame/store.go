@@ -36,6 +36,9 @@ type Parts struct {
 	Raw      Raw
 	// OpcodeEnds, when set, is copied into the frame.
 	OpcodeEnds []decode.Metric
+	// Spawn, when set (a spawning kernel's runner), is copied into the
+	// frame.
+	Spawn *decode.SpawnTelemetry
 }
 
 // Sketcher fills sketches from a source other than the frame's slots.
@@ -68,6 +71,7 @@ type buffer struct {
 	waits     decode.WaitTimes
 	statusMap []uint32
 	ends      []decode.Metric
+	spawn     decode.SpawnTelemetry
 }
 
 // Assemble builds the next frame from p into the store's next buffer and
@@ -124,6 +128,12 @@ func (s *Store) Assemble(p *Parts) *Frame {
 	if p.Waits != nil {
 		b.waits = *p.Waits
 		f.Waits = &b.waits
+	}
+	if p.Spawn != nil {
+		h := append(b.spawn.History[:0], p.Spawn.History...)
+		b.spawn = *p.Spawn
+		b.spawn.History = h
+		f.Spawn = &b.spawn
 	}
 	return f
 }

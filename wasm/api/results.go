@@ -29,6 +29,8 @@ type DrainResult struct {
 	Log *Log
 	// Diagnosis is the verdict of the frame the drain ended on.
 	Diagnosis *Diagnosis
+	// Spawn is the spawn state the drain ended on (Snapshot's).
+	Spawn *decode.SpawnTelemetry
 
 	// Outcome says why the drain stopped (megakernel.DrainOutcome's
 	// names): "empty", "no-progress", "max-submissions" or "lost";
@@ -78,6 +80,11 @@ type Snapshot struct {
 	// Trace is the ring's trace window, when snapshot({trace: true})
 	// asked for it on a traced ring (docs/TRACE.md); nil otherwise.
 	Trace *Trace
+	// Spawn is a spawning kernel's spawn state as of the last frame
+	// (docs/PROTOCOL-SPAWN.md): generations, spawned per opcode, the
+	// frontier per generation, refusals; nil for a ring that does not
+	// spawn.
+	Spawn *decode.SpawnTelemetry
 }
 
 // Status is what ringscope.status resolves to, at once, even while a

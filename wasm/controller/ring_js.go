@@ -216,7 +216,7 @@ func (c *Controller) drainResult(run megakernel.DrainRun, observed bool, lost er
 	c.nameMetrics(f.Ring)
 	res := api.DrainResult{Outcome: run.Outcome.String(), Submissions: run.Submissions, Stuck: api.StuckOf(f.Ring),
 		Report: run.Report, Telemetry: f.Ring, Counters: f.Counters, Observable: f.Ring.Control.Observable,
-		Log: api.LogOf(f.Log, workload.Formats, c.opcodeName), Diagnosis: api.DiagnosisOf(f.Diagnosis)}
+		Log: api.LogOf(f.Log, workload.Formats, c.opcodeName), Diagnosis: api.DiagnosisOf(f.Diagnosis), Spawn: f.Spawn}
 	if lost != nil {
 		res.Error = lost.Error()
 	}
@@ -278,7 +278,7 @@ func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {
 		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)
-		snap.Waits = f.Waits
+		snap.Waits, snap.Spawn = f.Waits, f.Spawn
 	}
 	if trace && c.attached == nil {
 		snap.Trace = api.TraceOf(taskTrace(c.runner))

@@ -41,7 +41,7 @@ func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosi
 	}
 	g.lostFrame = false
 	g.facts.Published = published
-	in := diagnose.Input{AtMillis: p.AtMillis, Ring: p.Ring, Watchdog: &p.Watchdog, Log: p.Log, Requeues: &p.Priority}
+	in := diagnose.Input{AtMillis: p.AtMillis, Ring: p.Ring, Watchdog: &p.Watchdog, Log: p.Log, Requeues: &p.Priority, Spawn: p.Spawn}
 	return g.d.Observe(&in, &g.facts)
 }
 
@@ -117,7 +117,7 @@ func (s *Session) ClearStuck() *frame.Frame {
 func (s *Session) rediagnose() *frame.Frame {
 	g := &s.diagnosis
 	if f := s.frames.Last(); f != nil && f.Diagnosis != nil && f != g.marked {
-		in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority}
+		in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority, Spawn: f.Spawn}
 		g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
 		return f
 	}

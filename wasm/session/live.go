@@ -137,6 +137,9 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 		ep.AddTo(&s.report)
 		p.Launch, p.Dispatch = &ep.Launch, &ep.Telemetry
 	}
+	if p.Spawn == nil {
+		p.Spawn = s.spawnOf(src)
+	}
 	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
 	p.Report = &s.report
 	s.changedSlots = appendSlotRuns(s.changedSlots[:0], v.RingChanges())
@@ -161,6 +164,7 @@ func (s *Session) observe(src Source, p *frame.Parts) {
 	tel := v.Telemetry()
 	now := s.now()
 	p.AtMillis, p.Ring, p.Log, p.Priority = now, tel, v.Log(), src.Accounting()
+	p.Spawn = s.spawnOf(src)
 	p.Watchdog = s.watchdog.Observe(now, tel)
 	if w := s.runnerWaits(); w != nil { // before the diagnosis, which reads them
 		fillWaits(&s.waits, w, now)
@@ -181,4 +185,25 @@ func appendSlotRuns(dst []frame.SlotRun, rs []host.ByteRange) []frame.SlotRun {
 		dst = append(dst, frame.SlotRun{First: first, Count: end - first})
 	}
 	return dst
+}
+
+// spawner is a source whose kernel may spawn (megakernel.Runner).
+type spawner interface {
+	Spawn() (decode.SpawnTelemetry, bool)
+}
+
+// spawnOf is src's spawn state, nil when its kernel does not spawn. The
+// copy lives in the session (no allocation per frame); the frame store
+// copies it again.
+func (s *Session) spawnOf(src Source) *decode.SpawnTelemetry {
+	sp, ok := src.(spawner)
+	if !ok {
+		return nil
+	}
+	t, on := sp.Spawn()
+	if !on {
+		return nil
+	}
+	s.spawn = t
+	return &s.spawn
 }

@@ -25,6 +25,9 @@ type Session struct {
 
 	runner   Runner
 	attached Attached
+	// spawn is the last frame's spawn state (spawnOf), held here so a
+	// frame allocates nothing for it.
+	spawn decode.SpawnTelemetry
 	// gen feeds the runner each frame; nil when the embedder publishes.
 	gen   *workload.Generator
 	items []host.Item

@@ -28,9 +28,12 @@ func (o *Options) request(limits webgpu.Limits, queue uint32, l layout) decode.L
 }
 
 // recommend plans a launch; tel, when non-nil, adds what the last readback
-// shows (reference §7.9).
-func (o *Options) recommend(limits webgpu.Limits, queue uint32, l layout, tel *decode.RingTelemetry) (decode.LaunchRecommendation, error) {
+// shows (reference §7.9). frontierBps, when non-zero, is the frontier's
+// density (a spawning kernel's real frontier, spawnFrontierBps) in place
+// of the occupancy proxy.
+func (o *Options) recommend(limits webgpu.Limits, queue uint32, l layout, tel *decode.RingTelemetry, frontierBps uint16) (decode.LaunchRecommendation, error) {
 	req := o.request(limits, queue, l)
+	req.FrontierDensityBps = frontierBps
 	if tel != nil {
 		return tel.RecommendLaunch(req)
 	}

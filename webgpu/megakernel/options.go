@@ -276,7 +276,7 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 	// The worst launch of this ring: every slot queued. Recommend checks
 	// the budget against the same peak a Step reports, so a runner Open
 	// accepts never meets an out-of-memory refusal later.
-	if _, err := o.recommend(limits, o.Slots, l, nil); err != nil {
+	if _, err := o.recommend(limits, o.Slots, l, nil, 0); err != nil {
 		return l, err
 	}
 	return l, nil

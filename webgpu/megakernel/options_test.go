@@ -103,7 +103,7 @@ func TestMemoryBudget(t *testing.T) {
 	o := valid()
 	l := o.layout()
 	// The peak is every buffer the runner holds plus the policy's hit scratch.
-	rec, err := o.recommend(swiftShader, o.Slots, l, nil)
+	rec, err := o.recommend(swiftShader, o.Slots, l, nil, 0)
 	require.NoError(t, err)
 	assert.Greater(t, rec.EstimatedPeakDeviceBytes, l.device())
 
@@ -120,7 +120,7 @@ func TestMemoryBudget(t *testing.T) {
 	// A smaller queue never needs more than the full ring Validate checked.
 	o.MemoryBudgetBytes = rec.EstimatedPeakDeviceBytes
 	for _, q := range []uint32{0, 1, 100, 256} {
-		_, err := o.recommend(swiftShader, q, l, nil)
+		_, err := o.recommend(swiftShader, q, l, nil, 0)
 		assert.NoError(t, err, "queue %d", q)
 	}
 }

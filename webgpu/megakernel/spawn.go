@@ -86,3 +86,18 @@ func (g *generationPolicy) learn(fixed uint32, ran uint32, hist []decode.SpawnGe
 		g.reason = "unchanged"
 	}
 }
+
+// spawnFrontierBps is the launch policy's frontier density for a spawning
+// ring: the widest frontier (items claimed) of the last submission's ran
+// generations over the ring's slots, in basis points, at least 1 once a
+// generation ran (0 is the policy's "unknown"), at most 10,000.
+func spawnFrontierBps(hist []decode.SpawnGeneration, ran uint32, slots uint32) uint16 {
+	widest := uint32(0)
+	for i := len(hist) - int(min(ran, uint32(len(hist)))); i < len(hist); i++ {
+		widest = max(widest, hist[i].Claimed)
+	}
+	if len(hist) == 0 || slots == 0 {
+		return 0
+	}
+	return max(1, decode.FrontierDensityBps(uint64(widest), uint64(slots)))
+}

@@ -43,7 +43,11 @@ func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
 	control := r.q.Control()
 	tel := r.dec.Telemetry()
 	r.scan.scan(control, r.q, &tel.Occupancy)
-	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, tel)
+	var frontier uint16
+	if r.sp.on {
+		frontier = spawnFrontierBps(r.sp.tel.History, r.sp.ran, r.q.Slots())
+	}
+	return r.opts.recommend(r.dev.Limits(), pendingItems(control), r.lay, tel, frontier)
 }
 
 // Warm starts compiling the pipelines the next Step would use for what is

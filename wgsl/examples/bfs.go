@@ -32,12 +32,19 @@ const (
 
 // BFSGraph is the graph buildBFS makes for seed: RMAT (a = 0.57,
 // b = c = 0.19) of 2^4 … 2^11 vertices, 1 … 8 edges per vertex, and its
-// root.
+// root, a vertex with edges.
 func BFSGraph(seed uint64) (CSR, uint32) {
 	rng := rand.New(rand.NewPCG(seed, 0x424653)) // "BFS"
 	scale := uint(4 + rng.IntN(8))
 	g := RMAT(scale, (1<<scale)*(1+rng.IntN(8)), 0.57, 0.19, 0.19, seed)
-	return g, rng.Uint32N(uint32(g.Vertices()))
+	// A root with edges: RMAT leaves many vertices without any, and a BFS
+	// from one of them makes nothing.
+	for range g.Vertices() {
+		if v := rng.Uint32N(uint32(g.Vertices())); g.Offsets[v+1] > g.Offsets[v] {
+			return g, v
+		}
+	}
+	return g, 0
 }
 
 func buildBFS(seed uint64) kerneldef.Definition {
