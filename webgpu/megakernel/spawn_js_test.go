@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/examples"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -121,3 +122,44 @@ func readWords(t *testing.T, r *Runner, name string) []uint32 {
 func TestUserBFS(t *testing.T) { testExample(t, examples.BFS) }
 
 func TestUserWavefront(t *testing.T) { testExample(t, examples.Wavefront) }
+
+// TestSpawnRefusesBadRequestsOnGPU is wgsl/ref's TestSpawnRefusesBadRequests
+// on the GPU: an opcode the kernel lacks, a masked or invalid tenant and a
+// priority past IDLE are refused at the spawner with a named log record,
+// counted, and the spawner goes on; the valid spawn runs.
+func TestSpawnRefusesBadRequestsOnGPU(t *testing.T) {
+	dev := shared(t)
+	ctx := ctxT(t)
+	k := wgsl.Kernel{Opcodes: []wgsl.Opcode{{Value: 0x10, Name: "asks", WGSL: `fn asks(slot: u32, args: Args) -> Outcome {
+    var a: Args;
+    var got = 0u;
+    if (spawn(0x1Fu, 0u, 0u, a)) { got |= 1u; }
+    if (spawn(0u, 1u, 0u, a)) { got |= 2u; }
+    if (spawn(0u, 29u, 0u, a)) { got |= 4u; }
+    if (spawn(0u, 0u, 5u, a)) { got |= 8u; }
+    if (spawn(0u, 0u, 4u, a)) { got |= 16u; }
+    observable_store(0u, got);
+    return done();
+}`}}}
+	o := userOptions(k)
+	o.Slots, o.Tenants = 20, 1
+	r := openT(t, dev, o)
+	_, err := r.Publish([]host.Item{{Opcode: 0x10, Priority: 1}})
+	require.NoError(t, err)
+	_, err = r.Drain(ctx, 16)
+	require.NoError(t, err)
+	assert.EqualValues(t, 16, r.Observable()[0], "only the valid spawn succeeded")
+	sp, ok := r.Spawn()
+	require.True(t, ok)
+	assert.EqualValues(t, 4, sp.RefusedBad)
+	assert.EqualValues(t, 1, sp.Spawned)
+	var codes []string
+	for _, rec := range r.Log().Records {
+		codes = append(codes, rec.FaultCode().String())
+		assert.EqualValues(t, abi.DefaultPartitions(20)[1], rec.Slot, "the spawner's slot")
+	}
+	assert.ElementsMatch(t, []string{"SPAWN_OPCODE", "SPAWN_TENANT", "SPAWN_TENANT", "SPAWN_PRIORITY"}, codes)
+	c := r.Telemetry().Control
+	assert.EqualValues(t, 2, c.DoneCount, "the spawner and its NOP")
+	assert.Zero(t, c.Faults, "a refusal is no FAULT")
+}
