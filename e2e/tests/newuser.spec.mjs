@@ -76,3 +76,35 @@ test("EMBEDDING.md's log example shows what the code gives", async ({ page }) =>
   const got = await page.evaluate(`(async () => { await ringscope.ready;\n${code}\nreturn log.records; })()`);
   expect(got).toEqual(want);
 });
+
+// The Kernel panel: renaming an opcode renames its fn; the user buffers'
+// words can be read in a format; after Publish & drain the frame cost is
+// the drain's, not 0 ms.
+test('kernel panel: rename, buffer contents, the drain\'s frame cost', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  await page.getByTestId('kernel-toggle').click();
+  await expect(page.getByTestId('kernel-apply')).toBeVisible({ timeout: 30_000 });
+  const name = page.getByTestId('kernel-opcode-name');
+  await name.fill('sq');
+  await name.press('Tab');
+  await expect(page.locator('[data-testid="kernel-editor"] .cm-content')).toContainText('fn sq(slot: u32, args: Args) -> Outcome');
+  await page.getByTestId('kernel-apply').click();
+  await expect(page.getByTestId('kernel-status')).toHaveText(/^applied: generation \d+, sq \(0x10\)$/);
+
+  await page.getByTestId('kernel-publish').click();
+  await expect(page.getByTestId('kernel-status')).toHaveText('published 16 items; drained: DONE_COUNT 16, FAULTS 0');
+  const cost = (label) => page.locator('.kv-row', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd').first();
+  for (const label of ['dispatch', 'readback', 'round trip']) {
+    await expect(cost(label), `frame cost ${label}`).not.toHaveText(/^(0 ms|–)$/);
+  }
+
+  await expect(page.getByTestId('kernel-view-buffer')).toHaveValue('out');
+  await page.getByTestId('kernel-view-read').click();
+  const words = page.getByTestId('kernel-view-words');
+  await expect(words.locator('tr').first()).toHaveText('00149162536' + '49');
+  await expect(page.getByTestId('kernel-view-note')).toHaveText('16 words');
+  await page.getByTestId('kernel-view-format').selectOption('hex');
+  await expect(words.locator('tr').nth(1).locator('td').last()).toHaveText('0x000000e1'); // 15 * 15
+  await page.getByTestId('kernel-view-format').selectOption('f32');
+  await expect(words.locator('tr').first().locator('td').nth(1)).toHaveText('1.401298464324817e-45');
+});

@@ -1,9 +1,12 @@
 package session
 
 import (
+	"time"
+
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
 
@@ -43,6 +46,19 @@ func (s *Session) ObserveSubmission(st host.RequeueStats) (*decode.WatchdogState
 	return &s.judged.watchdog, p.Diagnosis
 }
 
+// TimeSubmission adds one of a drain's submissions (ep) to the drain
+// frame's timings: the frame cost of a drain is its submissions' sum, as
+// the run's report sums their wall and GPU time.
+func (s *Session) TimeSubmission(ep *megakernel.Epoch) {
+	t, d := epochTimings(ep, ep.Timings.Publish), &s.drainTimings
+	d.PublishMS += t.PublishMS
+	d.DispatchMS += t.DispatchMS
+	d.ReadbackMS += t.ReadbackMS
+	d.RoundTripMS += t.RoundTripMS
+	d.GPUMS += t.GPUMS
+	d.DecodeMS += megakernel.Ms(ep.Timings.Decode)
+}
+
 // DrainFrame assembles the frame after the runner's drain (rep is its
 // report, which becomes the run's): the host copy as the drain left it.
 // observed says the drain's last submission went through
@@ -56,7 +72,10 @@ func (s *Session) DrainFrame(rep decode.MegakernelReport, observed bool) (*frame
 		s.judged = judged{}
 	}
 	s.report = rep
-	f := s.assemble(s.runner, nil, frame.Timings{}, 0, false)
+	t := s.drainTimings
+	s.drainTimings = frame.Timings{}
+	// assemble counts its own decode on top of the submissions'.
+	f := s.assemble(s.runner, nil, t, time.Duration(t.DecodeMS*float64(time.Millisecond)), false)
 	if t, ok := rep.Last(); ok {
 		f.Dispatch = &t
 	}

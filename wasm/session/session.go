@@ -56,8 +56,10 @@ type Session struct {
 
 	// waits is the frame's summary of the runner's queue waits.
 	waits decode.WaitTimes
-	// judged is the verdict on a drain's last submission (drain.go).
-	judged judged
+	// judged is the verdict on a drain's last submission (drain.go);
+	// drainTimings the sum of its submissions' timings (TimeSubmission).
+	judged       judged
+	drainTimings frame.Timings
 	// ends and endMetrics are the frame's items ended per opcode.
 	ends       []host.OpcodeCount
 	endMetrics []decode.Metric
@@ -107,6 +109,7 @@ func (s *Session) Open(r Ring) {
 	s.sketchDepth, s.sketchWidth = r.SketchDepth, r.SketchWidth
 	s.readback.reset(r.Summary, r.Why)
 	s.judged = judged{}
+	s.drainTimings = frame.Timings{}
 }
 
 // Runner is the session's runner (nil before the first Open).

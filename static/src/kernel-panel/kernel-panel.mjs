@@ -8,6 +8,7 @@ import { WGSLEditor } from './editor.mjs';
 import * as def from './definition.mjs';
 import { el, field, select, hex, number } from './dom.mjs';
 import { BufferTable } from './buffers.mjs';
+import { BufferViewer } from './viewer.mjs';
 
 const ELEMENTS = ['u32', 'i32', 'f32', 'atomic<u32>', 'atomic<i32>'];
 
@@ -39,6 +40,7 @@ class KernelPanel {
     this.wArgs = el('input', { 'data-testid': 'workload-args', size: 40, spellcheck: 'false',
       placeholder: 'expressions of i (item index) and n (count): 64*i, min(64, 4096 - 64*i)' });
     this.check = el('div', { class: 'kp-check', 'data-testid': 'kernel-check', role: 'status' });
+    this.viewer = new BufferViewer(api);
     this.link = el('input', { class: 'kp-link', 'data-testid': 'kernel-link-out', readonly: true, hidden: true });
 
     root.append(
@@ -69,6 +71,8 @@ class KernelPanel {
       el('div', { class: 'kp-row' }, field('args', this.wArgs),
         el('button', { class: 'btn btn-primary', 'data-testid': 'kernel-publish', onclick: () => this.publish(), text: 'Publish & drain' })),
       this.check,
+      el('h3', { class: 'kp-sub', text: 'Buffer contents' }),
+      this.viewer.root,
     );
     this.editor = new WGSLEditor(editorHost, (text) => {
       if (this.d.opcodes[this.sel]) this.d.opcodes[this.sel].wgsl = text;
@@ -126,7 +130,16 @@ class KernelPanel {
     if (!op) return;
     const n = number(this.opNumber.value);
     op.opcode = Number.isNaN(n) ? this.opNumber.value : n; // open names a bad one
-    op.name = this.opName.value.trim();
+    const name = this.opName.value.trim();
+    if (name !== op.name) {
+      // The function is the opcode's name: renaming one renames the other.
+      const wgsl = renameFn(op.wgsl, op.name, name);
+      if (wgsl !== op.wgsl) {
+        op.wgsl = wgsl;
+        this.editor.load(wgsl);
+      }
+      op.name = name;
+    }
     this.renderTabs();
     this.renderWorkloadOpcodes(this.wOpcode.value);
   }
@@ -227,6 +240,7 @@ class KernelPanel {
       const r = await this.api.open(def.openOptions(d));
       this.applied = { tenants: d.tenants ?? 1 };
       this.status.textContent = `applied: generation ${r.generation}, ${d.opcodes.map((o) => `${o.name} (${hex(o.opcode)})`).join(', ')}`;
+      this.viewer.show(d.buffers ?? []);
       return true;
     } catch (e) {
       this.showError(e);
@@ -270,6 +284,7 @@ class KernelPanel {
       const { telemetry } = await this.api.drain({ maxSubmissions: 64 });
       this.status.textContent = `published ${n} items; drained: DONE_COUNT ${telemetry.control.doneCount}, FAULTS ${telemetry.control.faults}`;
       if (this.d.example) await this.runCheck(this.d.example);
+      if (this.viewer.bytes) await this.viewer.read();
     } catch (e) {
       this.error.textContent = e.message;
     }
@@ -282,6 +297,15 @@ class KernelPanel {
       el('b', { text: r.ok ? '✓ verified on the host: ' : '✗ differs from the host: ' }), r.summary,
       ...(r.wrong ?? []).map((w) => el('div', { class: 'kp-wrong', text: w })));
   }
+}
+
+// renameFn renames the function from to to in wgsl: its declaration
+// (fn from(…)) and its calls (from(…), a recursive helper's); a name that
+// is not a WGSL identifier leaves the source as it is (open refuses it).
+export function renameFn(wgsl, from, to) {
+  const ident = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  if (!ident.test(from ?? '') || !ident.test(to)) return wgsl;
+  return wgsl.replace(new RegExp(`\\b${from}(?=\\s*\\()`, 'g'), to);
 }
 
 // splitArgs splits the args field at the commas outside parentheses:
