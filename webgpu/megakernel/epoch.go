@@ -24,7 +24,8 @@ type Epoch struct {
 	Grid, Width uint32
 	// Queued is the items pending (TAIL − HEAD) when the submission began;
 	// Claimed the tickets the lanes took (Σ HEAD advance after finalize),
-	// at most Queued.
+	// at most Queued, unless the kernel spawns: then every generation's
+	// claims, the spawned items' too.
 	Queued  uint32
 	Claimed uint64
 	// GPUTime is the drain pass (drain and finalize dispatches) on the
