@@ -45,6 +45,10 @@ type Dashboard struct {
 	// that the budget, not the display, sets the rate. "" when none.
 	Pacing    string
 	Throttled bool
+	// Attached says what is attached (the host's ring, its slots and
+	// readback), shown in the header in place of the preset; "" when the
+	// page runs its own ring.
+	Attached string
 
 	OnRun, OnPause, OnStep, OnReset func()
 	// OnRequestRing asks for the full ring with the next frame (the slot
@@ -168,12 +172,21 @@ func (c *Dashboard) HeaderStats() []KV {
 	return append(stats[:i+1:i+1], append([]KV{faulted}, stats[i+1:]...)...)
 }
 
+// sourceStat is the header's first stat: what the page shows, the
+// preset of its own ring or, while attached, the host's ring.
+func (c *Dashboard) sourceStat() KV {
+	if c.Attached != "" {
+		return KV{Label: "attached", Value: c.Attached, Title: "the page watches a host page's own ring (ringscope.attach): its buffers, slots and readback", TestID: "header-attached"}
+	}
+	return KV{Label: "preset", Value: c.Settings.Preset, Title: "the workload preset of the applied settings"}
+}
+
 // headerStats are HeaderStats but faulted, with done as DONE_COUNT.
 func (c *Dashboard) headerStats() []KV {
 	f := c.frame
 	h := c.History()
 	stats := []KV{
-		{Label: "preset", Value: c.Settings.Preset, Title: "the workload preset of the applied settings"},
+		c.sourceStat(),
 		{Label: "frame", Value: dash, Title: "frames applied (sequence number of the current frame)"},
 		{Label: "rate", Value: dash, Title: "frames per second, smoothed"},
 		{Label: "round trip", Value: dash, Title: "last submit → readback round trip, ms"},

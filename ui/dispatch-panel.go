@@ -109,9 +109,22 @@ func (c *DispatchPanel) HistogramTicks() []string {
 	l := c.hist().Latency
 	var ticks []string
 	for v := l.Min; v < l.Max*1.001; v *= 10 {
-		ticks = append(ticks, MS(v))
+		ticks = append(ticks, decadeLabel(v))
 	}
 	return ticks
+}
+
+// decadeLabel is an axis label of a power of ten of milliseconds, short
+// enough that seven fit the histogram's width with room between them
+// ("10µs" … "10s"; MS's "0.010 ms" touched its neighbours).
+func decadeLabel(ms float64) string {
+	switch {
+	case ms < 1:
+		return strconv.FormatFloat(ms*1000, 'f', -1, 64) + "µs"
+	case ms < 1000:
+		return strconv.FormatFloat(ms, 'f', -1, 64) + "ms"
+	}
+	return strconv.FormatFloat(ms/1000, 'f', -1, 64) + "s"
 }
 
 func lastOrNaN(s *Series) float64 {

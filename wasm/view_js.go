@@ -186,7 +186,7 @@ func (v *view) show(st *controller.State, f *frame.Frame, render bool) {
 	d.Running, d.Stale, d.StaleReason = st.Running, st.Stale, st.StaleReason
 	d.Recoveries, d.ApplyError = st.Recoveries, st.ApplyError
 	d.Readback, d.ReadbackWhy = st.Readback, st.ReadbackWhy
-	d.Pacing, d.Throttled = st.Pacing, st.Throttled
+	d.Pacing, d.Throttled, d.Attached = st.Pacing, st.Throttled, st.Attached
 	d.Settings = st.Settings
 	if st.Adapter != nil {
 		d.Adapter = st.Adapter

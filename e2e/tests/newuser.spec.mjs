@@ -2,7 +2,7 @@
 // meets it: the API, the page's header and panels.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, gotoReady } from './fixtures.mjs';
+import { test, expect, gotoReady, headerStat } from './fixtures.mjs';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -107,4 +107,43 @@ test('kernel panel: rename, buffer contents, the drain\'s frame cost', async ({ 
   await expect(words.locator('tr').nth(1).locator('td').last()).toHaveText('0x000000e1'); // 15 * 15
   await page.getByTestId('kernel-view-format').selectOption('f32');
   await expect(words.locator('tr').first().locator('td').nth(1)).toHaveText('1.401298464324817e-45');
+});
+
+// boxes gives the viewport boxes of the elements sel matches.
+function boxes(page, sel) {
+  return page.evaluate((s) => [...document.querySelectorAll(s)].filter((e) => e.getClientRects().length > 0)
+    .map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, text: e.textContent.trim().slice(0, 40) }; }), sel);
+}
+
+const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+// The page's layout: the Kernel button covers no value, at the top or
+// scrolled to the bottom; the round-trip histogram's axis labels do not
+// overlap one another.
+test('the Kernel button covers no value; the histogram axis labels do not overlap', async ({ page }) => {
+  await gotoReady(page);
+  await expect.poll(async () => (await boxes(page, '.panel-dispatch .plot-axis span')).length, { timeout: 30_000 }).toBeGreaterThan(2);
+  for (const scroll of ['top', 'bottom']) {
+    await page.evaluate((s) => window.scrollTo(0, s === 'top' ? 0 : document.body.scrollHeight), scroll);
+    const [button] = await boxes(page, '[data-testid="kernel-toggle"]');
+    const values = await boxes(page, '.hstat span, .panel dd, .panel td, .panel th, .panel-title, .panel .num, .plot-axis span, .capture-bar *');
+    const covered = values.filter((v) => overlap(button, v));
+    expect(covered, `values under the Kernel button, scrolled to the ${scroll}`).toEqual([]);
+  }
+  const ticks = await boxes(page, '.panel-dispatch .plot-axis span');
+  for (let i = 1; i < ticks.length; i++) {
+    expect(ticks[i].x, `tick "${ticks[i].text}" starts after "${ticks[i - 1].text}" ends`).toBeGreaterThanOrEqual(ticks[i - 1].x + ticks[i - 1].w + 8);
+  }
+});
+
+// While attached the header says what it watches, not the preset of the
+// page's own ring; detached, the preset again.
+test('the header shows what is attached', async ({ page }) => {
+  await page.goto('/attach-host.html?slots=256');
+  await expect(page.getByTestId('host-state')).toHaveAttribute('data-ready', '1', { timeout: 30_000 });
+  await expect(headerStat(page, 'attached')).toHaveText('host\'s ring "host ring" (256 slots), full readback', { timeout: 60_000 });
+  await expect(page.locator('.hstat-label', { hasText: /^preset$/i })).toHaveCount(0);
+  await page.evaluate(() => ringscope.detach());
+  await expect(headerStat(page, 'preset')).toBeVisible();
+  await expect(page.locator('.hstat-label', { hasText: /^attached$/i })).toHaveCount(0);
 });

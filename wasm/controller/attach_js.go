@@ -150,9 +150,11 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 	c.sess.Attach(attachedSource{at}, "attach: "+at.ReadbackNote()+why)
 	c.showReadback()
 	c.running = true
+	attached := "host's " + st.desc + ", " + at.Readback().String() + " readback"
 	c.update(func(s *State) {
 		s.Rings++
 		s.Running, s.Stale, s.StaleReason = true, false, ""
+		s.Attached = attached
 	}, nil)
 	c.Send(CmdRun) // wake the loop if it waits for a command
 	return attachInfo(st), nil
@@ -203,7 +205,7 @@ func (c *Controller) Detach() (any, error) {
 	c.update(func(s *State) {
 		s.Running, s.Stale = false, true
 		s.StaleReason = "detached from the host's " + st.desc
-		s.Pacing, s.Throttled = "", false
+		s.Pacing, s.Throttled, s.Attached = "", false, ""
 	}, nil)
 	info.State = "detached"
 	return info, nil
@@ -215,7 +217,12 @@ func (c *Controller) Detach() (any, error) {
 func (c *Controller) attachmentEnded(ended *megakernel.EndedError) error {
 	c.running = false
 	reason := "attachment ended: " + ended.Reason
-	c.update(func(s *State) { s.Running, s.Stale, s.StaleReason = false, true, reason }, nil)
+	c.update(func(s *State) {
+		s.Running, s.Stale, s.StaleReason = false, true, reason
+		if s.Attached != "" {
+			s.Attached += " (ended)"
+		}
+	}, nil)
 	// Not wrapped: a lost host device is not ringscope's own loss
 	// (runLocked would recover ringscope's device for it).
 	return errors.New("attach: " + reason)

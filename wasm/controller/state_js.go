@@ -46,6 +46,10 @@ type State struct {
 	// that the budget, not the display, sets the rate.
 	Pacing    string
 	Throttled bool
+	// Attached says what the page watches while attached (the host's ring,
+	// its slots and the readback), "" when it runs its own ring: the
+	// header shows it in place of the preset.
+	Attached string
 	// Settings are the applied settings (the form's starting point).
 	Settings settings.Settings
 	// Adapter describes the device's adapter; nil until known.
