@@ -50,7 +50,7 @@ var projectRules = map[string][]string{
 	"wgsl/":            {"wgsl", "wgsl/"},
 	"webgpu":           {},
 	"webgpu/":          {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode", "decode/tasktrace"},
-	"settings":         {"wgsl/abi", "wgsl/host", "wgsl/workload"}, // workload: the presets catalogue
+	"settings":         {"decode", "wgsl/abi", "wgsl/host", "wgsl/workload"}, // workload: the presets catalogue
 	"ui":               {"decode", "decode/diagnose", "decode/frame", "settings", "wgsl/abi"},
 	"wasm":             {"*"},
 	"wasm/":            {"*"},

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
@@ -65,7 +66,7 @@ func TestBFSRow(t *testing.T) {
 	// (a) the spawn BFS: one submission of one generation per level.
 	def := examples.BFSDefinition(g, root)
 	o := megakernel.Options{Slots: def.Slots, Tenants: 1, Budget: pageBudget, Data: abi.Bytes(def.Data), Kernel: def.Kernel(),
-		Generations: levels, RingReadback: megakernel.RingOnDemand, Mode: megakernel.ModeJIT}
+		Generations: levels, Readback: decode.ReadbackOnDemand, Mode: megakernel.ModeJIT}
 	r, err := megakernel.Open(ctx, dev, o)
 	must(t, err)
 	defer r.Close()
@@ -296,8 +297,8 @@ func TestSpawnRow(t *testing.T) {
 	const n = 65536
 	slots := uint32(1 << 18)
 	k := wgsl.Kernel{Opcodes: []wgsl.Opcode{{Value: abi.UserOpcodeFirst, Name: "chain", WGSL: spawnChainWGSL}}}
-	os := megakernel.Options{Slots: slots, Tenants: 1, Budget: pageBudget, Kernel: k, Generations: 2, RingReadback: megakernel.RingOnDemand, Mode: megakernel.ModeInterpreter}
-	op := megakernel.Options{Slots: slots, Tenants: 1, Budget: pageBudget, RingReadback: megakernel.RingOnDemand, Mode: megakernel.ModeInterpreter}
+	os := megakernel.Options{Slots: slots, Tenants: 1, Budget: pageBudget, Kernel: k, Generations: 2, Readback: decode.ReadbackOnDemand, Mode: megakernel.ModeInterpreter}
+	op := megakernel.Options{Slots: slots, Tenants: 1, Budget: pageBudget, Readback: decode.ReadbackOnDemand, Mode: megakernel.ModeInterpreter}
 	rs, err := megakernel.Open(ctx, dev, os)
 	must(t, err)
 	defer rs.Close()

@@ -198,7 +198,7 @@ func TestDispatchRow(t *testing.T) {
 			slots := uint32(n)
 			parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
 			o := megakernel.Options{Slots: slots, Tenants: 1, Observable: 1, Budget: pageBudget, Mode: megakernel.ModeInterpreter,
-				Partitions: parts, RingReadback: megakernel.RingOnDemand}
+				Partitions: parts, Readback: decode.ReadbackOnDemand}
 			r, err := megakernel.Open(ctx, dev, o)
 			must(t, err)
 			cfg := host.ControlConfig{Slots: slots, Observable: 1, Tenants: 1, Partitions: parts}
@@ -281,8 +281,8 @@ var readbackPhases = [...]string{"publish", "prepare", "upload", "submit", "read
 // published with back-pressure (a full partition's items are dropped),
 // one Step, Requeue, ReclaimFaults) at 4,096, 65,536 and 1,048,576 slots,
 // on two runners on one device, frames interleaved: one reads back the
-// whole ring every frame (megakernel.RingAlways), the other the GPU summary
-// (megakernel.RingSummary: control + log + summary + status map), reading
+// whole ring every frame (decode.ReadbackFull), the other the GPU summary
+// (decode.ReadbackSummary: control + log + summary + status map), reading
 // the ring only when the page would (api.RingPolicy: for the slot
 // inspector and a new recording, so never here; the host copy follows the
 // status map), and the row counts those frames. Each run starts from Reset; its first frame (which uploads the
@@ -318,11 +318,11 @@ func TestReadbackRow(t *testing.T) {
 			must(t, err)
 			return g
 		}
-		modes := [2]megakernel.RingReadback{megakernel.RingAlways, megakernel.RingSummary}
+		modes := [2]decode.Readback{decode.ReadbackFull, decode.ReadbackSummary}
 		for i, mode := range modes {
 			g := newGen()
 			opts[i] = megakernel.Options{Slots: slots, Masks: g.Masks(), Observable: workload.ObservableWords, LogCapacity: pageLogCapacity,
-				Budget: pageBudget, WorkgroupSize: 64, WindowOpcodes: pageWindowOpcodes, Data: g.Data(), RingReadback: mode,
+				Budget: pageBudget, WorkgroupSize: 64, WindowOpcodes: pageWindowOpcodes, Data: g.Data(), Readback: mode,
 				Mode: megakernel.ModeInterpreter}
 			var err error
 			runners[i], err = megakernel.Open(ctx, dev, opts[i])
@@ -354,7 +354,7 @@ func TestReadbackRow(t *testing.T) {
 					if s.stopped != "" {
 						continue
 					}
-					summary := modes[i] == megakernel.RingSummary
+					summary := modes[i] == decode.ReadbackSummary
 					t0 := time.Now()
 					items = gens[i].Next(items[:0], readbackItemsPerFrame)
 					n := publishDropping(r, items)

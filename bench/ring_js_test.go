@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -20,7 +21,7 @@ var ringPhases = [...]string{"publish", "prepare", "upload", "submit", "readback
 
 // TestRingRow (row 6): the ring at the speed of the hardware, at 65,536
 // and 1,048,576 NOP items in one partition, the page's budget (64), the
-// interpreter program, control + log readback (RingOnDemand), on one
+// interpreter program, control + log readback (decode.ReadbackOnDemand), on one
 // device, sides interleaved per repetition, the GPU warmed (warm.wgsl)
 // before each measured submission:
 //
@@ -45,7 +46,7 @@ func TestRingRow(t *testing.T) {
 		slots := uint32(n)
 		parts := [abi.PriorityLevels + 1]uint32{0, 0, 0, slots, slots, slots}
 		o := megakernel.Options{Slots: slots, Tenants: 1, Observable: 1, Budget: pageBudget, Mode: megakernel.ModeInterpreter,
-			Partitions: parts, RingReadback: megakernel.RingOnDemand, Grid: uint32(*ringGrid)}
+			Partitions: parts, Readback: decode.ReadbackOnDemand, Grid: uint32(*ringGrid)}
 		r, err := megakernel.Open(ctx, dev, o)
 		must(t, err)
 		items := dispatchItems(n, abi.OpNop)

@@ -376,7 +376,7 @@ How the rows are made (bench/doc.go, bench/*_test.go, e2e/tests/bench.spec.mjs):
    window opcode 0x100; 4,096 items generated per frame at every ring size, the 65,536-slot
    page's slots/16, published with back-pressure; Step, Requeue, the page's sketches,
    ReclaimFaults) at 4,096, 65,536 and 1,048,576 slots, on two runners of one device, frames
-   interleaved: \`RingAlways\` (the whole ring every frame) and \`RingSummary\` (control + log +
+   interleaved: \`decode.ReadbackFull\` (the whole ring every frame) and \`decode.ReadbackSummary\` (control + log +
    summary + status map, and the ring only when the page's \`api.RingPolicy\` asks; the row
    counts those frames). Both use the interpreter program. A side whose Step exceeds 60 s stops
    and says so.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -34,7 +35,7 @@ func TestTraceRow(t *testing.T) {
 	for _, op := range []uint32{abi.OpNop, abi.OpSpin} {
 		items := dispatchItems(int(n), op)
 		o := megakernel.Options{Slots: n, Tenants: 1, Observable: 1, Budget: pageBudget, Mode: megakernel.ModeInterpreter,
-			Partitions: parts, RingReadback: megakernel.RingOnDemand,
+			Partitions: parts, Readback: decode.ReadbackOnDemand,
 			SubmissionTimeout: megakernel.MaxSubmissionTimeout} // SPIN on a CPU adapter: minutes, not a runaway
 		off, err := megakernel.Open(ctx, dev, o)
 		must(t, err)

@@ -68,7 +68,7 @@ func BenchmarkDecodeInto(b *testing.B) {
 
 func BenchmarkRuntimeCounters(b *testing.B) {
 	control, ring := benchDump()
-	tel, err := TryDecode(control, ring)
+	tel, err := tryDecode(control, ring)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func BenchmarkRuntimeCounters(b *testing.B) {
 
 func BenchmarkSketch(b *testing.B) {
 	control, ring := benchDump()
-	tel, err := TryDecode(control, ring)
+	tel, err := tryDecode(control, ring)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func BenchmarkSketch(b *testing.B) {
 
 func BenchmarkSketchInto(b *testing.B) {
 	control, ring := benchDump()
-	tel, err := TryDecode(control, ring)
+	tel, err := tryDecode(control, ring)
 	if err != nil {
 		b.Fatal(err)
 	}

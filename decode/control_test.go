@@ -33,7 +33,7 @@ func TestDecodeControlV1(t *testing.T) {
 	}
 	c[abi.CtrlObservable+0], c[abi.CtrlObservable+2] = 0xAA, 0xCC
 
-	tel, err := TryDecode(c.bytes(), nil)
+	tel, err := tryDecode(c.bytes(), nil)
 	require.NoError(t, err)
 	got := tel.Control
 	assert.True(t, got.Shutdown)
@@ -73,7 +73,7 @@ func TestDecodeControlLegacyIgnoresV1Words(t *testing.T) {
 	}
 	c[abi.CtrlObservable] = 42
 
-	tel, err := TryDecode(c.bytes(), nil)
+	tel, err := tryDecode(c.bytes(), nil)
 	require.NoError(t, err)
 	got := tel.Control
 	assert.True(t, got.Legacy)
@@ -103,7 +103,7 @@ func TestCheckABI(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newControl(0, 5)
 			c[abi.CtrlMagic], c[abi.CtrlABIVersion] = tc.magic, tc.version
-			tel, err := TryDecode(c.bytes(), nil)
+			tel, err := tryDecode(c.bytes(), nil)
 			require.NoError(t, err, "a foreign ABI still decodes")
 			err = tel.Control.CheckABI()
 			if tc.wantErr == "" {
@@ -130,7 +130,7 @@ func TestControlSizeErrors(t *testing.T) {
 		{"misaligned long", 642, 640, "decode: control snapshot length 642 bytes is not a whole number of 4-byte words"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := TryDecode(make([]byte, tc.len), nil)
+			_, err := tryDecode(make([]byte, tc.len), nil)
 			var de *DecodeError
 			require.True(t, errors.As(err, &de), "want *DecodeError, got %v", err)
 			assert.Equal(t, BufferControl, de.Buffer)
@@ -142,7 +142,7 @@ func TestControlSizeErrors(t *testing.T) {
 
 func TestControlSizeAccepted(t *testing.T) {
 	for _, words := range []int{abi.ControlMinWords, abi.ControlMinWords + 1, abi.ControlMinWords + 1000} {
-		tel, err := TryDecode(make([]byte, words*abi.WordBytes), nil)
+		tel, err := tryDecode(make([]byte, words*abi.WordBytes), nil)
 		require.NoError(t, err, "%d words", words)
 		assert.Len(t, tel.Control.Observable, words-abi.ControlMinWords)
 	}
@@ -155,8 +155,8 @@ func TestControlMetricsWindowOneWordShort(t *testing.T) {
 	c := newControl(0, 1)
 	c[abi.CtrlOpcodeMetrics+0], c[abi.CtrlOpcodeMetrics+30], c[abi.CtrlOpcodeMetrics+31] = 1, 2, 3
 	short := c.bytes()[:(abi.CtrlOpcodeMetrics+abi.MetricOpcodes-1)*abi.WordBytes]
-	_, err := TryDecode(short, nil)
+	_, err := tryDecode(short, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "word 127 is missing")
-	assert.Equal(t, []Metric{{Opcode: 0, Count: 1}, {Opcode: 30, Count: 2}}, Decode(short, nil).Control.Metrics)
+	assert.Equal(t, []Metric{{Opcode: 0, Count: 1}, {Opcode: 30, Count: 2}}, decodeLenient(short, nil).Control.Metrics)
 }

@@ -44,7 +44,7 @@ type Buffers struct {
 func (d *Decoder) WindowOpcodes() []uint32 { return d.windows }
 
 // Decode strictly decodes one readback: DecodeInto, DecodeSummaryInto or
-// DecodeControlInto, as b holds, then DecodeLogInto. log is nil when b has
+// decodeControlInto, as b holds, then DecodeLogInto. log is nil when b has
 // no log. On error the error is a *DecodeError naming the buffer and
 // offset, and a telemetry or log that failed to decode is unchanged.
 func (d *Decoder) Decode(b Buffers) (tel *RingTelemetry, log *Log, err error) {
@@ -54,7 +54,7 @@ func (d *Decoder) Decode(b Buffers) (tel *RingTelemetry, log *Log, err error) {
 	case b.Summary != nil || b.StatusMap != nil:
 		err = DecodeSummaryInto(&d.tel, &d.scratch, b.Control, b.Summary, b.StatusMap, d.windows)
 	default:
-		err = DecodeControlInto(&d.tel, b.Control)
+		err = decodeControlInto(&d.tel, b.Control)
 	}
 	if err != nil {
 		return nil, nil, err

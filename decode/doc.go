@@ -9,16 +9,18 @@
 // v1 changes of PROTOCOL §6. A control buffer whose MAGIC word is 0 is a legacy vyre dump:
 // words 0–140 keep vyre's meaning and words 141–159 are ignored.
 //
-// Strict decoders (TryDecode, DecodeInto, DecodeLog) reject buffers of the
+// Strict decoders (Decoder.Decode, DecodeInto, DecodeLogInto) reject buffers of the
 // wrong size with a *DecodeError that says which buffer, where and why; they
 // never panic on bad bytes, and unknown slot statuses are kept, not
-// rejected. Decode is the lenient form for display: it decodes whatever
-// whole words and slots there are. A polling loop uses a Decoder: it owns
+// rejected. A polling loop uses a Decoder: it owns
 // the scratch, the window opcodes and the readback mode (full ring, or GPU
 // summary and status map), and decodes each readback, log included, into
 // its own reused telemetry, so that the loop allocates nothing; what it
 // returns is valid until its next Decode. DecodeInto, DecodeSummaryInto
-// and SketchInto are the same decoders over the caller's storage.
+// and DecodeLogInto are the same decoders over the caller's storage
+// (SketchTelemetry.FromSummary the summary's sketches); DecodeSlot decodes
+// one slot, DecodeSpawn a spawn pass's words. These five and Decoder are
+// the package's decode functions.
 //
 // The package is pure Go: it imports only the standard library and
 // wgsl/abi, so it builds natively and for GOOS=js GOARCH=wasm alike.

@@ -16,9 +16,9 @@ import (
 func TestErrorCatalogue(t *testing.T) {
 	backwards := snapshot(3, 1)
 	_, healthErr := backwards.TryHealthSince(snapshot(4, 1))
-	_, controlErr := TryDecode(make([]byte, 639), nil)
-	_, shortErr := TryDecode(make([]byte, 4), nil)
-	_, ringErr := TryDecode(newControl(0, 1).bytes(), make([]byte, abi.SlotBytes+1))
+	_, controlErr := tryDecode(make([]byte, 639), nil)
+	_, shortErr := tryDecode(make([]byte, 4), nil)
+	_, ringErr := tryDecode(newControl(0, 1).bytes(), make([]byte, abi.SlotBytes+1))
 	_, sketchErr := NewCountMinSketch(0, 0)
 	for _, tc := range []struct {
 		name   string

@@ -43,9 +43,14 @@ func ExampleWatchdog() {
 	putWord(ring, abi.SlotStatus, abi.StatusClaimed) // work that never completes
 
 	w := decode.NewWatchdog(3)
+	dec := decode.NewDecoder(nil)
 	for i := range 5 {
-		tel := decode.Decode(control, ring)
-		st := w.Observe(float64(i*100), &tel)
+		tel, _, err := dec.Decode(decode.Buffers{Control: control, Ring: ring})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		st := w.Observe(float64(i*100), tel)
 		fmt.Println(st.StalledIntervals, st.Stalled)
 	}
 	// Output:
@@ -56,14 +61,14 @@ func ExampleWatchdog() {
 	// 4 true
 }
 
-func ExampleDecodeLog() {
+func ExampleDecodeLogInto() {
 	log := make([]byte, abi.LogWords(2)*abi.WordBytes)
 	putWord(log, abi.LogCursor, 3) // three records attempted, two fit
 	putWord(log, abi.LogCapacity, 2)
 	putWord(log, abi.LogHeaderWords+0, abi.LogFaultTag|abi.FaultProtected)
 	putWord(log, abi.LogHeaderWords+1, 17)
-	l, err := decode.DecodeLog(log)
-	if err != nil {
+	var l decode.Log
+	if err := decode.DecodeLogInto(&l, log); err != nil {
 		fmt.Println(err)
 		return
 	}

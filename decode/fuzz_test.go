@@ -92,8 +92,8 @@ func FuzzDecodeControl(f *testing.F) {
 	}
 	ring := statusRing(1, 3)
 	f.Fuzz(func(t *testing.T, control []byte) {
-		lenient := Decode(control, ring)
-		tel, err := TryDecode(control, ring)
+		lenient := decodeLenient(control, ring)
+		tel, err := tryDecode(control, ring)
 		bad := len(control)%abi.WordBytes != 0 || len(control) < abi.ControlMinWords*abi.WordBytes
 		require.Equal(t, bad, err != nil, "error iff the size is wrong: %v", err)
 		if err != nil {
@@ -150,11 +150,11 @@ func FuzzDecodeRing(f *testing.F) {
 	control := newControl(0, 8).bytes()
 	f.Fuzz(func(t *testing.T, ring []byte, windowOp uint32) {
 		ops := []uint32{windowOp}
-		lenient := DecodeWithWindowOpcodes(control, ring, ops)
+		lenient := decodeLenientWindows(control, ring, ops)
 		whole := len(ring) / abi.SlotBytes * abi.SlotBytes
 		checkTelemetry(t, &lenient, control, ring[:whole], ops)
 
-		tel, err := TryDecodeWithWindowOpcodes(control, ring, ops)
+		tel, err := tryDecodeWindows(control, ring, ops)
 		require.Equal(t, len(ring)%abi.SlotBytes != 0, err != nil, "error iff the ring is not whole slots: %v", err)
 		if err != nil {
 			assert.Contains(t, err.Error(), "whole ring slots")
@@ -177,7 +177,7 @@ func FuzzDecodeLog(f *testing.F) {
 	f.Add(logBytes(1, 3)[:20])
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, log []byte) {
-		l, err := DecodeLog(log)
+		l, err := decodeLog(log)
 		n := len(log)
 		misaligned := n%4 != 0 || n < 16 || (n-16)%16 != 0
 		if misaligned {
@@ -219,10 +219,10 @@ func FuzzDecodeDump(f *testing.F) {
 	f.Add(newControl(0, 3).bytes(), ringBytes(window(1, 3, 0, 1, 0), window(2, 200, 0, 1, 1), window(5, 9, 1, 2, 0)), wordBytes(9, 200, 3, 1, 2, 4, 5, 6, 7, 8))
 	f.Fuzz(func(t *testing.T, control, ring, opBytes []byte) {
 		ops := wordsOf(opBytes)
-		prev := Decode(control, ring) // lenient never panics
+		prev := decodeLenient(control, ring) // lenient never panics
 		assert.Equal(t, uint32(len(prev.Slots)), prev.Occupancy.TotalSlots())
 
-		tel, err := TryDecodeWithWindowOpcodes(control, ring, ops)
+		tel, err := tryDecodeWindows(control, ring, ops)
 		bad := len(control)%4 != 0 || len(control) < abi.ControlMinWords*abi.WordBytes || len(ring)%abi.SlotBytes != 0
 		require.Equal(t, bad, err != nil, "error iff a size is wrong: %v", err)
 

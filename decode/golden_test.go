@@ -70,7 +70,7 @@ func TestGoldenDumps(t *testing.T) {
 	for _, g := range goldenDumps() {
 		t.Run(g.name, func(t *testing.T) {
 			base := filepath.Join("testdata", "golden", g.name)
-			tel, err := TryDecodeWithWindowOpcodes(g.control.bytes(), g.ring, g.windowOps)
+			tel, err := tryDecodeWindows(g.control.bytes(), g.ring, g.windowOps)
 			require.NoError(t, err)
 			counters, err := tel.RuntimeCounters()
 			require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestGoldenDumps(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, bytes.Equal(g.control.bytes(), control), "frozen control bytes differ from the builder: the ABI layout changed")
 			assert.True(t, bytes.Equal(g.ring, ring), "frozen ring bytes differ from the builder: the ABI layout changed")
-			fromDisk, err := TryDecodeWithWindowOpcodes(control, ring, g.windowOps)
+			fromDisk, err := tryDecodeWindows(control, ring, g.windowOps)
 			require.NoError(t, err)
 			assert.Equal(t, tel, fromDisk)
 			assert.Equal(t, string(want), string(got))

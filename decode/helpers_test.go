@@ -79,9 +79,52 @@ func window(status, op, tenant, ticket, class uint32) slot {
 // telemetryOf decodes strictly and panics on error: for vectors whose
 // buffers are known good.
 func telemetryOf(control controlWords, ring []byte, windowOps ...uint32) RingTelemetry {
-	t, err := TryDecodeWithWindowOpcodes(control.bytes(), ring, windowOps)
+	t, err := tryDecodeWindows(control.bytes(), ring, windowOps)
 	if err != nil {
 		panic(err)
 	}
 	return t
+}
+
+// decodeLenient decodes whatever it can and never fails or panics: a short control
+// buffer reads as zeros past its end, a trailing partial word or slot is
+// ignored. It is meant for display; use tryDecode to check a dump.
+func decodeLenient(control, ring []byte) RingTelemetry {
+	return decodeLenientWindows(control, ring, nil)
+}
+
+// decodeLenientWindows is the lenient Decode with ticketed windows.
+func decodeLenientWindows(control, ring []byte, windowOpcodes []uint32) RingTelemetry {
+	var t RingTelemetry
+	var scratch DecodeScratch
+	slots := uint64(len(ring) / abi.SlotBytes)
+	decodeChecked(&t, &scratch, control, ring[:min(slots, maxSlots)*abi.SlotBytes], windowOpcodes)
+	return t
+}
+
+// tryDecode strictly decodes a control and a ring buffer. It fails, with a
+// *DecodeError, only when a buffer has the wrong size: control shorter than
+// 160 words or not whole words, ring not whole 64-byte slots.
+func tryDecode(control, ring []byte) (RingTelemetry, error) {
+	return tryDecodeWindows(control, ring, nil)
+}
+
+// tryDecodeWindows is tryDecode that also groups the slots of the
+// given opcodes into ticketed windows (RingTelemetry.Windows).
+func tryDecodeWindows(control, ring []byte, windowOpcodes []uint32) (RingTelemetry, error) {
+	var t RingTelemetry
+	var scratch DecodeScratch
+	if err := DecodeInto(&t, &scratch, control, ring, windowOpcodes); err != nil {
+		return RingTelemetry{}, err
+	}
+	return t, nil
+}
+
+// decodeLog decodes a log buffer; see DecodeLogInto.
+func decodeLog(log []byte) (Log, error) {
+	var l Log
+	if err := DecodeLogInto(&l, log); err != nil {
+		return Log{}, err
+	}
+	return l, nil
 }

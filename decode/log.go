@@ -106,15 +106,6 @@ func (c FaultCode) Reason() string {
 	return fmt.Sprintf("unknown fault code %d", uint32(c))
 }
 
-// DecodeLog decodes a log buffer; see DecodeLogInto.
-func DecodeLog(log []byte) (Log, error) {
-	var l Log
-	if err := DecodeLogInto(&l, log); err != nil {
-		return Log{}, err
-	}
-	return l, nil
-}
-
 // DecodeLogInto decodes a log buffer into dst, reusing dst.Records. The
 // buffer must be whole words, hold the 4-word header and whole 4-word
 // records, and hold at least CAPACITY records (a larger buffer is fine). An

@@ -41,7 +41,7 @@ func TestDecodeLog(t *testing.T) {
 		{"cursor at u32 max", logBytes(0xFFFFFFFF, 1, printf), Log{Cursor: 0xFFFFFFFF, Capacity: 1, Dropped: 0xFFFFFFFE, Records: []LogRecord{printf}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := DecodeLog(tc.buf)
+			got, err := decodeLog(tc.buf)
 			require.NoError(t, err)
 			got.Records = append([]LogRecord{}, got.Records...)
 			assert.Equal(t, tc.want, got)
@@ -114,7 +114,7 @@ func TestFaultRecords(t *testing.T) {
 	assert.Zero(t, p.FaultCode())
 	assert.Equal(t, "no fault", FaultCode(0).Reason())
 
-	l, err := DecodeLog(logBytes(3, 3, p, faultRecord(FaultBadState, 1, 0, 0), p))
+	l, err := decodeLog(logBytes(3, 3, p, faultRecord(FaultBadState, 1, 0, 0), p))
 	require.NoError(t, err)
 	assert.Equal(t, []LogRecord{faultRecord(FaultBadState, 1, 0, 0)}, l.AppendFaults(nil))
 }

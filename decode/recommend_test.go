@@ -24,7 +24,8 @@ func TestRecommendLaunchBridge(t *testing.T) {
 	}
 	ring := make([]uint32, 4*abi.SlotWords) // REQUEUE, then three EMPTY slots
 	ring[abi.SlotStatus] = abi.StatusRequeue
-	tel, err := decode.TryDecode(leWords(control), leWords(ring))
+	var tel decode.RingTelemetry
+	err := decode.DecodeInto(&tel, nil, leWords(control), leWords(ring), nil)
 	require.NoError(t, err)
 
 	got, err := tel.RecommendLaunch(direct(64, 64, 256))

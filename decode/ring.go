@@ -11,40 +11,6 @@ import (
 // maxSlots is the largest ring the 32-bit slot indices of the ABI can name.
 const maxSlots = math.MaxUint32
 
-// TryDecode strictly decodes a control and a ring buffer. It fails, with a
-// *DecodeError, only when a buffer has the wrong size: control shorter than
-// 160 words or not whole words, ring not whole 64-byte slots.
-func TryDecode(control, ring []byte) (RingTelemetry, error) {
-	return TryDecodeWithWindowOpcodes(control, ring, nil)
-}
-
-// TryDecodeWithWindowOpcodes is TryDecode that also groups the slots of the
-// given opcodes into ticketed windows (RingTelemetry.Windows).
-func TryDecodeWithWindowOpcodes(control, ring []byte, windowOpcodes []uint32) (RingTelemetry, error) {
-	var t RingTelemetry
-	var scratch DecodeScratch
-	if err := DecodeInto(&t, &scratch, control, ring, windowOpcodes); err != nil {
-		return RingTelemetry{}, err
-	}
-	return t, nil
-}
-
-// Decode decodes whatever it can and never fails or panics: a short control
-// buffer reads as zeros past its end, a trailing partial word or slot is
-// ignored. It is meant for display; use TryDecode to check a dump.
-func Decode(control, ring []byte) RingTelemetry {
-	return DecodeWithWindowOpcodes(control, ring, nil)
-}
-
-// DecodeWithWindowOpcodes is the lenient Decode with ticketed windows.
-func DecodeWithWindowOpcodes(control, ring []byte, windowOpcodes []uint32) RingTelemetry {
-	var t RingTelemetry
-	var scratch DecodeScratch
-	slots := uint64(len(ring) / abi.SlotBytes)
-	decodeChecked(&t, &scratch, control, ring[:min(slots, maxSlots)*abi.SlotBytes], windowOpcodes)
-	return t
-}
-
 // DecodeScratch is the reusable working storage of DecodeInto (the sorted
 // window-opcode list and the window index). The zero value is ready to use;
 // a scratch must not be shared by concurrent decodes.
@@ -75,12 +41,12 @@ func DecodeInto(dst *RingTelemetry, scratch *DecodeScratch, control, ring []byte
 	return nil
 }
 
-// DecodeControlInto strictly decodes control into dst.Control alone and
+// decodeControlInto strictly decodes control into dst.Control alone and
 // leaves every field that dst's slots give (Slots, Occupancy, Active,
 // Windows, StatusMap) as it is: for a caller whose ring was not read back,
 // so that a submission's counters cost O(control), not O(ring). On error
 // dst is left untouched.
-func DecodeControlInto(dst *RingTelemetry, control []byte) error {
+func decodeControlInto(dst *RingTelemetry, control []byte) error {
 	if err := checkControl(control); err != nil {
 		return err
 	}

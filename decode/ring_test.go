@@ -38,7 +38,7 @@ func TestStatus(t *testing.T) {
 
 func TestDecodeMixedStatuses(t *testing.T) {
 	ring := statusRing(0, 1, 1, 2, 3, 3, 3, 4, 5, 6, 7, 8, 0xFFFFFFFF, 0)
-	tel, err := TryDecode(newControl(0, 14).bytes(), ring)
+	tel, err := tryDecode(newControl(0, 14).bytes(), ring)
 	require.NoError(t, err)
 	assert.Equal(t, RingOccupancy{Empty: 2, Published: 2, Claimed: 1, Done: 3, WaitIO: 1, Yield: 1, Requeue: 1, Fault: 1, Unknown: 2}, tel.Occupancy)
 	assert.Equal(t, uint32(14), tel.Occupancy.TotalSlots())
@@ -56,7 +56,7 @@ func TestDecodeSlotFields(t *testing.T) {
 		slot{status: abi.StatusPublished, op: abi.OpHash, tenant: 28, prio: abi.PriorityIdle, args: []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
 		slot{status: abi.StatusDone, op: abi.OpShutdown, tenant: 0xFFFFFFFF, prio: 9},
 	)
-	tel, err := TryDecode(newControl(0, 2).bytes(), ring)
+	tel, err := tryDecode(newControl(0, 2).bytes(), ring)
 	require.NoError(t, err)
 	assert.Equal(t, []RingSlotSnapshot{
 		{Index: 0, Status: StatusPublished, Opcode: abi.OpHash, Tenant: 28, Priority: abi.PriorityIdle, Args: [3]uint32{1, 2, 3}},
@@ -76,7 +76,7 @@ func TestRingSizeErrors(t *testing.T) {
 		{"one byte long", 65, 64, "decode: ring length 65 bytes is not a whole number of 64-byte slots (1 whole ring slots, then 1 stray bytes)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := TryDecode(newControl(0, 1).bytes(), make([]byte, tc.len))
+			_, err := tryDecode(newControl(0, 1).bytes(), make([]byte, tc.len))
 			var de *DecodeError
 			require.True(t, errors.As(err, &de), "want *DecodeError, got %v", err)
 			assert.Equal(t, BufferRing, de.Buffer)
@@ -87,7 +87,7 @@ func TestRingSizeErrors(t *testing.T) {
 }
 
 func TestEmptyRingDecodes(t *testing.T) {
-	tel, err := TryDecode(newControl(0, 0).bytes(), nil)
+	tel, err := tryDecode(newControl(0, 0).bytes(), nil)
 	require.NoError(t, err)
 	assert.Empty(t, tel.Slots)
 	assert.Zero(t, tel.Occupancy.TotalSlots())
@@ -182,7 +182,7 @@ func TestLenientDecode(t *testing.T) {
 		{"partial trailing slot dropped", full.bytes(), ring[:abi.SlotBytes+10], 1, 4, 6, false, []uint32{0, 9}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tel := Decode(tc.control, tc.ring)
+			tel := decodeLenient(tc.control, tc.ring)
 			assert.Len(t, tel.Slots, tc.wantSlots)
 			assert.Equal(t, uint32(tc.wantSlots), tel.Occupancy.TotalSlots())
 			assert.Equal(t, tc.wantDone, tel.Control.DoneCount)
@@ -234,7 +234,7 @@ func TestDecodeIntoNilScratch(t *testing.T) {
 
 func TestDecodeSlot(t *testing.T) {
 	ring := randomRing(rand.New(rand.NewPCG(3, 9)), 40, []uint32{9})
-	full, err := TryDecode(newControl(0, 4).bytes(), ring)
+	full, err := tryDecode(newControl(0, 4).bytes(), ring)
 	require.NoError(t, err)
 	for i := range full.Slots {
 		got, ok := DecodeSlot(ring, i)
@@ -253,7 +253,7 @@ func TestCountOccupancy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	for n := range 60 {
 		ring := randomRing(rng, n, []uint32{9})
-		full, err := TryDecode(newControl(0, 4).bytes(), ring)
+		full, err := tryDecode(newControl(0, 4).bytes(), ring)
 		require.NoError(t, err)
 		got, err := CountOccupancy(ring)
 		require.NoError(t, err)
@@ -284,13 +284,13 @@ func TestDecodeControlIntoKeepsSlots(t *testing.T) {
 	control[abi.CtrlOpcodeMetrics+2] = 5
 	var want RingTelemetry
 	require.NoError(t, DecodeInto(&want, nil, control.bytes(), ring, ops))
-	require.NoError(t, DecodeControlInto(&dst, control.bytes()))
+	require.NoError(t, decodeControlInto(&dst, control.bytes()))
 	assert.Equal(t, want, dst)
 
 	before := dst
 	var de *DecodeError
-	require.ErrorAs(t, DecodeControlInto(&dst, control.bytes()[:100]), &de)
+	require.ErrorAs(t, decodeControlInto(&dst, control.bytes()[:100]), &de)
 	assert.Equal(t, before, dst)
 	cb := control.bytes()
-	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = DecodeControlInto(&dst, cb) }))
+	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = decodeControlInto(&dst, cb) }))
 }

@@ -528,11 +528,11 @@ func readActive(h *summaryHeader, at uint64, name string, dst []uint32, other *u
 	return nil
 }
 
-// SummarySketchInto fills dst with the five sketches a GPU summary holds
+// FromSummary fills dst with the five sketches a GPU summary holds
 // (docs/SUMMARY.md §2), reusing dst's storage: the same counters, bit for
 // bit, as RingTelemetry.SketchInto of the full decode of the same ring and
 // control, with the summary's depth and width. On error dst is unchanged.
-func SummarySketchInto(dst *SketchTelemetry, summary []byte) error {
+func (dst *SketchTelemetry) FromSummary(summary []byte) error {
 	h, err := readSummaryHeader(summary)
 	if err != nil {
 		return err

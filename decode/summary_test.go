@@ -140,7 +140,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		}
 		var want, gotSk SketchTelemetry
 		require.NoError(t, full.SketchInto(&want, 3, 64))
-		require.NoError(t, SummarySketchInto(&gotSk, sum))
+		require.NoError(t, gotSk.FromSummary(sum))
 		assert.Equal(t, want, gotSk)
 	}
 }
@@ -247,7 +247,7 @@ func TestDecodeSummaryErrors(t *testing.T) {
 	copy(dup[(win+abi.WindowEntryWords)*abi.WordBytes:], dup[win*abi.WordBytes:(win+abi.WindowEntryWords)*abi.WordBytes])
 	dup = setWord(dup, abi.SumWindowEntries, 2)
 	assert.ErrorContains(t, DecodeSummaryInto(&RingTelemetry{}, nil, ctl, dup, smap, []uint32{9}), "two window entries")
-	assert.ErrorContains(t, SummarySketchInto(&SketchTelemetry{}, sum[:8]), "header")
+	assert.ErrorContains(t, (&SketchTelemetry{}).FromSummary(sum[:8]), "header")
 }
 
 func TestDecodeSummaryReuses(t *testing.T) {
@@ -256,12 +256,12 @@ func TestDecodeSummaryReuses(t *testing.T) {
 	var sc DecodeScratch
 	var sk SketchTelemetry
 	require.NoError(t, DecodeSummaryInto(&tel, &sc, ctl, sum, smap, []uint32{9}))
-	require.NoError(t, SummarySketchInto(&sk, sum))
+	require.NoError(t, sk.FromSummary(sum))
 	allocs := testing.AllocsPerRun(20, func() {
 		if err := DecodeSummaryInto(&tel, &sc, ctl, sum, smap, []uint32{9}); err != nil {
 			panic(err)
 		}
-		if err := SummarySketchInto(&sk, sum); err != nil {
+		if err := sk.FromSummary(sum); err != nil {
 			panic(err)
 		}
 	})
@@ -296,7 +296,7 @@ func FuzzDecodeSummary(f *testing.F) {
 		var tel RingTelemetry
 		err := DecodeSummaryInto(&tel, nil, control, summary, statusMap, ops)
 		var sk SketchTelemetry
-		skErr := SummarySketchInto(&sk, summary)
+		skErr := sk.FromSummary(summary)
 		if err != nil {
 			var de *DecodeError
 			require.ErrorAs(t, err, &de)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/internal/numfmt"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -70,29 +71,14 @@ type Settings struct {
 	// SketchDepth × SketchWidth is the shape of each Count-Min sketch.
 	SketchDepth int
 	SketchWidth int
-	// Readback is how frames are read back: ReadbackAuto (also ""),
-	// ReadbackSummary or ReadbackFull; the runner's policy picks the mode
-	// auto runs in (megakernel.ChooseReadback).
-	Readback string
+	// Readback is how frames are read back: one of
+	// decode.PageReadbacks; the runner's policy picks the mode auto runs
+	// in (megakernel.ChooseReadback).
+	Readback decode.Readback
 	// LogCapacity is the log records a ring keeps per submission (the
 	// log panel's DROPPED line asks to raise it).
 	LogCapacity int
 }
-
-// Readback modes of Settings.Readback.
-const (
-	// ReadbackAuto picks full on a CPU or fallback adapter and summary on
-	// a GPU (megakernel.ChooseReadback says why).
-	ReadbackAuto = "auto"
-	// ReadbackSummary reads control, log, the GPU summary and the 4-bit
-	// status map each frame, and the ring only on demand.
-	ReadbackSummary = "summary"
-	// ReadbackFull reads the whole ring (64 bytes per slot) each frame.
-	ReadbackFull = "full"
-)
-
-// ReadbackModes lists the modes in menu order.
-func ReadbackModes() [3]string { return [...]string{ReadbackAuto, ReadbackSummary, ReadbackFull} }
 
 // Bounds of the GPU summary's sketches (docs/SUMMARY.md §1: SKETCH_MAX_DEPTH,
 // SKETCH_MAX_WIDTH): a summary-mode ring needs its sketch shape within them.
@@ -138,7 +124,7 @@ var presets = func() []Preset {
 		out[i] = Preset{Name: p.Name, Title: p.Title, Description: p.Description, Settings: Settings{
 			Preset: p.Name, RingSlots: int(p.Slots), Tenants: int(p.Tenants), Budget: int(p.Budget),
 			WindowOpcodes: OpcodeList(p.WindowOpcodes), WorkgroupSizeX: 64, WorkerCap: int(p.Workers), SketchDepth: 4, SketchWidth: 128,
-			Readback: ReadbackAuto, LogCapacity: DefaultLogCapacity}}
+			Readback: decode.ReadbackAuto, LogCapacity: DefaultLogCapacity}}
 	}
 	return out
 }()
@@ -213,8 +199,8 @@ func (s Settings) Validate() []FieldError {
 		add("LogCapacity", "log capacity must be 0…%s records", numfmt.Thousands(MaxLogCapacity))
 	}
 	switch s.Readback {
-	case "", ReadbackAuto, ReadbackFull:
-	case ReadbackSummary:
+	case decode.ReadbackAuto, decode.ReadbackFull:
+	case decode.ReadbackSummary:
 		if s.SketchDepth > SummaryMaxSketchDepth || s.SketchWidth > SummaryMaxSketchWidth {
 			add("Readback", "summary readback sketches on the GPU: at most %d × %s counters (sketch depth × width)", SummaryMaxSketchDepth, numfmt.Thousands(SummaryMaxSketchWidth))
 		}

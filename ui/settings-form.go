@@ -6,6 +6,7 @@ import (
 
 	"github.com/vugu/vugu"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
 )
 
@@ -92,17 +93,15 @@ type ReadbackOption struct {
 // auto).
 func (c *SettingsForm) ReadbackOptions() []ReadbackOption {
 	cur := c.draft.Readback
-	if cur == "" {
-		cur = settings.ReadbackAuto
+	titles := map[decode.Readback]string{
+		decode.ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
+		decode.ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
+		decode.ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
 	}
-	titles := map[string]string{
-		settings.ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
-		settings.ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
-		settings.ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
-	}
-	opts := make([]ReadbackOption, len(settings.ReadbackModes()))
-	for i, m := range settings.ReadbackModes() {
-		opts[i] = ReadbackOption{Name: m, Title: titles[m], Selected: m == cur}
+	modes := decode.PageReadbacks()
+	opts := make([]ReadbackOption, len(modes))
+	for i, m := range modes {
+		opts[i] = ReadbackOption{Name: m.String(), Title: titles[m], Selected: m == cur}
 	}
 	return opts
 }
@@ -189,7 +188,11 @@ func (c *SettingsForm) SetValue(name, text string) {
 	case "LogCapacity":
 		d.LogCapacity = n
 	case "Readback":
-		d.Readback = strings.TrimSpace(text)
+		r, ok := decode.ParseReadback(strings.TrimSpace(text))
+		if !ok {
+			r = badReadback // Validate names the field
+		}
+		d.Readback = r
 	}
 }
 
@@ -209,3 +212,7 @@ func (c *SettingsForm) Apply() {
 
 // Revert discards the edits.
 func (c *SettingsForm) Revert() { c.draft = c.applied }
+
+// badReadback is a readback the form could not parse: no mode, so the
+// settings' validation refuses it.
+const badReadback = decode.Readback(0xFF)

@@ -228,15 +228,15 @@ func TestTopIndices(t *testing.T) {
 
 func TestReadbackSettings(t *testing.T) {
 	s := settings.DefaultSettings()
-	assert.Equal(t, settings.ReadbackAuto, s.Readback)
+	assert.Equal(t, decode.ReadbackAuto, s.Readback)
 	s = settings.DefaultSettings()
-	s.Readback = "fast"
+	s.Readback = badReadback
 	require.Len(t, s.Validate(), 1)
 	assert.Equal(t, "Readback", s.Validate()[0].Field)
-	s.Readback, s.SketchWidth = settings.ReadbackSummary, 8192
+	s.Readback, s.SketchWidth = decode.ReadbackSummary, 8192
 	require.Len(t, s.Validate(), 1)
 	assert.Contains(t, s.Validate()[0].Message, "at most 8 × 4,096")
-	s.Readback = settings.ReadbackAuto
+	s.Readback = decode.ReadbackAuto
 	assert.Empty(t, s.Validate(), "auto falls back to full")
 
 	f := SettingsForm{Applied: settings.DefaultSettings()}
@@ -245,13 +245,13 @@ func TestReadbackSettings(t *testing.T) {
 	require.Len(t, opts, 3)
 	assert.True(t, opts[0].Selected)
 	f.SetValue("Readback", " summary ")
-	assert.Equal(t, settings.ReadbackSummary, f.Draft().Readback)
+	assert.Equal(t, decode.ReadbackSummary, f.Draft().Readback)
 	assert.True(t, f.ReadbackOptions()[1].Selected)
 	assert.Contains(t, f.ReadbackTitle(), "auto picks full on a CPU or fallback adapter")
 
 	d := Dashboard{}
 	assert.Equal(t, KV{Label: "readback", Value: dash, Title: ReadbackTitle}, d.ReadbackStat())
-	d.Readback, d.ReadbackWhy = settings.ReadbackSummary, "readback=summary"
+	d.Readback, d.ReadbackWhy = decode.ReadbackSummary.String(), "readback=summary"
 	hs := d.HeaderStats()
 	assert.Equal(t, "summary", hs[len(hs)-1].Value)
 	assert.Contains(t, hs[len(hs)-1].Title, "readback=summary · ")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/controller"
 	"github.com/ringscope/ringscope/wasm/jsarg"
@@ -92,15 +93,15 @@ func attachRequest(o js.Value) (controller.AttachRequest, error) {
 
 // attachReadback reads attach's readback: "auto" (the default), "full" or
 // "summary".
-func attachReadback(v js.Value) (megakernel.AttachReadback, error) {
+func attachReadback(v js.Value) (decode.Readback, error) {
 	const names = "auto, full, summary"
 	switch {
 	case v.IsUndefined() || v.IsNull():
-		return megakernel.AttachAuto, nil
+		return decode.ReadbackAuto, nil
 	case jsarg.TypeName(v) != "string":
 		return 0, fmt.Errorf("attach: readback must be a string, one of %s; got %s", names, jsarg.TypeName(v))
 	}
-	mode, ok := megakernel.ParseReadback(v.String())
+	mode, ok := decode.ParseReadback(v.String())
 	if !ok || v.String() == "" {
 		return 0, fmt.Errorf("attach: readback %q: want one of %s", v.String(), names)
 	}

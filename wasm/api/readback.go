@@ -13,7 +13,7 @@ const (
 )
 
 // RingPolicy is when the page's live loop reads the full ring under
-// summary readback (megakernel.RingSummary), where each frame reads only
+// summary readback (decode.ReadbackSummary), where each frame reads only
 // control, log, the GPU summary and the 4-bit status map. The host copy of
 // the ring follows the status map (host.Queue.AbsorbStatusMap: the GPU
 // writes only the statuses of the slots it claims), so publishes, requeues

@@ -7,14 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ringscope/ringscope/settings"
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 func TestParseQueryReadback(t *testing.T) {
-	for q, want := range map[string]string{"": settings.ReadbackAuto, "readback=summary": settings.ReadbackSummary,
-		"readback=FULL": settings.ReadbackFull, "readback=auto&preset=stall": settings.ReadbackAuto} {
+	for q, want := range map[string]decode.Readback{"": decode.ReadbackAuto, "readback=summary": decode.ReadbackSummary,
+		"readback=FULL": decode.ReadbackFull, "readback=auto&preset=stall": decode.ReadbackAuto} {
 		v, _ := url.ParseQuery(q)
 		cfg, err := api.ParseQuery(v)
 		require.NoError(t, err, q)
@@ -69,11 +68,11 @@ func TestRingPolicy(t *testing.T) {
 }
 
 // TestReadbackModesAreTheRunners: the form's and the URL's modes are the
-// ones the runner's policy reads (megakernel.ParseReadback).
+// ones the runner's policy reads (decode.ParseReadback).
 func TestReadbackModesAreTheRunners(t *testing.T) {
-	for _, m := range settings.ReadbackModes() {
-		got, ok := megakernel.ParseReadback(m)
+	for _, m := range decode.PageReadbacks() {
+		got, ok := decode.ParseReadback(m.String())
 		require.True(t, ok, m)
-		assert.Equal(t, m, got.String())
+		assert.Equal(t, m, got)
 	}
 }

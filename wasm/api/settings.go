@@ -3,10 +3,10 @@ package api
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/webgpu"
 )
@@ -25,7 +25,7 @@ const (
 	ParamSketch    = "sketch"    // sketch shape, DEPTHxWIDTH
 	ParamAutostart = "autostart" // 0: load without running the default workload
 	ParamSeed      = "seed"      // workload seed
-	ParamReadback  = "readback"  // auto, summary or full (settings.ReadbackModes)
+	ParamReadback  = "readback"  // auto, summary or full (decode.PageReadbacks)
 	ParamLog       = "log"       // log capacity, records per submission
 )
 
@@ -75,11 +75,11 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 		s.SketchDepth, s.SketchWidth = depth, width
 	}
 	if v, ok := q[ParamReadback]; ok {
-		s.Readback = strings.ToLower(strings.TrimSpace(strings.Join(v, ",")))
-		modes := settings.ReadbackModes()
-		if !slices.Contains(modes[:], s.Readback) {
-			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), strings.Join(modes[:], ", "))
+		r, ok := decode.ParseReadback(strings.ToLower(strings.TrimSpace(strings.Join(v, ","))))
+		if !ok {
+			return cfg, fmt.Errorf("URL parameter %s=%q: want one of %s", ParamReadback, strings.Join(v, ","), decode.ReadbackNames())
 		}
+		s.Readback = r
 	}
 	if v := first(q, ParamSeed); v != "" {
 		n, err := strconv.ParseUint(v, 0, 64)
@@ -113,7 +113,7 @@ var settingParams = map[string]string{
 var optionParams = map[string]string{
 	"Slots": ParamSlots, "Tenants": ParamTenants, "Masks": ParamTenants, "Budget": ParamBudget,
 	"WorkgroupSize": ParamWorkgroup, "WorkerGroups": ParamWorkers, "WindowOpcodes": ParamWindows,
-	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "RingReadback": ParamReadback, "LogCapacity": ParamLog,
+	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "Readback": ParamReadback, "LogCapacity": ParamLog,
 }
 
 // paramError names the URL parameter behind a refused setting, with the
@@ -156,9 +156,7 @@ func Query(cfg PageConfig) map[string][]string {
 	q[ParamSketch] = []string{fmt.Sprintf("%dx%d", s.SketchDepth, s.SketchWidth)}
 	q[ParamLog] = []string{strconv.Itoa(s.LogCapacity)}
 	q[ParamSeed] = []string{strconv.FormatUint(cfg.Seed, 10)}
-	if s.Readback != "" {
-		q[ParamReadback] = []string{s.Readback}
-	}
+	q[ParamReadback] = []string{s.Readback.String()}
 	if !cfg.Autostart {
 		q[ParamAutostart] = []string{"0"}
 	}

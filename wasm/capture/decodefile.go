@@ -60,7 +60,7 @@ func Decode(data []byte) (*Capture, error) {
 	}
 	c.Frames = make([]Frame, c.Header.FrameCount)
 	var v validator
-	v.windows = c.Header.WindowOpcodes
+	v.dec.SetWindowOpcodes(c.Header.WindowOpcodes)
 	for i := range c.Frames {
 		if n-off < 4 {
 			return nil, fail(off, i, "record length", "file ends after %d of %d frames", i, c.Header.FrameCount)
@@ -160,17 +160,15 @@ func checkHeader(h *Header, off int64) error {
 // cur is the ring the last frame showed, when it carried one (chain): a
 // frame's whole ring, aliased, or patched into own.
 type validator struct {
-	windows []uint32
-	seq     uint64
-	at      float64
-	gen     uint32
-	n       int
-	chain   bool
-	cur     []byte
-	own     []byte
-	scratch decode.DecodeScratch
-	ring    decode.RingTelemetry
-	log     decode.Log
+	dec   decode.Decoder // the frames' rings, in the header's window opcodes
+	seq   uint64
+	at    float64
+	gen   uint32
+	n     int
+	chain bool
+	cur   []byte
+	own   []byte
+	log   decode.Log
 }
 
 // frame checks frame i; rec is the file offset of its record (after the
@@ -225,7 +223,8 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 	default:
 		v.chain = false
 	}
-	if err := decode.DecodeInto(&v.ring, &v.scratch, f.Control, ring, v.windows); err != nil {
+	tel, _, err := v.dec.Decode(decode.Buffers{Control: f.Control, Ring: wholeRing(ring)})
+	if err != nil {
 		var de *decode.DecodeError
 		if f.Patch != nil && errors.As(err, &de) && de.Buffer == decode.BufferRing {
 			// An offset in the patched ring is not one in the file.
@@ -233,10 +232,10 @@ func (v *validator) frame(f *Frame, flags uint32, i int, rec, bufs int64) error 
 		}
 		return translate(err, i, bufs, ringAt, logAt)
 	}
-	if err := v.ring.Control.CheckABI(); err != nil {
+	if err := tel.Control.CheckABI(); err != nil {
 		return fail(bufs+abi.CtrlMagic*abi.WordBytes, i, "control", "%v", err)
 	}
-	if gen := v.ring.Control.Generation; gen != f.Generation {
+	if gen := tel.Control.Generation; gen != f.Generation {
 		return fail(rec+16, i, "generation", "%d, but the control buffer's GENERATION word is %d", f.Generation, gen)
 	}
 	if len(f.Log) > 0 {

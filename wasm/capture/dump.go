@@ -28,7 +28,7 @@ func FromDump(control, ring []byte, windowOpcodes []uint32) (*Capture, error) {
 	if len(windowOpcodes) > MaxWindowOpcodes {
 		return nil, fail(0, -1, "windowOpcodes", "%d opcodes, at most %d", len(windowOpcodes), MaxWindowOpcodes)
 	}
-	t, err := decode.TryDecodeWithWindowOpcodes(control, ring, windowOpcodes)
+	t, _, err := decode.NewDecoder(windowOpcodes).Decode(decode.Buffers{Control: control, Ring: wholeRing(ring)})
 	if err != nil {
 		return nil, translate(err, 0, 0, 0, 0)
 	}
@@ -68,16 +68,19 @@ type Decoded struct {
 	// or -1 (no ring: zero slots).
 	RingFrom int
 	Timings  frame.Timings
-	scratch  decode.DecodeScratch
+	dec      decode.Decoder
 }
 
 // DecodeBuffers strictly decodes one control + ring pair (and a log, when
 // non-empty) into dst, the way ringscope.decode does in the page: no GPU,
 // no capture. ring may be empty (no slots).
 func DecodeBuffers(dst *Decoded, control, ring, log []byte, windowOpcodes []uint32) error {
-	if err := decode.DecodeInto(&dst.Ring, &dst.scratch, control, ring, windowOpcodes); err != nil {
+	dst.dec.SetWindowOpcodes(windowOpcodes)
+	tel, _, err := dst.dec.Decode(decode.Buffers{Control: control, Ring: wholeRing(ring)})
+	if err != nil {
 		return err
 	}
+	dst.Ring = *tel // its slices are dst.dec's, reused by the next decode
 	dst.Counters, _ = dst.Ring.RuntimeCounters()
 	dst.Priority = dst.Ring.PriorityAccounting()
 	dst.HasLog = len(log) > 0
@@ -90,4 +93,13 @@ func DecodeBuffers(dst *Decoded, control, ring, log []byte, windowOpcodes []uint
 	}
 	dst.RingFrom = 0
 	return nil
+}
+
+// wholeRing is ring as a decode.Buffers ring: never nil, so an empty ring
+// decodes as no slots rather than as control alone.
+func wholeRing(ring []byte) []byte {
+	if ring == nil {
+		return []byte{}
+	}
+	return ring
 }

@@ -49,7 +49,7 @@ func Encode(c *Capture) ([]byte, error) {
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(hj)))
 	out = append(out, hj...)
 	var v validator
-	v.windows = h.WindowOpcodes
+	v.dec.SetWindowOpcodes(h.WindowOpcodes)
 	for i := range c.Frames {
 		f := &c.Frames[i]
 		start := int64(len(out))

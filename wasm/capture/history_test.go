@@ -65,9 +65,10 @@ func TestHistoryKeepsCompactFrames(t *testing.T) {
 	assert.Equal(t, quiet.Control, a.Control)
 	assert.Nil(t, a.Log, "an empty log is not kept")
 	assert.Equal(t, faulty.Log[:4], b.Log[:4], "a log with records is kept, its cursor as it was")
-	logA, err := decode.DecodeLog(faulty.Log)
+	var logA, logB decode.Log
+	err := decode.DecodeLogInto(&logA, faulty.Log)
 	require.NoError(t, err)
-	logB, err := decode.DecodeLog(b.Log)
+	err = decode.DecodeLogInto(&logB, b.Log)
 	require.NoError(t, err)
 	assert.Len(t, b.Log, 32, "its header and its one record")
 	assert.Equal(t, logA.Records, logB.Records)
@@ -122,7 +123,8 @@ func TestCompactLogBytes(t *testing.T) {
 func TestCompactLogKeepsTheFaults(t *testing.T) {
 	printf := decode.LogRecord{Format: 3, Slot: 9, A: 1, B: 2}
 	log := logBuf(8, printf, faultRec(abi.FaultBadTenant, 1), printf, faultRec(abi.FaultUserFault, 2), printf)
-	got, err := decode.DecodeLog(appendCompactLog([]byte{0xee}, log)[1:])
+	var got decode.Log
+	err := decode.DecodeLogInto(&got, appendCompactLog([]byte{0xee}, log)[1:])
 	require.NoError(t, err)
 	assert.Equal(t, []decode.LogRecord{faultRec(abi.FaultBadTenant, 1), faultRec(abi.FaultUserFault, 2)}, got.Records)
 	assert.EqualValues(t, 5, got.Cursor, "the log's cursor")

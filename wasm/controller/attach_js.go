@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/internal/numfmt"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/pace"
@@ -76,7 +77,7 @@ type AttachRequest struct {
 	Device, Control, Ring, Log js.Value
 	Slots                      uint32
 	WindowOpcodes              []uint32
-	Readback                   megakernel.AttachReadback
+	Readback                   decode.Readback
 	// Budget is the share of the main thread the attachment's frames
 	// and renders may take (wasm/pace).
 	Budget float64
@@ -278,4 +279,4 @@ func (c *Controller) RenderSpent(d time.Duration) {
 // attachedSource is an attachment as the session's Attached.
 type attachedSource struct{ *megakernel.Attachment }
 
-func (a attachedSource) Summary() bool { return a.Readback() == megakernel.AttachSummary }
+func (a attachedSource) Summary() bool { return a.Readback() == decode.ReadbackSummary }

@@ -3,14 +3,15 @@
 package controller
 
 import (
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
 
 // Readback modes of the page (URL parameter readback, the settings form).
 //
-// Full readback (megakernel.RingAlways) reads the whole ring back every
-// frame, 64 bytes per slot. Summary readback (megakernel.RingSummary) runs
+// Full readback (decode.ReadbackFull) reads the whole ring back every
+// frame, 64 bytes per slot. Summary readback (decode.ReadbackSummary) runs
 // the GPU's reduce pass and reads back only control, log, the summary and
 // the 4-bit status map; the panels draw from the summary's fields
 // (occupancy, active counts, windows, the GPU's sketches, the slot map from
@@ -42,16 +43,15 @@ func (c *Controller) showReadback() {
 // summaryReadback sets o to run summary readback, the GPU sketching in the
 // shape s asks (the page's live ring and the embedding API's open).
 func summaryReadback(o *megakernel.Options, s settings.Settings) {
-	o.RingReadback = megakernel.RingSummary
+	o.Readback = decode.ReadbackSummary
 	o.Summary = megakernel.SummaryShape{Depth: uint32(s.SketchDepth), Width: uint32(s.SketchWidth)}
 }
 
 // readbackFor is whether a ring of settings s runs summary readback on
 // this adapter (software: CPU or fallback), with why: the runner's policy,
-// megakernel.ChooseReadback. s.Readback is one of settings.ReadbackModes (the
+// megakernel.ChooseReadback. s.Readback is one of decode.PageReadbacks (the
 // URL, the form and open checked it).
 func readbackFor(s settings.Settings, software bool) (summary bool, why string) {
-	want, _ := megakernel.ParseReadback(s.Readback)
-	mode, why := megakernel.ChooseReadback(want, software, s.SketchDepth, s.SketchWidth)
-	return mode == megakernel.AttachSummary, why
+	mode, why := megakernel.ChooseReadback(s.Readback, software, s.SketchDepth, s.SketchWidth)
+	return mode == decode.ReadbackSummary, why
 }

@@ -4,12 +4,9 @@ package openopts
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
-	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -25,8 +22,8 @@ type Options struct {
 	// WatchdogIntervals is the watchdog's N (stalled intervals in a row
 	// before the stall alert).
 	WatchdogIntervals int
-	// Readback is one of settings.ReadbackModes.
-	Readback string
+	// Readback is one of decode.PageReadbacks.
+	Readback decode.Readback
 }
 
 // Defaults are what an absent option takes: the page's ring size and
@@ -147,24 +144,28 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 	return oo, nil
 }
 
-// optReadback reads open's readback: one of settings.ReadbackModes, "full" when
-// absent (drain() and snapshot() give every slot, as before the option).
-func optReadback(o js.Value) (string, error) {
-	modes := settings.ReadbackModes()
+// optReadback reads open's readback: one of decode.PageReadbacks, full
+// when absent (drain() and snapshot() give every slot, as before the
+// option).
+func optReadback(o js.Value) (decode.Readback, error) {
 	v, err := jsarg.OptProp(o, "open", "readback")
 	switch {
 	case err != nil:
-		return "", err
+		return 0, err
 	case v.IsUndefined() || v.IsNull():
-		return settings.ReadbackFull, nil
+		return decode.ReadbackFull, nil
 	case jsarg.TypeName(v) != "string":
-		return "", fmt.Errorf("open: readback must be a string, one of %s; got %s", strings.Join(modes[:], ", "), jsarg.TypeName(v))
+		return 0, fmt.Errorf("open: readback must be a string, one of %s; got %s", decode.ReadbackNames(), jsarg.TypeName(v))
 	}
-	mode, err := jsarg.String(v, "open: readback", jsarg.MaxName)
-	if err == nil && !slices.Contains(modes[:], mode) {
-		err = fmt.Errorf("open: readback %q: want one of %s", mode, strings.Join(modes[:], ", "))
+	name, err := jsarg.String(v, "open: readback", jsarg.MaxName)
+	if err != nil {
+		return 0, err
 	}
-	return mode, err
+	mode, ok := decode.ParseReadback(name)
+	if !ok || name == "" {
+		return 0, fmt.Errorf("open: readback %q: want one of %s", name, decode.ReadbackNames())
+	}
+	return mode, nil
 }
 
 // maxWatchdogIntervals bounds open's watchdogIntervals.

@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu"
@@ -46,7 +47,7 @@ func attachSteps(args []js.Value) (any, error) {
 		}
 	}
 	if rb := o.Get("readback"); rb.Type() == js.TypeString {
-		mode, ok := megakernel.ParseReadback(rb.String())
+		mode, ok := decode.ParseReadback(rb.String())
 		if !ok {
 			return nil, fmt.Errorf("__test.attachSteps: readback %q", rb.String())
 		}

@@ -4,41 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
-
-// AttachReadback is what each frame of an Attachment reads. The zero value
-// is AttachAuto.
-type AttachReadback uint8
-
-const (
-	// AttachAuto picks AttachFull on a CPU or fallback adapter (where the
-	// reduce pass costs more than the copy it saves, as for the page's
-	// own ring) and AttachSummary on a GPU, when the ring allows it.
-	AttachAuto AttachReadback = iota
-	// AttachFull copies control, ring and log every frame.
-	AttachFull
-	// AttachSummary runs the reduce pass (docs/SUMMARY.md) over the host's
-	// ring on the host's device and copies control, log, the summary and
-	// the status map; the ring only on demand (Attachment.RequestRing). It
-	// needs STORAGE usage on the ring: without it the attachment falls
-	// back to AttachFull and says so (Attachment.ReadbackNote).
-	AttachSummary
-)
-
-// String returns the mode's name, as the page's readback parameter spells it.
-func (m AttachReadback) String() string {
-	switch m {
-	case AttachAuto:
-		return "auto"
-	case AttachFull:
-		return "full"
-	case AttachSummary:
-		return "summary"
-	}
-	return fmt.Sprintf("AttachReadback(%d)", uint8(m))
-}
 
 // AttachError is a host buffer, or an option, that Attach refuses.
 type AttachError struct {
@@ -131,19 +100,19 @@ func checkAttach(control, ring hostBuffer, log *hostBuffer, slots uint32, window
 // resolveAttachReadback picks the mode an attachment runs in, with why:
 // ChooseReadback's, and summary needs a ring with STORAGE usage whose
 // watched bytes the device can bind.
-func resolveAttachReadback(want AttachReadback, software bool, shape SummaryShape, ring hostBuffer, ringBytes uint64, limits webgpu.Limits) (AttachReadback, string) {
+func resolveAttachReadback(want decode.Readback, software bool, shape SummaryShape, ring hostBuffer, ringBytes uint64, limits webgpu.Limits) (decode.Readback, string) {
 	mode, why := ChooseReadback(want, software, int(shape.Depth), int(shape.Width))
-	if mode != AttachSummary {
+	if mode != decode.ReadbackSummary {
 		return mode, why
 	}
 	if ring.usage&webgpu.BufferUsageStorage == 0 {
-		return AttachFull, fmt.Sprintf("summary readback needs STORAGE usage on the ring buffer %q (usage %#x = %s) to run the reduce pass over it: reading the full ring instead",
+		return decode.ReadbackFull, fmt.Sprintf("summary readback needs STORAGE usage on the ring buffer %q (usage %#x = %s) to run the reduce pass over it: reading the full ring instead",
 			ring.label, uint32(ring.usage), usageNames(ring.usage))
 	}
 	if bind := min(nonZero(limits.MaxStorageBufferBindingSize), nonZero(limits.MaxBufferSize)); ringBytes > bind {
-		return AttachFull, fmt.Sprintf("summary readback binds the ring (%d bytes), more than the device's maxStorageBufferBindingSize %d: reading the full ring instead", ringBytes, bind)
+		return decode.ReadbackFull, fmt.Sprintf("summary readback binds the ring (%d bytes), more than the device's maxStorageBufferBindingSize %d: reading the full ring instead", ringBytes, bind)
 	}
-	return AttachSummary, why
+	return decode.ReadbackSummary, why
 }
 
 // usageNames spells a usage set the way GPUBufferUsage names its flags.

@@ -17,7 +17,7 @@ import (
 
 // AttachOptions names the host's buffers an Attachment watches and how.
 // Control and Ring are required; the zero value of every other field
-// means: no log, the ring's whole slots, no window opcodes, AttachAuto,
+// means: no log, the ring's whole slots, no window opcodes, decode.ReadbackAuto,
 // the default summary shape, a GPU adapter.
 type AttachOptions struct {
 	// Control, Ring and Log are the host's own buffers in ABI v1 (or
@@ -30,10 +30,10 @@ type AttachOptions struct {
 	// WindowOpcodes are the opcodes decoded as ticketed windows.
 	WindowOpcodes []uint32
 	// Readback picks what each frame reads; Summary shapes the summary.
-	Readback AttachReadback
+	Readback decode.Readback
 	Summary  SummaryShape
-	// Software says the device's adapter runs on the CPU (AttachAuto then
-	// picks AttachFull): a GPUDevice does not always say which adapter
+	// Software says the device's adapter runs on the CPU (decode.ReadbackAuto then
+	// picks decode.ReadbackFull): a GPUDevice does not always say which adapter
 	// made it (webgpu.Device.AdapterInfo).
 	Software bool
 	// SubmissionTimeout bounds one frame's copy, from its submit to its
@@ -75,7 +75,7 @@ type Attachment struct {
 	opts AttachOptions
 	geo  attachGeometry
 	lay  layout
-	mode AttachReadback
+	mode decode.Readback
 	note string
 
 	// sopts is the Options view the shared summary code reads (shape,
@@ -147,8 +147,8 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	ringBytes := uint64(geo.slots) * abi.SlotBytes
 	a.mode, a.note = resolveAttachReadback(o.Readback, o.Software, o.Summary, hb("ring", o.Ring), ringBytes, dev.Limits())
 	a.sopts = Options{Slots: geo.slots, Observable: geo.observable, WindowOpcodes: o.WindowOpcodes, Summary: o.Summary}
-	if a.mode == AttachSummary {
-		a.sopts.RingReadback = RingSummary
+	if a.mode == decode.ReadbackSummary {
+		a.sopts.Readback = decode.ReadbackSummary
 		if err := o.Summary.check(); err != nil {
 			return nil, err
 		}
@@ -185,7 +185,7 @@ func (a *Attachment) create(ctx context.Context) error {
 	if err := checkHostDevice(ctx, a.dev, a.staging[0], a.opts); err != nil {
 		return err
 	}
-	if a.mode != AttachSummary {
+	if a.mode != decode.ReadbackSummary {
 		return nil
 	}
 	var err error
@@ -224,7 +224,7 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 		return false, nil
 	}
 	t0 := time.Now()
-	readRing := a.mode == AttachFull || a.wantRing
+	readRing := a.mode == decode.ReadbackFull || a.wantRing
 	stage := a.staging[a.frames%2]
 	var encErr error
 	scope, err := a.dev.ValidationScope(func() { encErr = a.encode(stage, readRing) })
@@ -280,7 +280,7 @@ func (a *Attachment) encode(stage *webgpu.Buffer, readRing bool) error {
 		return err
 	}
 	control := a.opts.Control
-	if a.mode == AttachSummary {
+	if a.mode == decode.ReadbackSummary {
 		a.sum.encodeClear(enc)
 		// The reduce pass reads this copy, taken in the same command
 		// buffer as the ring it reduces: the two agree.
@@ -314,7 +314,7 @@ func (a *Attachment) decode(readRing bool) error {
 	}
 	ring := a.rb[lay.ringOffset() : lay.ringOffset()+lay.ring]
 	switch {
-	case readRing && a.mode == AttachSummary:
+	case readRing && a.mode == decode.ReadbackSummary:
 		c.ring = append(c.ring[:0], ring...)
 		c.changed = append(c.changed[:0], host.ByteRange{Start: 0, End: len(c.ring)})
 	case readRing:
@@ -323,11 +323,11 @@ func (a *Attachment) decode(readRing bool) error {
 	if readRing {
 		a.wantRing = false
 	}
-	if a.mode == AttachSummary {
+	if a.mode == decode.ReadbackSummary {
 		a.sumBytes, a.mapBytes = a.rb[lay.summaryOffset():lay.statusMapOffset()], a.rb[lay.statusMapOffset():lay.ringOffset()]
 	}
 	b := decode.Buffers{Control: c.control, Log: c.log}
-	summary := a.mode == AttachSummary && !readRing
+	summary := a.mode == decode.ReadbackSummary && !readRing
 	if summary {
 		b.Summary, b.StatusMap = a.sumBytes, a.mapBytes
 	} else {

@@ -98,8 +98,8 @@ func assertSameRing(t *testing.T, want, got *decode.RingTelemetry) {
 func TestAttachFullMatchesTheHostsReadback(t *testing.T) {
 	r := busyHost(t, testDevice(t))
 	h := borrow(t, r)
-	a := attachT(t, h, AttachOptions{Readback: AttachFull})
-	assert.Equal(t, AttachFull, a.Readback())
+	a := attachT(t, h, AttachOptions{Readback: decode.ReadbackFull})
+	assert.Equal(t, decode.ReadbackFull, a.Readback())
 	assert.EqualValues(t, 320, a.Slots())
 	assert.EqualValues(t, 8, a.Observable())
 	assert.EqualValues(t, 16, a.LogCapacity())
@@ -148,8 +148,8 @@ func TestAttachFullMatchesTheHostsReadback(t *testing.T) {
 func TestAttachSummaryMatchesTheHostsReadback(t *testing.T) {
 	r := busyHost(t, testDevice(t))
 	h := borrow(t, r)
-	a := attachT(t, h, AttachOptions{Readback: AttachSummary})
-	require.Equal(t, AttachSummary, a.Readback(), a.ReadbackNote())
+	a := attachT(t, h, AttachOptions{Readback: decode.ReadbackSummary})
+	require.Equal(t, decode.ReadbackSummary, a.Readback(), a.ReadbackNote())
 	stepT(t, a) // the first frame reads the ring too
 	assert.True(t, a.RingRead())
 	prev := append([]byte(nil), a.Ring()...)
@@ -215,7 +215,7 @@ func TestAttachLegacyRing(t *testing.T) {
 	q := dev.Queue()
 	require.NoError(t, q.WriteBuffer(control, 0, wordBytes(cw)))
 	require.NoError(t, q.WriteBuffer(ring, 0, wordBytes(rw)))
-	for _, mode := range []AttachReadback{AttachFull, AttachSummary} {
+	for _, mode := range []decode.Readback{decode.ReadbackFull, decode.ReadbackSummary} {
 		t.Run(mode.String(), func(t *testing.T) {
 			a, err := Attach(ctxT(t), w, AttachOptions{Control: control, Ring: ring, Readback: mode})
 			require.NoError(t, err)
@@ -292,17 +292,17 @@ func TestAttachRefusals(t *testing.T) {
 	}
 
 	// Summary on a ring without STORAGE: full, and the note says why.
-	a, err := Attach(ctxT(t), w, AttachOptions{Control: ctl, Ring: mk("plain", 64*8, webgpu.BufferUsageCopySrc|webgpu.BufferUsageCopyDst), Readback: AttachSummary})
+	a, err := Attach(ctxT(t), w, AttachOptions{Control: ctl, Ring: mk("plain", 64*8, webgpu.BufferUsageCopySrc|webgpu.BufferUsageCopyDst), Readback: decode.ReadbackSummary})
 	require.NoError(t, err)
 	defer a.Detach()
-	assert.Equal(t, AttachFull, a.Readback())
+	assert.Equal(t, decode.ReadbackFull, a.Readback())
 	assert.Contains(t, a.ReadbackNote(), `summary readback needs STORAGE usage on the ring buffer "plain" (usage 0xc = COPY_SRC|COPY_DST)`)
 	stepT(t, a)
 	// Auto on a CPU adapter reads the full ring; on a GPU it reduces.
 	for _, sw := range []bool{true, false} {
 		a, err := Attach(ctxT(t), w, AttachOptions{Control: ctl, Ring: ring, Software: sw})
 		require.NoError(t, err)
-		assert.Equal(t, map[bool]AttachReadback{true: AttachFull, false: AttachSummary}[sw], a.Readback(), a.ReadbackNote())
+		assert.Equal(t, map[bool]decode.Readback{true: decode.ReadbackFull, false: decode.ReadbackSummary}[sw], a.Readback(), a.ReadbackNote())
 		a.Detach()
 	}
 }
@@ -310,7 +310,7 @@ func TestAttachRefusals(t *testing.T) {
 // A buffer the host destroys mid-attach ends the attachment with the
 // reason; the last good frame stays decoded.
 func TestAttachEndsWhenTheHostDestroysABuffer(t *testing.T) {
-	for _, mode := range []AttachReadback{AttachFull, AttachSummary} {
+	for _, mode := range []decode.Readback{decode.ReadbackFull, decode.ReadbackSummary} {
 		t.Run(mode.String(), func(t *testing.T) {
 			r := busyHost(t, testDevice(t))
 			h := borrow(t, r)
@@ -336,7 +336,7 @@ func TestAttachEndsWhenTheHostDestroysABuffer(t *testing.T) {
 func TestAttachEndsWhenTheHostLosesItsDevice(t *testing.T) {
 	dev := testDevice(t)
 	h := borrow(t, busyHost(t, dev))
-	a := attachT(t, h, AttachOptions{Readback: AttachFull})
+	a := attachT(t, h, AttachOptions{Readback: decode.ReadbackFull})
 	stepT(t, a)
 	dev.Destroy()
 	_, err := a.Step(ctxT(t))
@@ -348,7 +348,7 @@ func TestAttachEndsWhenTheHostLosesItsDevice(t *testing.T) {
 // A Step whose context ends gives up that frame only: the attachment lives.
 func TestAttachStepCancelled(t *testing.T) {
 	h := borrow(t, busyHost(t, shared(t)))
-	a := attachT(t, h, AttachOptions{Readback: AttachFull})
+	a := attachT(t, h, AttachOptions{Readback: decode.ReadbackFull})
 	ctx, cancel := context.WithCancel(ctxT(t))
 	cancel()
 	_, err := a.Step(ctx)

@@ -17,11 +17,11 @@ import (
 // Device returns the host's device the attachment reads from.
 func (a *Attachment) Device() *webgpu.Device { return a.dev }
 
-// Readback is the mode the attachment runs in (AttachFull or
-// AttachSummary); ReadbackNote says why (a summary asked for on a ring
+// Readback is the mode the attachment runs in (decode.ReadbackFull or
+// decode.ReadbackSummary); ReadbackNote says why (a summary asked for on a ring
 // without STORAGE usage falls back to full, and the note says so).
-func (a *Attachment) Readback() AttachReadback { return a.mode }
-func (a *Attachment) ReadbackNote() string     { return a.note }
+func (a *Attachment) Readback() decode.Readback { return a.mode }
+func (a *Attachment) ReadbackNote() string      { return a.note }
 
 // Slots is the watched ring's slot count; Observable its OBSERVABLE words;
 // LogCapacity its log records (0 without a log).

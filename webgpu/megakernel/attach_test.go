@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
@@ -34,19 +35,19 @@ func TestResolveAttachReadback(t *testing.T) {
 	lim := webgpu.Limits{MaxStorageBufferBindingSize: 1 << 20}
 	for _, tc := range []struct {
 		name     string
-		want     AttachReadback
+		want     decode.Readback
 		software bool
 		ring     hostBuffer
 		bytes    uint64
-		got      AttachReadback
+		got      decode.Readback
 		note     string
 	}{
-		{"auto on a CPU", AttachAuto, true, storage, 64, AttachFull, "auto: a CPU or fallback adapter"},
-		{"auto on a GPU", AttachAuto, false, storage, 64, AttachSummary, "auto: a GPU adapter"},
-		{"auto on a GPU, sketch too large", AttachAuto, false, storage, 64, AttachFull, "exceeds the GPU summary's 8 × 4096"},
-		{"auto on a GPU, no STORAGE", AttachAuto, false, plain, 64, AttachFull, `needs STORAGE usage on the ring buffer "p" (usage 0x4 = COPY_SRC)`},
-		{"summary, ring too large to bind", AttachSummary, false, storage, 2 << 20, AttachFull, "more than the device's maxStorageBufferBindingSize 1048576"},
-		{"full asked for", AttachFull, false, storage, 64, AttachFull, "readback=full"},
+		{"auto on a CPU", decode.ReadbackAuto, true, storage, 64, decode.ReadbackFull, "auto: a CPU or fallback adapter"},
+		{"auto on a GPU", decode.ReadbackAuto, false, storage, 64, decode.ReadbackSummary, "auto: a GPU adapter"},
+		{"auto on a GPU, sketch too large", decode.ReadbackAuto, false, storage, 64, decode.ReadbackFull, "exceeds the GPU summary's 8 × 4096"},
+		{"auto on a GPU, no STORAGE", decode.ReadbackAuto, false, plain, 64, decode.ReadbackFull, `needs STORAGE usage on the ring buffer "p" (usage 0x4 = COPY_SRC)`},
+		{"summary, ring too large to bind", decode.ReadbackSummary, false, storage, 2 << 20, decode.ReadbackFull, "more than the device's maxStorageBufferBindingSize 1048576"},
+		{"full asked for", decode.ReadbackFull, false, storage, 64, decode.ReadbackFull, "readback=full"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shape := SummaryShape{Depth: 4, Width: 1024}
@@ -70,22 +71,22 @@ func TestChooseReadback(t *testing.T) {
 		mode     string
 		software bool
 		depth    int
-		want     AttachReadback
+		want     decode.Readback
 		why      string
 	}{
-		{"auto", true, 4, AttachFull, "a CPU or fallback adapter"},
-		{"", false, 4, AttachSummary, "a GPU adapter"},
-		{"auto", false, 16, AttachFull, "exceeds the GPU summary"},
-		{"summary", true, 4, AttachSummary, "readback=summary"},
-		{"full", false, 4, AttachFull, "readback=full"},
+		{"auto", true, 4, decode.ReadbackFull, "a CPU or fallback adapter"},
+		{"", false, 4, decode.ReadbackSummary, "a GPU adapter"},
+		{"auto", false, 16, decode.ReadbackFull, "exceeds the GPU summary"},
+		{"summary", true, 4, decode.ReadbackSummary, "readback=summary"},
+		{"full", false, 4, decode.ReadbackFull, "readback=full"},
 	} {
-		want, ok := ParseReadback(c.mode)
+		want, ok := decode.ParseReadback(c.mode)
 		require.True(t, ok, c.mode)
 		got, why := ChooseReadback(want, c.software, c.depth, 1024)
 		assert.Equal(t, c.want, got, "%+v", c)
 		assert.Contains(t, why, c.why, "%+v", c)
 	}
-	_, ok := ParseReadback("Summary")
+	_, ok := decode.ParseReadback("Summary")
 	assert.False(t, ok, "modes are lower case, as the page spells them")
 	assert.True(t, SummaryFits(8, 4096))
 	assert.False(t, SummaryFits(8, 4097))

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -37,7 +38,7 @@ func TestAttachCopyBounded(t *testing.T) {
 	require.NoError(t, err)
 	h := borrow(t, hr)
 	const bound = 200 * time.Millisecond
-	a := attachT(t, h, AttachOptions{Readback: AttachFull, SubmissionTimeout: bound})
+	a := attachT(t, h, AttachOptions{Readback: decode.ReadbackFull, SubmissionTimeout: bound})
 	stepT(t, a)
 
 	// The host's long submission, waited for on a goroutine of its own.

@@ -23,7 +23,7 @@
 //	         command buffer
 //	read     one mapAsync of the staging prefix into a reused Go slice
 //	decode   Absorb into the host copy, DecodeInto and DecodeLogInto into
-//	         reused telemetry; without a ring read (RingOnDemand), control
+//	         reused telemetry; without a ring read (decode.ReadbackOnDemand), control
 //	         alone, the host copy's slots when Telemetry asks
 //
 // and returns an Epoch with the dispatch's decode.MegakernelTelemetry,

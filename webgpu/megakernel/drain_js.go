@@ -18,7 +18,7 @@ import (
 // ageing and WAIT_IO slots serviced by the IOFunc. The report covers this
 // call's submissions; its item counts are the generation's (published
 // since Open or Reset, DONE_COUNT). Telemetry has every slot afterwards:
-// under RingSummary a Drain with nothing to submit decodes the host copy,
+// under decode.ReadbackSummary a Drain with nothing to submit decodes the host copy,
 // which equals the GPU's ring (it follows the status map). DrainWith also
 // says why it stopped.
 func (r *Runner) Drain(ctx context.Context, maxSubmissions int) (decode.MegakernelReport, error) {

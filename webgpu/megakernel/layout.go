@@ -4,6 +4,7 @@ package megakernel
 // their dirty ranges.
 
 import (
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/abi/spawn"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -14,7 +15,7 @@ type layout struct {
 	control, ring, log, data uint64
 	// user is the user buffers' bytes (Options.Kernel), all together.
 	user uint64
-	// The GPU summary's buffers (RingSummary only, else 0): summary,
+	// The GPU summary's buffers (decode.ReadbackSummary only, else 0): summary,
 	// status map and the summary params.
 	summary, statusMap, sparams uint64
 	// spawn is the spawn state (a spawning kernel's, else 0), counted in
@@ -39,7 +40,7 @@ func (o *Options) layout() layout {
 	if o.Kernel.Spawns() {
 		l.spawn = spawn.SpawnWords * abi.WordBytes
 	}
-	if o.RingReadback == RingSummary {
+	if o.Readback == decode.ReadbackSummary {
 		sh := o.summaryShape()
 		l.summary = abi.SummaryWords(sh.Depth, sh.Width, sh.WindowCapacity) * abi.WordBytes
 		l.statusMap = abi.StatusMapWords(o.Slots) * abi.WordBytes
@@ -56,7 +57,7 @@ const paramsBytes = abi.ParamsWords * abi.WordBytes
 const timestampBytes = 16
 
 // staging is the size of one MAP_READ staging buffer: timestamps, control,
-// log, summary, status map (both empty unless RingSummary), then ring,
+// log, summary, status map (both empty unless decode.ReadbackSummary), then ring,
 // back to back (all whole words), so a readback without the ring maps one
 // contiguous range.
 func (l layout) staging() uint64 {

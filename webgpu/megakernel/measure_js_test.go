@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -78,7 +79,7 @@ func TestMeasure(t *testing.T) {
 	for _, width := range []uint32{64, 256} {
 		for _, op := range []uint32{abi.OpNop, abi.OpSpin} {
 			o := Options{Slots: slots, Tenants: 1, Observable: 1, Budget: 64, WorkgroupSize: width, Mode: ModeInterpreter,
-				Partitions: [6]uint32{0, 0, 0, slots, slots, slots}, RingReadback: RingOnDemand}
+				Partitions: [6]uint32{0, 0, 0, slots, slots, slots}, Readback: decode.ReadbackOnDemand}
 			items := make([]host.Item, slots)
 			for i := range items {
 				items[i] = host.Item{Opcode: op, Priority: abi.PriorityNormal}

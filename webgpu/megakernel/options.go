@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -37,31 +38,6 @@ func (m Mode) String() string {
 	}
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
-
-// RingReadback says when a Step copies the ring back. The zero value is
-// RingAlways.
-type RingReadback uint8
-
-const (
-	// RingAlways reads control, log and ring back after every submission.
-	RingAlways RingReadback = iota
-	// RingOnDemand reads only control and log, and the ring when
-	// Runner.RequestRing asked for it (Drain always asks). Until the ring is
-	// read back, the host copy keeps the statuses it last saw, so slots the
-	// GPU finished look busy: publishing into them fails with a
-	// *host.PartitionFullError, and the decoded slots are the host's.
-	RingOnDemand
-	// RingSummary adds the GPU telemetry reduction (docs/SUMMARY.md) to
-	// every submission and reads back control, log, the summary and the
-	// packed status map instead of the ring, decoding them with
-	// decode.DecodeSummaryInto: a frame's bytes no longer grow 64 per slot
-	// but half a byte per slot. The ring comes back only when
-	// Runner.RequestRing asked for it (Drain always asks); the host copy
-	// takes its statuses from the status map (host.Queue.AbsorbStatusMap),
-	// so unlike RingOnDemand it does not go stale: the GPU writes only the
-	// statuses of the slots it claims.
-	RingSummary
-)
 
 // MaxWindowOpcodes is the longest Options.WindowOpcodes list.
 const MaxWindowOpcodes = 64
@@ -109,9 +85,18 @@ type Options struct {
 	// Data is the content of binding 4 (DFA tables, hash input); a length
 	// that is a multiple of 4. Empty means 4 zero bytes.
 	Data []byte
-	// RingReadback says when the ring is read back.
-	RingReadback RingReadback
-	// Summary shapes the GPU summary of RingSummary; its zero value means
+	// Readback says when a Step copies the ring back: full (and auto,
+	// the zero value) after every submission; on demand, control and log
+	// alone, the ring when RequestRing asked for it (Drain always asks),
+	// the host copy keeping the statuses it last saw until then (slots the
+	// GPU finished look busy, so publishing into them is back-pressure);
+	// summary, the GPU's reduce pass (docs/SUMMARY.md) instead of the ring:
+	// control, log, the summary and the packed status map, half a byte per
+	// slot, the host copy taking its statuses from the status map
+	// (host.Queue.AbsorbStatusMap), so unlike on demand it does not go
+	// stale.
+	Readback decode.Readback
+	// Summary shapes the GPU summary of decode.ReadbackSummary; its zero value means
 	// the defaults (SummaryShape.withDefaults). Ignored in other modes.
 	Summary SummaryShape
 	// Kernel is the user's own opcodes and buffers, compiled into the
@@ -249,8 +234,8 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 		return l, &OptionError{"Grid", uint64(o.Grid), fmt.Sprintf("the device dispatches at most %d workgroups per dimension", limits.MaxComputeWorkgroupsPerDimension)}
 	case o.Mode > ModeJIT:
 		return l, &OptionError{"Mode", uint64(o.Mode), "want ModeAuto, ModeInterpreter or ModeJIT"}
-	case o.RingReadback > RingSummary:
-		return l, &OptionError{"RingReadback", uint64(o.RingReadback), "want RingAlways, RingOnDemand or RingSummary"}
+	case o.Readback > decode.ReadbackOnDemand:
+		return l, &OptionError{"Readback", uint64(o.Readback), "want auto, full, summary or on-demand (decode.Readback)"}
 	case o.SubmissionTimeout != 0 && (o.SubmissionTimeout < MinSubmissionTimeout || o.SubmissionTimeout > MaxSubmissionTimeout):
 		return l, &OptionError{"SubmissionTimeout", uint64(o.SubmissionTimeout.Milliseconds()),
 			fmt.Sprintf("milliseconds: want 0 (the default, %v) or %v … %v", DefaultSubmissionTimeout, MinSubmissionTimeout, MaxSubmissionTimeout)}
@@ -261,7 +246,7 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 	if err := checkTrace(o.TraceCapacity, bindMax); err != nil {
 		return l, err
 	}
-	if o.RingReadback == RingSummary {
+	if o.Readback == decode.ReadbackSummary {
 		if err := o.Summary.check(); err != nil {
 			return l, err
 		}

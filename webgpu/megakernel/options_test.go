@@ -70,7 +70,7 @@ func TestValidateAccepts(t *testing.T) {
 		valid(),
 		{Slots: 1, Budget: 1},
 		{Slots: 65536, Tenants: 29, Observable: 1024, LogCapacity: 1024, Budget: 64, WorkgroupSize: 256, Grid: 1, Mode: ModeJIT, Data: make([]byte, 1024)},
-		{Slots: 5, Masks: []uint32{0, 1}, Budget: 1, RingReadback: RingOnDemand},
+		{Slots: 5, Masks: []uint32{0, 1}, Budget: 1, Readback: decode.ReadbackOnDemand},
 		{Slots: 1, Budget: 1, SubmissionTimeout: MinSubmissionTimeout},
 		{Slots: 1, Budget: 1, SubmissionTimeout: MaxSubmissionTimeout},
 	} {

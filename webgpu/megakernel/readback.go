@@ -3,23 +3,9 @@ package megakernel
 import (
 	"fmt"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
-
-// ParseReadback reads a readback mode as the page's ?readback=, the
-// settings form and the API's readback options spell it: "auto" (or ""),
-// "summary" or "full".
-func ParseReadback(s string) (AttachReadback, bool) {
-	switch s {
-	case "", "auto":
-		return AttachAuto, true
-	case "summary":
-		return AttachSummary, true
-	case "full":
-		return AttachFull, true
-	}
-	return AttachAuto, false
-}
 
 // SummaryFits reports whether a sketch of depth × width fits the GPU
 // summary (docs/SUMMARY.md §1: SKETCH_MAX_DEPTH, SKETCH_MAX_WIDTH).
@@ -36,14 +22,14 @@ func SummaryFits(depth, width int) bool {
 // saves (bench/results.md, row 2), and where the sketch exceeds the GPU
 // summary's bounds; summary on a GPU. Summary asked for is summary: a
 // caller refuses a sketch that does not fit before it asks.
-func ChooseReadback(want AttachReadback, software bool, depth, width int) (AttachReadback, string) {
+func ChooseReadback(want decode.Readback, software bool, depth, width int) (decode.Readback, string) {
 	switch {
-	case want == AttachSummary || want == AttachFull:
+	case want == decode.ReadbackSummary || want == decode.ReadbackFull:
 		return want, "readback=" + want.String()
 	case software:
-		return AttachFull, "auto: a CPU or fallback adapter, where the reduce pass costs more than the copy it saves"
+		return decode.ReadbackFull, "auto: a CPU or fallback adapter, where the reduce pass costs more than the copy it saves"
 	case !SummaryFits(depth, width):
-		return AttachFull, fmt.Sprintf("auto: the sketch shape %d × %d exceeds the GPU summary's %d × %d", depth, width, abi.SketchMaxDepth, abi.SketchMaxWidth)
+		return decode.ReadbackFull, fmt.Sprintf("auto: the sketch shape %d × %d exceeds the GPU summary's %d × %d", depth, width, abi.SketchMaxDepth, abi.SketchMaxWidth)
 	}
-	return AttachSummary, "auto: a GPU adapter, where summary reads back fewer bytes"
+	return decode.ReadbackSummary, "auto: a GPU adapter, where summary reads back fewer bytes"
 }

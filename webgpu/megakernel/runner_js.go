@@ -60,7 +60,7 @@ type Runner struct {
 	prog programs   // shader modules and pipelines (pipelines_js.go)
 	res  resources  // device buffers and the bind group (resources_js.go)
 	tq   timestamps // the drain pass's timestamp queries
-	sum  summary    // RingSummary's resources
+	sum  summary    // decode.ReadbackSummary's resources
 	sp   spawnRun   // the spawn extension (spawn_js.go)
 	up   upStage    // the ring's mapped upload staging (upload_js.go)
 	tr   tracer     // Options.TraceCapacity's trace buffer and window (trace_js.go)

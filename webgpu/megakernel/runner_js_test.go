@@ -195,7 +195,7 @@ func TestCachesAndTransfers(t *testing.T) {
 
 // TestRingOnDemand reads the ring only when asked.
 func TestRingOnDemand(t *testing.T) {
-	o := Options{Slots: 256, Tenants: 1, Observable: 8, LogCapacity: 4, Budget: 4, RingReadback: RingOnDemand}
+	o := Options{Slots: 256, Tenants: 1, Observable: 8, LogCapacity: 4, Budget: 4, Readback: decode.ReadbackOnDemand}
 	r := openT(t, shared(t), o)
 	lay := o.layout()
 	_, err := r.Publish([]host.Item{addItem(0, 5, 0, 0)})
@@ -738,7 +738,7 @@ func TestStagedRingUpload(t *testing.T) {
 }
 
 // BenchmarkStep is a page-like steady state: 64 NOPs published, then one
-// Step of a 4,096-slot ring under RingSummary (the page's) and RingAlways:
+// Step of a 4,096-slot ring under decode.ReadbackSummary (the page's) and decode.ReadbackFull:
 // the host's cost per submission around a GPU that has little to do.
 func BenchmarkStep(b *testing.B) {
 	items := make([]host.Item, 64)
@@ -747,10 +747,10 @@ func BenchmarkStep(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		mode RingReadback
-	}{{"summary", RingSummary}, {"ring", RingAlways}} {
+		mode decode.Readback
+	}{{"summary", decode.ReadbackSummary}, {"ring", decode.ReadbackFull}} {
 		b.Run(c.name, func(b *testing.B) {
-			r := openT(b, shared(b), Options{Slots: 4096, Tenants: 1, Budget: 64, WorkgroupSize: 64, RingReadback: c.mode})
+			r := openT(b, shared(b), Options{Slots: 4096, Tenants: 1, Budget: 64, WorkgroupSize: 64, Readback: c.mode})
 			ctx := context.Background()
 			if _, err := r.Step(ctx); err != nil { // compiles, creates the buffers
 				b.Fatal(err)

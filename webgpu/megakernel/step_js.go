@@ -188,12 +188,12 @@ func (s *submission) prepare(ctx context.Context, r *Runner) error {
 }
 
 // submit encodes the drain and finalize dispatches, the reduce pass under
-// RingSummary, and the copies into this step's staging, in one command
+// decode.ReadbackSummary, and the copies into this step's staging, in one command
 // buffer, and submits it.
 func (s *submission) submit(r *Runner) error {
 	// A spawning ring reads its ring back, but on demand: the host copy
 	// learns the GPU-made slots (opcode, args, status) from it.
-	s.readRing = r.opts.RingReadback == RingAlways || r.wantRing || r.sp.on && r.opts.RingReadback != RingOnDemand
+	s.readRing = r.opts.readsRing() || r.wantRing || r.sp.on && r.opts.Readback != decode.ReadbackOnDemand
 	s.stage = r.res.staging[r.epochs%2]
 	enc, err := r.dev.CreateCommandEncoder("ringscope step")
 	if err != nil {

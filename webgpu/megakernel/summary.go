@@ -9,7 +9,7 @@ import (
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// SummaryShape is the shape of the GPU summary under RingSummary
+// SummaryShape is the shape of the GPU summary under decode.ReadbackSummary
 // (docs/SUMMARY.md §1): the Count-Min sketches' depth and width and the
 // window table's entries. A zero field takes its default.
 type SummaryShape struct {

@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
-// summary holds the device resources of RingSummary: the reduce,
+// summary holds the device resources of decode.ReadbackSummary: the reduce,
 // reduce-windows and window-tenants pipelines (the first two per width),
 // their layout, the summary, status-map and params buffers and their bind
 // group.
@@ -32,7 +33,14 @@ type summary struct {
 // reducePipelines are the two entry points of reduce.wgsl at one width.
 type reducePipelines struct{ reduce, windows *webgpu.ComputePipeline }
 
-func (o *Options) summaryOn() bool { return o.RingReadback == RingSummary }
+func (o *Options) summaryOn() bool { return o.Readback == decode.ReadbackSummary }
+
+// readsRing reports whether every Step reads the ring back: full, and
+// auto, which the page resolves before it opens (a runner given it reads
+// as full did, the zero value's mode).
+func (o *Options) readsRing() bool {
+	return o.Readback == decode.ReadbackFull || o.Readback == decode.ReadbackAuto
+}
 
 // reduceTarget is what a reduce pass runs over: the device, the options
 // that shape the summary (Summary, WindowOpcodes), the layout's summary

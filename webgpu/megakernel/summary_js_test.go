@@ -91,8 +91,8 @@ func compareSummary(t *testing.T, r *Runner, label string) (dropped bool) {
 	t.Helper()
 	var gpu decode.RingTelemetry
 	require.NoError(t, decode.DecodeSummaryInto(&gpu, nil, r.Control(), r.SummaryBytes(), r.StatusMapBytes(), r.opts.WindowOpcodes), label)
-	full, err := decode.TryDecodeWithWindowOpcodes(r.Control(), r.Ring(), r.opts.WindowOpcodes)
-	require.NoError(t, err)
+	var full decode.RingTelemetry
+	require.NoError(t, decode.DecodeInto(&full, nil, r.Control(), r.Ring(), r.opts.WindowOpcodes))
 
 	assert.Equal(t, full.Control, gpu.Control, label)
 	assert.Equal(t, full.Occupancy, gpu.Occupancy, label)
@@ -168,7 +168,7 @@ func TestSummaryDifferential(t *testing.T) {
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(2026, 5))
 	base := Options{Slots: 64, Tenants: 3, Observable: summaryObserved, LogCapacity: 16, Budget: 1, Grid: 1,
-		WindowOpcodes: summaryWindowOps, RingReadback: RingSummary}
+		WindowOpcodes: summaryWindowOps, Readback: decode.ReadbackSummary}
 	r := openT(t, shared(t), base)
 	shapes := []SummaryShape{{}, {Depth: 3, Width: 16}, {Depth: 1, Width: 1}, {Depth: abi.SketchMaxDepth, Width: abi.SketchMaxWidth, WindowCapacity: 64},
 		{Depth: 2, Width: 1000, WindowCapacity: 4}}
@@ -215,7 +215,7 @@ func TestSummaryDifferential(t *testing.T) {
 // by reduce before the closed ones), each exact.
 func TestSummaryKeepsOpenWindows(t *testing.T) {
 	o := Options{Slots: 4096, Tenants: 2, Observable: summaryObserved, Budget: 64, WindowOpcodes: []uint32{abi.OpSpin},
-		Summary: SummaryShape{WindowCapacity: 16}, RingReadback: RingSummary}
+		Summary: SummaryShape{WindowCapacity: 16}, Readback: decode.ReadbackSummary}
 	r := openT(t, shared(t), o)
 	items := make([]host.Item, 2000)
 	for i := range items {
@@ -255,7 +255,7 @@ func TestSummaryKeepsOpenWindows(t *testing.T) {
 // claim, a ring read brings back the host copy byte for byte (the GPU
 // writes only the statuses of the slots it claims).
 func TestSummaryHostCopyFollowsStatusMap(t *testing.T) {
-	o := Options{Slots: 1000, Tenants: 3, Observable: summaryObserved, Budget: 4, Grid: 2, WorkgroupSize: 64, RingReadback: RingSummary}
+	o := Options{Slots: 1000, Tenants: 3, Observable: summaryObserved, Budget: 4, Grid: 2, WorkgroupSize: 64, Readback: decode.ReadbackSummary}
 	r := openT(t, shared(t), o)
 	rng := rand.New(rand.NewPCG(17, 4))
 	ops := []uint32{abi.OpNop, abi.OpNop, abi.OpSpin, abi.OpYield, abi.OpRequeue, abi.OpWaitIO, sumWindowOp /* faults */}
@@ -276,7 +276,9 @@ func TestSummaryHostCopyFollowsStatusMap(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, ep.RingRead, "frame %d read the ring", frame)
 		var host decode.StatusMap
-		host.SetSlots(decode.Decode(r.Control(), r.Ring()).Slots)
+		var all decode.RingTelemetry
+		require.NoError(t, decode.DecodeInto(&all, nil, r.Control(), r.Ring(), nil))
+		host.SetSlots(all.Slots)
 		require.Equal(t, r.Telemetry().StatusMap.Words(), host.Words(), "frame %d: host statuses vs the GPU's status map", frame)
 		st, err := r.Requeue()
 		require.NoError(t, err)
@@ -305,7 +307,7 @@ func TestSummaryHostCopyFollowsStatusMap(t *testing.T) {
 // summary frames, decodes the host copy, so its telemetry has every slot,
 // and they equal the GPU's ring read back afterwards.
 func TestSummaryDrainGivesEverySlot(t *testing.T) {
-	o := Options{Slots: 500, Tenants: 2, Observable: summaryObserved, Budget: 8, Grid: 2, WorkgroupSize: 64, RingReadback: RingSummary}
+	o := Options{Slots: 500, Tenants: 2, Observable: summaryObserved, Budget: 8, Grid: 2, WorkgroupSize: 64, Readback: decode.ReadbackSummary}
 	r := openT(t, shared(t), o)
 	items := make([]host.Item, 200)
 	for i := range items {
@@ -356,7 +358,7 @@ func itoa(v int) string {
 // bytes), reads back far fewer bytes than a full Step, and RequestRing
 // still brings the ring back.
 func TestSummaryMode(t *testing.T) {
-	o := Options{Slots: 4096, Tenants: 2, Observable: summaryObserved, Budget: 64, WindowOpcodes: summaryWindowOps, RingReadback: RingSummary}
+	o := Options{Slots: 4096, Tenants: 2, Observable: summaryObserved, Budget: 64, WindowOpcodes: summaryWindowOps, Readback: decode.ReadbackSummary}
 	r := openT(t, shared(t), o)
 	items := make([]host.Item, 300)
 	for i := range items {
@@ -411,8 +413,8 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 	for _, slots := range sizes {
 		var got [2]uint64
 		var dur, gpu [2]time.Duration
-		for k, mode := range []RingReadback{RingSummary, RingAlways} {
-			o := Options{Slots: slots, Tenants: 1, Budget: 1, Grid: 1, RingReadback: mode}
+		for k, mode := range []decode.Readback{decode.ReadbackSummary, decode.ReadbackFull} {
+			o := Options{Slots: slots, Tenants: 1, Budget: 1, Grid: 1, Readback: mode}
 			r := openT(t, shared(t), o)
 			_, err := r.Publish([]host.Item{{Opcode: abi.OpNop, Priority: abi.PriorityNormal}})
 			require.NoError(t, err)
@@ -423,7 +425,7 @@ func TestSummaryBytesPerFrame(t *testing.T) {
 			got[k], dur[k], gpu[k] = ep.Telemetry.BytesReadBack, ep.Timings.Total, ep.Timings.Readback
 			l := r.lay
 			want := l.control + l.log + l.summary + l.statusMap
-			if mode == RingAlways {
+			if mode == decode.ReadbackFull {
 				want += l.ring
 			}
 			if r.tq.querySet != nil {
@@ -470,7 +472,7 @@ func TestReduceGPUTime(t *testing.T) {
 	var ts []uint64
 	for _, slots := range []uint32{1 << 16, 1 << 20} {
 		for _, windows := range [][]uint32{nil, {abi.OpNop}} {
-			o := Options{Slots: slots, Tenants: 8, Budget: 64, WorkgroupSize: 64, WindowOpcodes: windows, RingReadback: RingSummary}
+			o := Options{Slots: slots, Tenants: 8, Budget: 64, WorkgroupSize: 64, WindowOpcodes: windows, Readback: decode.ReadbackSummary}
 			r := openT(t, dev, o)
 			var items []host.Item
 			for i := range 40960 {

@@ -146,13 +146,13 @@ func (v *HostView) SummaryBytes() []byte   { return v.sumBytes }
 func (v *HostView) StatusMapBytes() []byte { return v.mapBytes }
 
 // Sketches fills dst with the five Count-Min sketches of the last step's
-// GPU summary (decode.SummarySketchInto), reusing dst's storage; it fails
+// GPU summary (decode.SketchTelemetry.FromSummary), reusing dst's storage; it fails
 // outside summary readback and before the first step.
 func (v *HostView) Sketches(dst *decode.SketchTelemetry) error {
 	if v.sumBytes == nil {
 		return errors.New("megakernel: sketches: no GPU summary (not summary readback, or no step yet)")
 	}
-	if err := decode.SummarySketchInto(dst, v.sumBytes); err != nil {
+	if err := dst.FromSummary(v.sumBytes); err != nil {
 		return fmt.Errorf("megakernel: sketches: %w", err)
 	}
 	return nil

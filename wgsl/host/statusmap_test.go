@@ -52,7 +52,11 @@ func (g *gpuCopy) drain(q *host.Queue, budget uint32) {
 // statusMap is the reduce pass's status map of ring, as decode packs it.
 func statusMap(ring []byte) []byte {
 	var m decode.StatusMap
-	m.SetSlots(decode.Decode(nil, ring).Slots)
+	slots := make([]decode.RingSlotSnapshot, len(ring)/abi.SlotBytes)
+	for i := range slots {
+		slots[i], _ = decode.DecodeSlot(ring, i)
+	}
+	m.SetSlots(slots)
 	return m.AppendBytes(nil)
 }
 
