@@ -406,8 +406,9 @@ const nibbleBit0 = 0x1111111111111111
 // map 16 slots at a time: a chunk of one code (an idle stretch of the
 // ring) costs a compare, any other a few dozen word operations (the
 // nibbles' bit planes, a popcount per code), so the check is O(words) with
-// a small constant rather than a per-slot unpacking (which cost ~12 ns per
-// slot in wasm: 12 ms a frame at 1,048,576 slots). On a mismatch it reruns
+// a small constant rather than a per-slot unpacking (a cost per slot that
+// dominated a 1,048,576-slot frame in wasm: bench/results.md, row 3). On a
+// mismatch it reruns
 // the slot-by-slot check for the precise error.
 func checkStatusMap(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]uint32) error {
 	want := abi.StatusMapWords(slots) * abi.WordBytes

@@ -132,8 +132,8 @@ func (c *Canvas) ClientSize() (w, h int) {
 // SizeWatch keeps an element's clientWidth and clientHeight as a
 // ResizeObserver reports them. A render must not read them itself: after
 // the renderer's DOM writes that read forces a synchronous style and
-// layout pass in the middle of the frame (measured: 14% of the page's
-// main-thread time at 65,536 slots), while the observer runs after the
+// layout pass in the middle of the frame (a share of the page's
+// main-thread time worth avoiding: bench/results-render.md), while the observer runs after the
 // browser's own layout, when the numbers are already clean.
 //
 // Go in wasm runs on the page's one thread, so the callback and the
@@ -152,8 +152,8 @@ func (s *SizeWatch) Watch(el js.Value) { s.watch(dom.ElementFromJS(webValue(el))
 // watch starts observing el (a no-op when it already does). The size is
 // 0, 0 until the observer's first report, which comes after the next
 // layout: reading it here would force a layout for every canvas the
-// renderer creates while it builds the page (measured: 130 ms of the
-// first render).
+// renderer creates while it builds the page (a large part of the first
+// render: bench/results-render.md).
 func (s *SizeWatch) watch(el *dom.Element) {
 	if el == nil || (s.el != nil && s.el.IsSameNode(&el.Node)) {
 		return

@@ -18,7 +18,7 @@ func ErrorStatus(err error) string {
 // ReadbackTitle explains the readback modes (the form's and the header's
 // tooltip).
 const ReadbackTitle = "readback: auto picks full on a CPU or fallback adapter (SwiftShader: the reduce pass reads " +
-	"the whole ring on the CPU, so summary frames measured slower there: 46 ms vs 13 ms at 65,536 slots, make bench row 2) and " +
+	"the whole ring on the CPU, so summary frames are slower there: bench/results.md, row 2) and " +
 	"summary on a real GPU; summary reads control + log + GPU summary + 4-bit status map each frame " +
-	"(≥ 32× fewer bytes at 65,536 slots) and the full ring only on demand (slot inspector, recording, " +
+	"(half a byte a slot rather than 64: bench/results.md, row 2) and the full ring only on demand (slot inspector, recording, " +
 	"back-pressure, parked work); full reads every slot (64 B) each frame"

@@ -94,7 +94,7 @@ type ReadbackOption struct {
 func (c *SettingsForm) ReadbackOptions() []ReadbackOption {
 	cur := c.draft.Readback
 	titles := map[decode.Readback]string{
-		decode.ReadbackAuto:    "full on a CPU/fallback adapter (faster there, as measured), summary on a GPU",
+		decode.ReadbackAuto:    "full on a CPU/fallback adapter (faster there: bench/results.md, row 2), summary on a GPU",
 		decode.ReadbackSummary: "control + log + GPU summary + 4-bit status map each frame; the ring on demand",
 		decode.ReadbackFull:    "the whole ring, 64 bytes per slot, each frame",
 	}

@@ -58,8 +58,8 @@ func (v *view) run(helper js.Value, selector string) {
 		browser.SetText(statusSelector, "error: vugu: "+err.Error())
 		select {}
 	}
-	// The first render (building and laying out the whole dashboard,
-	// 250-500 ms here) waits until the first frame has asked for its
+	// The first render (building and laying out the whole dashboard, the
+	// longest of the page's renders: bench/results-render.md) waits until the first frame has asked for its
 	// pipelines (liveFrame), so it runs while the GPU process compiles
 	// them rather than before. The loader's page says "loading" until
 	// then; a start that hangs delays it by at most firstRenderWait.
@@ -109,8 +109,8 @@ const renderSpacing = 3
 
 // maxRenderWait caps that spacing, so that one slow render (a collection, a
 // tab brought back, the slot inspector's first draw) does not hold the next
-// one back: measured on the H200 without it, one 790 ms render kept the
-// dashboard still for 2.4 s.
+// one back: on the H200 without it, one slow render kept the dashboard
+// still for several times its own cost (bench/results-render.md).
 const maxRenderWait = 100 * time.Millisecond
 
 // maxFrameWait bounds the wait for an animation frame: a hidden page, which

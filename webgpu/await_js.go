@@ -153,8 +153,8 @@ func (p *pending) done() {
 // next ones: a handler is called once per promise it is attached to, so a
 // pair whose result was taken serves the next promise as well. A readback
 // per frame then makes and releases no js.Func: with a new pair an await
-// of a settled promise took 1.5× as long in Node here (BenchmarkAwait:
-// 24–41 µs, pooled 16.5–17.4).
+// of a settled promise took longer in Node here (BenchmarkAwait, pooled
+// and not).
 // Once closed (the device lost) it keeps none. The zero value is an empty
 // pool.
 type pendingPool struct {

@@ -5,7 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/ringscope/ringscope/internal/jsontext"
 )
 
 // RawJSON is a result already written as the JSON of its Plain form. The
@@ -33,11 +34,11 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 	info := infoOf(v.Type())
 	if info.text && (v.Kind() != reflect.Pointer || !v.IsNil()) {
 		if text, err := v.Interface().(encoding.TextMarshaler).MarshalText(); err == nil {
-			return appendString(b, string(text)), true
+			return jsontext.AppendString(b, string(text)), true
 		}
 	}
 	if info.err && !v.IsNil() {
-		return appendString(b, v.Interface().(error).Error()), true
+		return jsontext.AppendString(b, v.Interface().(error).Error()), true
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -56,7 +57,7 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 				b = append(b, ',')
 			}
 			first = false
-			b = appendString(b, f.name)
+			b = jsontext.AppendString(b, f.name)
 			b = append(b, ':')
 			if b, ok = appendJSON(b, v.Field(f.index)); !ok {
 				return b, false
@@ -81,7 +82,7 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, keyString(iter.Key()))
+			b = jsontext.AppendString(b, keyString(iter.Key()))
 			b = append(b, ':')
 			if b, ok = appendJSON(b, iter.Value()); !ok {
 				return b, false
@@ -97,7 +98,7 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 	case reflect.Float32, reflect.Float64:
 		return appendNumber(b, v.Float())
 	case reflect.String:
-		return appendString(b, v.String()), true
+		return jsontext.AppendString(b, v.String()), true
 	}
 	return append(b, "null"...), true
 }
@@ -116,32 +117,3 @@ func appendNumber(b []byte, f float64) ([]byte, bool) {
 	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64), true
 }
-
-// appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// js.ValueOf's decoding makes it (which may merge a broken sequence into
-// one U+FFFD where this writes one per byte).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-			i++
-		case c < 0x20:
-			b = append(b, `\u00`...)
-			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
-			i++
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			b = utf8.AppendRune(b, r) // RuneError for invalid bytes
-			i += size
-		}
-	}
-	return append(b, '"')
-}
-
-const hexDigits = "0123456789abcdef"

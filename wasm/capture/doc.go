@@ -13,7 +13,9 @@
 //
 // Decode validates everything and reports the first problem as a
 // *FormatError naming the byte offset, the frame and the field; it never
-// panics on bad bytes (FuzzDecodeCapture). The package imports only the
-// standard library, decode, decode/frame and wgsl/abi, so it is tested natively; the page
+// panics on bad bytes (FuzzDecodeCapture); frames' rings decode through a
+// decode.Decoder. The package imports only the standard library, decode,
+// decode/frame, decode/tasktrace and wgsl/abi (and internal helpers), so it
+// is tested natively; the page
 // adapts Studio to JavaScript in wasm/captureapi.
 package capture

@@ -104,7 +104,7 @@ type FrameSummary struct {
 	// PublishMS, RoundTripMS and DecodeMS are the frame's host times:
 	// publishing and uploading its items, submit to the readback mapped,
 	// and decoding it; GPUTimeMS the drain pass's device time, from
-	// timestamp queries (0 where the adapter has none) (ui.Timings).
+	// timestamp queries (0 where the adapter has none) (frame.Timings).
 	PublishMS   float64
 	RoundTripMS float64
 	DecodeMS    float64

@@ -20,11 +20,11 @@ import (
 // AbsorbStatusMap), so the publisher sees the slots the GPU finished and
 // Requeue and ReclaimFaults the parked and faulted ones without a ring
 // read, the slot inspector shows its slot from it (frame.Frame.HostSlot) and
-// a recording takes its ring from it (recordFrame). api.RingPolicy reads
+// a recording takes its ring from it (capture.Studio.Observe). api.RingPolicy reads
 // the ring with a frame only when the inspector refreshes a slot kept from
-// an older frame. Auto picks full on a CPU or fallback adapter, where the reduce pass reads the whole ring on the CPU
-// and summary frames were measured slower (SwiftShader, 65,536 slots:
-// 46 ms vs 13 ms a frame in make bench, row 2), and summary on a GPU
+// an older frame. Auto picks full on a CPU or fallback adapter, where the
+// reduce pass reads the whole ring on the CPU and summary frames are
+// slower (SwiftShader: bench/results.md, row 2), and summary on a GPU
 // (megakernel.ChooseReadback).
 //
 // Rings the embedding API opens (open) run full readback unless its

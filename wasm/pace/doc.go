@@ -6,9 +6,9 @@
 // decoding and rendering a frame is a millisecond the host's frame loop
 // cannot run in. A host that starts its next frame the moment its last
 // one's GPU work is done (onSubmittedWorkDone) feels every one of them:
-// measured on the H200 at 65,536 slots, ringscope at display rate (~60
-// frames/s, ~13 ms of main-thread time each) left such a host 0.20× its
-// frames (bench/results-attach.md). A Budget is fed the main-thread cost
+// on the H200 at 65,536 slots, ringscope at display rate left such a host
+// a fraction of its frames (bench/results-attach.md, the "alone" rows
+// against the attached ones). A Budget is fed the main-thread cost
 // of each attached frame and of each render (Spend) and says how long to
 // wait before the next frame (Wait) so that the costs stay a fraction of
 // the wall clock, the budget, but never so long that the dashboard falls

@@ -8,9 +8,11 @@
 // subscribers, one way.
 //
 // It knows the GPU only through the Runner and Attached interfaces, which
-// webgpu/megakernel's Runner and Attachment satisfy in the page; the tests
-// drive it natively with wgsl/ref, the pure-Go twin of the kernel, in
-// their place. Its state changes by method calls with plain Go values and
+// webgpu/megakernel's Runner and Attachment satisfy in the page; what a
+// frame is read from is their shared megakernel.HostView (Source.View:
+// telemetry, log, host copies, change ranges, window opcodes, sketches).
+// The tests drive it natively with wgsl/ref, the pure-Go twin of the
+// kernel, embedding a HostView of their own, in their place. Its state changes by method calls with plain Go values and
 // it returns plain frames, so it could run in a dedicated worker, the page
 // posting it the calls and it posting back the frames; the page keeps it
 // on the main thread for now (package main's doc says where the seam is).

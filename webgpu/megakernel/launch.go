@@ -81,9 +81,9 @@ func (o *Options) grid(rec decode.LaunchRecommendation) uint32 {
 // threads, so more lanes do not overlap the claims' round trips to memory
 // as a GPU's do, and each workgroup costs its lanes' setup and the last,
 // failed claim, which runs the drain loop's whole body (megakernel.wgsl's
-// lane_loop says why): at 65,536 NOP items the drain pass took 64.1 ms at
-// the policy's 255 workgroups and 9.7 ms at 16, at 4,096 items 13.2 ms at
-// 64 and 0.51 ms at 1 (bench/results-ring.md).
+// lane_loop says why): the drain pass of NOP items takes several times as
+// long at the policy's workgroups as at a few (bench/results-ring.md, the
+// grid rows).
 func (o *Options) gridFor(rec decode.LaunchRecommendation, queue, maxGroups uint32, cpu bool) uint32 {
 	g := o.grid(rec)
 	if o.Grid != 0 {

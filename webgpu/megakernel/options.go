@@ -97,7 +97,7 @@ type Options struct {
 	// stale.
 	Readback decode.Readback
 	// Summary shapes the GPU summary of decode.ReadbackSummary; its zero value means
-	// the defaults (SummaryShape.withDefaults). Ignored in other modes.
+	// the defaults (Options.summaryShape). Ignored in other modes.
 	Summary SummaryShape
 	// Kernel is the user's own opcodes and buffers, compiled into the
 	// drain's dispatch (docs/OPCODES.md); the zero value is the built-in

@@ -158,8 +158,8 @@ var testWorkgroupClaims *bool
 // adapter (SwiftShader) the barriers cost more than the per-lane atomics
 // they replace (bench/results-ring-earlier.md), and a device without
 // adapter info, or whose info lacks isFallbackAdapter but names SwiftShader
-// (Chromium's page measured 0.69x the frame rate with them on), keeps the
-// per-lane loop.
+// (Chromium's page ran at a lower frame rate with them on:
+// bench/results-ring-earlier.md), keeps the per-lane loop.
 func workgroupClaims(dev *webgpu.Device, cpu bool) bool {
 	if testWorkgroupClaims != nil {
 		return *testWorkgroupClaims

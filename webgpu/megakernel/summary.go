@@ -78,11 +78,11 @@ func (o *Options) summaryParams() wgsl.SummaryParams {
 // that meets a full window table probes every entry (a compare-exchange
 // and an owner's ring read each) before it counts as dropped, so a lane's
 // time grows with its window slots. On an NVIDIA H200 the readback row's
-// summary frame at 65,536 slots (bench/results-h200.md: default-mix, more
-// windows than entries) waited 8.7 ms for its readback (drain, reduce,
-// transfer) at 16 words per lane, 2.8 at 4, 1.6 at 2 and 1.0 at 1; on
-// SwiftShader 1 word was faster than 16 too (fewer slots per lane beat the
-// per-workgroup flush it pays for more workgroups).
+// summary frame at 65,536 slots (bench/results-h200.md, the readback row:
+// default-mix, more windows than entries) waited the least for its
+// readback at 1 word per lane, the most at 16; on SwiftShader 1 word was
+// faster than 16 too (fewer slots per lane beat the per-workgroup flush it
+// pays for more workgroups).
 const reduceWordsPerLane = 1
 
 // reduceMaxWorkgroups caps the reduce grid at what a large GPU holds
