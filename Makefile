@@ -31,26 +31,22 @@ build: static/main.wasm static/main.wasm.gz static/wasm_exec.js static/kernel-pa
 package: static/main.wasm static/wasm_exec.js
 	node scripts/package.mjs
 
-# No inlining in the generated ui components (their Build code inlines
-# Vugu's AppendChild thousands of times), nor in the cold JSON, reflection,
-# formatting, time, capture and URL code. Measured side by side in headless
-# Chromium at 65,536 slots (node bench/ab.mjs, 5 alternating 6 s windows,
-# 2026-12-01): the page's frame rate is the same within noise (1.02x of the
-# build without fmt and time here). strings, strconv and wasm were tried too:
-# 8.6 KB less gzipped, but 0.90x the frame rate (strings.Builder, strconv's
-# appenders and the frame loop are per-frame code), so they inline.
-# internal/jsontext (the capture, trace and event-summary JSON: cold, a DOM
-# event's summary is a few hundred bytes) without inlining is 8 KB less.
-# The embedding API's adapters (captureapi, kernelapi, openopts, jsarg),
-# mount and device-loss recovery run per call or per event, never per
-# frame but for captureapi's one call into capture (itself without
-# inlining): 4 KB less gzipped without inlining.
+# No inlining in code that runs per call, per event or per preset rather
+# than per frame, or whose per-frame cost is its JavaScript calls: the
+# generated ui components (their Build code would inline Vugu's AppendChild
+# thousands of times), the JSON, reflection, formatting and time code, the
+# capture studio, the API and its adapters, the settings, the controller and
+# live loop, the WebGPU binding and the runner (a frame is a few dozen JS
+# calls), the WGSL assembler and examples, and the diagnosis. strings,
+# strconv, decode, wgsl/host and wasm/render keep inlining: their loops are
+# per-frame Go work. Sizes and the frame rates measured side by side:
+# bench/results-size.md and bench/results-render.md ("wasm size as served").
 RS := github.com/ringscope/ringscope
-WASM_GCFLAGS := -gcflags=$(RS)/ui=-l -gcflags=$(RS)/wasm/capture=-l -gcflags=$(RS)/wasm/api=-l \
-	-gcflags=$(RS)/internal/jsontext=-l \
-	-gcflags=$(RS)/wasm/captureapi=-l -gcflags=$(RS)/wasm/kernelapi=-l -gcflags=$(RS)/wasm/openopts=-l \
-	-gcflags=$(RS)/wasm/jsarg=-l -gcflags=$(RS)/wasm/devloss=-l -gcflags=$(RS)/wasm/mount=-l \
-	-gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l
+NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/captureapi wasm/controller \
+	wasm/devloss wasm/jsarg wasm/jsmethod wasm/kernelapi wasm/mount wasm/openopts wasm/pace \
+	wasm/push wasm/session wasm/testhooks internal/jsontext settings webgpu webgpu/megakernel \
+	wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose
+WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
