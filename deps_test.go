@@ -51,7 +51,7 @@ var projectRules = map[string][]string{
 	"webgpu":           {},
 	"webgpu/":          {"webgpu", "webgpu/", "wgsl", "wgsl/", "decode", "decode/tasktrace"},
 	"settings":         {"decode", "wgsl/abi", "wgsl/host", "wgsl/workload"}, // workload: the presets catalogue
-	"ui":               {"decode", "decode/diagnose", "decode/frame", "settings", "wgsl/abi"},
+	"ui":               {"decode", "decode/diagnose", "decode/frame", "decode/tasktrace", "settings", "wgsl/abi"},
 	"wasm":             {"*"},
 	"wasm/":            {"*"},
 	// Inside wasm/, the live loop and what it reports run natively: no

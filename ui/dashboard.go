@@ -61,9 +61,25 @@ type Dashboard struct {
 	// OnApplySettings receives a validated Settings from the form.
 	OnApplySettings func(settings.Settings)
 
+	// Tasks is the traced ring's timeline (the timeline panel); nil
+	// hides the panel.
+	Tasks *Timeline
+
 	frame   *frame.Frame
 	hist    *History
 	capture *CaptureModel // the capture bar's (CaptureModel)
+	inspect SlotRequest   // the slot map's inspector, asked by the timeline
+}
+
+// SlotRequest asks the slot map to inspect Slot; a new Seq is a new ask.
+type SlotRequest struct {
+	Slot int
+	Seq  uint64
+}
+
+// InspectTask opens the slot inspector on slot (a task of the timeline).
+func (c *Dashboard) InspectTask(slot int) {
+	c.inspect = SlotRequest{Slot: slot, Seq: c.inspect.Seq + 1}
 }
 
 // Apply shows frame f: it becomes the current frame and is appended to the

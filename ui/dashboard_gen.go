@@ -190,10 +190,21 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[SlotMap](vgin, vgcompKey)
 					vgcomp.Frame = c.frame
+					vgcomp.Inspect = c.inspect
 					vgcomp.Names = c.OpcodeNames
 					vgcomp.OnInspectSlot = c.OnInspectSlot
 					vgcomp.OnRequestRing = c.OnRequestRing
 					vgn = vgMount(vgout, vgparent, vgcomp)
+				}
+				if c.Tasks != nil {
+					{
+						vgcompKey := vugu.MakeCompKey(0x941E3CA5D259650^vgin.CurrentPositionHash(), vgiterkey)
+						// ask BuildEnv for prior instance of this specific component
+						vgcomp := vgComponent[TimelinePanel](vgin, vgcompKey)
+						vgcomp.OnInspect = c.InspectTask
+						vgcomp.Timeline = c.Tasks
+						vgn = vgMount(vgout, vgparent, vgcomp)
+					}
 				}
 				{
 					vgcompKey := vugu.MakeCompKey(0xE7D842C4AF9131F5^vgin.CurrentPositionHash(), vgiterkey)

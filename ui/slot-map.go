@@ -38,8 +38,12 @@ type SlotMap struct {
 	// OnInspectSlot names the inspected slot to the page (-1: none); nil
 	// when the page cannot supply Frame.HostSlot.
 	OnInspectSlot func(i int)
+	// Inspect, when its Seq changes, opens the inspector on its Slot (a
+	// task clicked in the timeline panel).
+	Inspect SlotRequest
 
-	canvas Canvas
+	inspected uint64 // the Inspect.Seq acted on
+	canvas    Canvas
 	// hostSize is the host's width, which the canvas is scaled to.
 	hostSize SizeWatch
 	raster   Raster
@@ -77,6 +81,10 @@ func (c *SlotMap) slots() []decode.RingSlotSnapshot {
 // Compute keeps the inspector's snapshot of the selected slot from the
 // last frame that carried slots or the slot as its HostSlot.
 func (c *SlotMap) Compute() {
+	if c.Inspect.Seq != c.inspected {
+		c.inspected = c.Inspect.Seq
+		c.Select(c.Inspect.Slot)
+	}
 	if !c.hasSel || c.Frame == nil {
 		return
 	}

@@ -80,6 +80,15 @@ func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 		Description: info.Description, IsFallback: info.IsFallback, IsCPU: info.IsCPU})
 }
 
+// Tasks shows a traced ring's window on the timeline panel.
+func (d appDisplay) Tasks(seq uint64, t *capture.TaskTrace) {
+	var tl *ui.Timeline
+	if t != nil {
+		tl = ui.BuildTimeline(seq, t.Passes, t.Budget, t.Records, t.OpcodeName)
+	}
+	d.a.ui(func(dash *ui.Dashboard) { dash.Tasks = tl })
+}
+
 // RingOpened makes the panels, log and exports name k's opcodes, and the
 // recorder decode sketches in the ring's shape.
 func (d appDisplay) RingOpened(k *wgsl.Kernel, depth, width int) {

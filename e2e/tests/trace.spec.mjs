@@ -78,3 +78,37 @@ test('open refuses a bad trace option by name', async ({ page }) => {
   expect(errs[2]).toBe('open: trace: unknown option "cap"; the options are capacity');
   expect(errs[3]).toBe('open: trace must be an object {capacity}, got number');
 });
+
+test('the timeline panel has a lane per workgroup, and a task click inspects its slot', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const trace = await page.evaluate(async (items) => {
+    await ringscope.open({ slots: 2048, tenants: 1, budget: 16, observable: 8, trace: { capacity: 4096 } });
+    await ringscope.publish(items);
+    return (await ringscope.drain({ maxSubmissions: 32 })).trace;
+  }, workload());
+  const perWorkgroup = new Map();
+  for (const r of trace.records) perWorkgroup.set(r.workgroup, (perWorkgroup.get(r.workgroup) ?? 0) + 1);
+
+  const panel = page.getByTestId('timeline-panel');
+  await expect(panel).toBeVisible();
+  const lanes = panel.getByTestId('timeline-lane');
+  await expect(lanes).toHaveCount(perWorkgroup.size);
+  const rows = await lanes.evaluateAll((els) => els.map((e) => ({ wg: Number(e.dataset.workgroup), tasks: Number(e.dataset.tasks) })));
+  for (const { wg, tasks } of rows) expect(tasks, `workgroup ${wg}`).toBe(perWorkgroup.get(wg));
+
+  // The first row's first task, where the panel drew it (x a share of the
+  // canvas's width).
+  await expect(lanes.first()).toHaveAttribute('data-probe', /^[\d.]+,[\d.]+,\d+$/);
+  const [fx, y, slot] = (await lanes.first().getAttribute('data-probe')).split(',').map(Number);
+  const canvas = panel.locator('.timeline-host canvas');
+  await canvas.evaluate((c) => c.scrollIntoView({ block: 'center' })); // clear of the sticky header
+  const title = page.getByTestId('slot-inspector').locator('.inspector-title');
+  const want = `slot ${slot.toLocaleString('en-US')}`.replace(/,/g, '');
+  // The panel may still be settling its first layout when the first click
+  // lands: click the same point again until the inspector answers.
+  await expect.poll(async () => {
+    const box = await canvas.boundingBox();
+    await page.mouse.click(box.x + fx * box.width, box.y + y);
+    return (await title.count()) ? (await title.textContent()).replace(/[,\u202f ]/g, '').replace('slot', 'slot ') : '';
+  }, { timeout: 15_000, message: 'a click on the task opens its slot' }).toBe(want);
+});

@@ -50,28 +50,13 @@ func TraceOf(t *capture.TaskTrace) *Trace {
 	if t == nil {
 		return nil
 	}
-	out := &Trace{Axis: t.Axis(), Capacity: t.Capacity, Overflow: t.Overflow, Evicted: t.Evicted,
+	ax := tasktrace.NewAxis(t.Passes)
+	out := &Trace{Axis: ax.Name(), Capacity: t.Capacity, Overflow: t.Overflow, Evicted: t.Evicted,
 		Passes: make([]TracePass, len(t.Passes)), Records: make([]TraceRecord, 0, len(t.Records))}
-	var first uint32
-	origin := 0.0
-	timed := out.Axis == "ns"
-	if len(t.Passes) > 0 {
-		first, origin = t.Passes[0].First, float64(t.Passes[0].BeginNS)
-	}
-	at := func(p *tasktrace.Pass, ticket uint32) float64 {
-		if timed {
-			return p.At(ticket) - origin
-		}
-		return float64(ticket - first)
-	}
 	for i := range t.Passes {
 		p := &t.Passes[i]
-		tp := TracePass{FirstTicket: p.First, EndTicket: p.End, Timed: p.Timed, BudgetSpent: i < len(t.Budget) && t.Budget[i],
-			Begin: at(p, p.First), End: at(p, p.End)}
-		if timed {
-			tp.Begin, tp.End = float64(p.BeginNS)-origin, float64(p.EndNS)-origin
-		}
-		out.Passes[i] = tp
+		out.Passes[i] = TracePass{FirstTicket: p.First, EndTicket: p.End, Timed: p.Timed, BudgetSpent: i < len(t.Budget) && t.Budget[i],
+			Begin: ax.Begin(p), End: ax.End(p)}
 	}
 	for i := range t.Records {
 		r := &t.Records[i]
@@ -81,7 +66,7 @@ func TraceOf(t *capture.TaskTrace) *Trace {
 		}
 		p := &t.Passes[pi]
 		tr := TraceRecord{Slot: r.Slot, Opcode: r.Opcode, Name: t.OpcodeName(r.Opcode), Tenant: r.Tenant, Workgroup: r.Workgroup,
-			Lane: r.Lane, StartTicket: r.Start, EndTicket: r.End, Start: at(p, r.Start), End: at(p, r.End),
+			Lane: r.Lane, StartTicket: r.Start, EndTicket: r.End, Start: ax.At(p, r.Start), End: ax.At(p, r.End),
 			Status: r.Status.String(), Parent: -1}
 		if r.Status == decode.StatusFault {
 			tr.Fault = r.Fault.String()

@@ -24,14 +24,7 @@ type TaskTrace struct {
 }
 
 // Axis is "ns" when every pass has timestamps, else "logical" (tickets).
-func (t *TaskTrace) Axis() string {
-	for i := range t.Passes {
-		if !t.Passes[i].Timed {
-			return "logical"
-		}
-	}
-	return "ns"
-}
+func (t *TaskTrace) Axis() string { return tasktrace.NewAxis(t.Passes).Name() }
 
 // OpcodeName is op's name by t.Name, or its number.
 func (t *TaskTrace) OpcodeName(op uint32) string {
@@ -63,23 +56,18 @@ func appendTasks(ev []TraceEvent, t *TaskTrace, lead float64) []TraceEvent {
 	if len(t.Passes) == 0 {
 		return ev
 	}
-	timed := t.Axis() == "ns"
-	first, origin := t.Passes[0].First, float64(t.Passes[0].BeginNS)
-	us := func(p *tasktrace.Pass, ticket uint32) float64 {
-		v := float64(ticket - first) // logical: tickets since the window's first
-		if timed {
-			v = (p.At(ticket) - origin) / 1000
-		}
-		return math.Round((v+lead)*1000) / 1000
+	ax := tasktrace.NewAxis(t.Passes)
+	timed := ax.Timed
+	scale := 1.0 // logical: a ticket a microsecond
+	if timed {
+		scale = 1e-3
 	}
+	round := func(v float64) float64 { return math.Round((v*scale+lead)*1000) / 1000 }
+	us := func(p *tasktrace.Pass, ticket uint32) float64 { return round(ax.At(p, ticket)) }
 	ev = append(ev, TraceEvent{Name: "process_name", Cat: metaCat, Ph: "M", Pid: TaskPIDPasses, Args: map[string]any{"name": "ringscope passes (" + t.Axis() + ")"}})
 	for i := range t.Passes {
 		p := &t.Passes[i]
-		start, end := us(p, p.First), us(p, p.End)
-		if timed {
-			start = math.Round(((float64(p.BeginNS)-origin)/1000+lead)*1000) / 1000
-			end = math.Round(((float64(p.EndNS)-origin)/1000+lead)*1000) / 1000
-		}
+		start, end := round(ax.Begin(p)), round(ax.End(p))
 		ev = append(ev, TraceEvent{Name: fmt.Sprintf("pass %d", i), Cat: "pass", Ph: "X", Ts: start, Dur: dur(math.Max(end-start, 0.001)),
 			Pid: TaskPIDPasses, Tid: 1, Args: args("tickets", p.Tickets(), "firstTicket", p.First, "timed", p.Timed,
 				"budgetSpent", i < len(t.Budget) && t.Budget[i])})

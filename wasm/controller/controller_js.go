@@ -13,6 +13,7 @@ import (
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
+	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/wasm/pace"
 	"github.com/ringscope/ringscope/wasm/session"
@@ -53,6 +54,9 @@ type Display interface {
 	// panels, log and exports name) and sketches of depth × width (the
 	// recorder decodes its frames' sketches in that shape).
 	RingOpened(k *wgsl.Kernel, sketchDepth, sketchWidth int)
+	// Tasks shows a traced ring's window on the timeline panel, numbered
+	// seq (nil hides the panel).
+	Tasks(seq uint64, t *capture.TaskTrace)
 }
 
 // Controller is the page's ring: one device, one runner, one session (the
@@ -75,6 +79,7 @@ type Controller struct {
 	// mu serialises GPU work: the frame loop and API calls. Everything
 	// below it is guarded by it.
 	mu          sync.Mutex
+	taskSeq     uint64 // the timeline panel's data, numbered (trace_js.go)
 	ctx         context.Context
 	dev         *webgpu.Device
 	runner      *megakernel.Runner

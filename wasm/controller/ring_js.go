@@ -191,7 +191,9 @@ func (c *Controller) Drain(max int) (any, error) {
 			return nil, fmt.Errorf("drain: %w", err)
 		}
 		res, err := c.drainResult(run, run.Submissions > 0, nil)
-		res.Trace = api.TraceOf(taskTrace(r))
+		tt := taskTrace(r)
+		res.Trace = api.TraceOf(tt)
+		c.showTasks(tt)
 		return res, err
 	})
 	var runaway *megakernel.RunawayError

@@ -25,6 +25,12 @@ func taskTrace(r *megakernel.Runner) *capture.TaskTrace {
 		Name: opcodeNamer(o.Kernel)}
 }
 
+// showTasks puts tt on the timeline panel (nil hides it).
+func (c *Controller) showTasks(tt *capture.TaskTrace) {
+	c.taskSeq++
+	c.display.Tasks(c.taskSeq, tt)
+}
+
 // TaskTrace is the running ring's trace window (docs/TRACE.md), nil when
 // it does not trace or the page is attached to a host's ring.
 func (c *Controller) TaskTrace() *capture.TaskTrace {

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/tasktrace"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+func timelineSample() *Timeline {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{{First: 0, End: 10, BeginNS: 1000, EndNS: 2000, Timed: true}}
+	recs := []tasktrace.Record{
+		{Slot: 5, Opcode: abi.OpNop, Workgroup: 3, Lane: 0, Start: 0, End: 3, Status: decode.StatusDone, Parent: none},
+		{Slot: 6, Opcode: abi.OpSpin, Workgroup: 3, Lane: 1, Start: 1, End: 4, Status: decode.StatusDone, Parent: none},
+		{Slot: 9, Opcode: abi.OpNop, Workgroup: 1, Lane: 0, Start: 5, End: 8, Status: decode.StatusFault, Parent: none},
+	}
+	return BuildTimeline(7, passes, []bool{false}, recs, decode.OpcodeName)
+}
+
+func TestBuildTimeline(t *testing.T) {
+	tl := timelineSample()
+	assert.Equal(t, "ns", tl.Axis)
+	require.Len(t, tl.Lanes, 2)
+	assert.Equal(t, []uint32{1, 3}, []uint32{tl.Lanes[0].Workgroup, tl.Lanes[1].Workgroup}, "lanes by workgroup")
+	assert.Equal(t, []int{1, 2}, []int{tl.Lanes[0].Tasks, tl.Lanes[1].Tasks})
+	assert.EqualValues(t, 2, tl.Width)
+	require.Len(t, tl.Tasks, 3)
+	assert.Equal(t, "NOP", tl.Tasks[0].Name)
+	assert.Equal(t, 0, tl.Tasks[0].Lane)
+	assert.InDelta(t, 550, tl.Tasks[0].Start, 1e-9, "ticket 5 of 10 over 1000 ns")
+	// Workgroup 1: idle for tickets 0…5 (not started) and after 8 (waiting
+	// at the finalize): 550 + 150 ns.
+	assert.InDelta(t, 550, tl.Lanes[0].Reasons[tasktrace.ReasonStart], 1e-9)
+	assert.InDelta(t, 150, tl.Lanes[0].Reasons[tasktrace.ReasonDrained], 1e-9)
+	assert.InDelta(t, 700, tl.Lanes[0].Bubble, 1e-9)
+	assert.InDelta(t, tl.Lanes[0].Bubble+tl.Lanes[1].Bubble, tl.Passes[0].Bubble, 1e-9, "a pass sums its lanes")
+	assert.Equal(t, "not started 0.55 µs, waiting at the finalize 0.15 µs", tl.ReasonText(tl.Lanes[0].Reasons))
+}
+
+func TestTimelineHitAndView(t *testing.T) {
+	tl := timelineSample()
+	v := tl.Fit()
+	assert.Equal(t, TimelineView{0, 1000}, v)
+	const w = 1000
+	for i := range tl.Tasks {
+		x, y := tl.Probe(v, i, w)
+		assert.Equal(t, i, tl.TaskAt(v, x, y, w), "the probe of task %d hits it", i)
+	}
+	assert.Equal(t, TimelineLaneHeight, tl.BandHeight(), "two rows of 12 px")
+	assert.Equal(t, -1, tl.TaskAt(v, 100, TimelineLaneHeight+1, w), "the gap between bands")
+	assert.Equal(t, -1, tl.TaskAt(v, 990, 3*(TimelineLaneHeight+TimelineLaneGap)+2, w), "below the lanes")
+	wide := &Timeline{Width: 64, Lanes: make([]TimelineLane, 2)}
+	assert.Equal(t, 192, wide.BandHeight(), "3 px a thread row")
+	wide.Lanes = make([]TimelineLane, 2048)
+	assert.Equal(t, TimelineLaneHeight, wide.BandHeight(), "within the canvas's height cap, rows get thin")
+	z := v.Zoom(0.5, 500)
+	assert.Equal(t, TimelineView{250, 750}, z)
+	assert.Equal(t, TimelineView{350, 850}, z.Pan(100))
+	x, y := tl.Probe(z, 2, w)
+	assert.Equal(t, 2, tl.TaskAt(z, x, y, w), "hit testing follows the zoom")
+
+	var r Raster
+	r.Resize(w, tl.Height())
+	TimelinePainter{T: tl, View: v}.Paint(&r)
+	px, py := tl.Probe(v, 0, w)
+	require.Equal(t, decode.StatusFault, tl.Tasks[0].Status)
+	assert.Equal(t, colFault, r.At(int(px), int(py)), "a FAULT task is drawn red")
+	px, py = tl.Probe(v, 1, w)
+	assert.Equal(t, colTask, r.At(int(px), int(py)), "a DONE one blue")
+	assert.Equal(t, colBubble, r.At(100, 2), "a bubble is shaded")
+}
