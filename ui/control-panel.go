@@ -45,7 +45,7 @@ func (c *ControlPanel) Items() []KV {
 	if k == nil {
 		return []KV{
 			{Label: "done", Value: dash, TestID: "done-count", Title: "DONE_COUNT"},
-			{Label: "epoch", Value: dash, TestID: "epoch", Title: "EPOCH"},
+			{Label: "fence epoch", Value: dash, TestID: "epoch", Title: "EPOCH: BATCH_FENCE opcodes the GPU executed"},
 			{Label: "generation", Value: dash, TestID: "generation", Title: "GENERATION"},
 		}
 	}
@@ -70,13 +70,13 @@ func (c *ControlPanel) Items() []KV {
 	return []KV{
 		{Label: "shutdown", Value: shutdown, Class: shutClass, Title: "SHUTDOWN (word 0): non-zero stops every lane from claiming"},
 		{Label: "done", Value: n(k.DoneCount), TestID: "done-count", Title: "DONE_COUNT (word 1): slots that reached DONE or FAULT in this generation (count, wraps mod 2^32)"},
-		{Label: "epoch", Value: n(k.Epoch), TestID: "epoch", Title: "EPOCH (word 128): BATCH_FENCE opcodes executed (count)"},
+		{Label: "fence epoch", Value: n(k.Epoch), TestID: "epoch", Title: "EPOCH (word 128): BATCH_FENCE opcodes executed (count); not the host epoch fault records carry"},
 		{Label: "generation", Value: n(k.Generation), TestID: "generation", Title: "GENERATION (word 143): bumped by the host on every ring re-initialisation; counters restart"},
 		{Label: "dispatches", Value: n(k.Dispatches), Title: "DISPATCHES (word 144): drain dispatches in this generation (count)"},
 		{Label: "claims", Value: n(k.Claims), Title: "CLAIMS (word 145): slots claimed by lanes (count)"},
 		{Label: "faults", Value: n(k.Faults), TestID: "faults", Class: bad(k.Faults), Title: "FAULTS (word 146): slots that ended FAULT (count); reasons are in the log"},
 		{Label: "denied", Value: n(k.Denied), Class: warn(k.Denied), Title: "DENIED (word 147): claims refused because the tenant's mask is 0; the slot became YIELD (count)"},
-		{Label: "budget exhausted", Value: n(k.BudgetExhausted), Class: warn(k.BudgetExhausted), Title: "BUDGET_EXHAUSTED (word 148): lanes that ran out of their claim budget while work remained; the host re-submits (count)"},
+		{Label: "lane budget exhausted", Value: n(k.BudgetExhausted), Class: warn(k.BudgetExhausted), Title: "BUDGET_EXHAUSTED (word 148): lanes that ran out of their lane budget while work remained; the host re-submits (count)"},
 		{Label: "starvation", Value: n(k.Starvation), Title: "STARVATION (word 135): consecutive claims at priority ≤ 1 (informational)"},
 		{Label: "masked tenants", Value: n(uint32(masked)), TestID: "masked-tenants", Class: warn(uint32(masked)), Title: maskedTitle(c.Tenants)},
 	}

@@ -53,12 +53,12 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = vgText(vgparent, "Pause")
 				}
-				vgn = vgEl(vgparent, "button", "data-testid", "step", "class", "btn", "title", "step one epoch of the live loop (one frame: publish the next batch, one submission, read back, decode), then pause; the EPOCH counter (BATCH_FENCEs executed) may advance by several")
+				vgn = vgEl(vgparent, "button", "data-testid", "step", "class", "btn", "title", "step one frame of the live loop (publish the next batch, one submission, read back, decode), then pause; the GPU's EPOCH counter (BATCH_FENCEs executed) may advance by several")
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Step() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "Step epoch")
+					vgn = vgText(vgparent, "Step frame")
 				}
 				vgn = vgEl(vgparent, "button", "data-testid", "reset", "class", "btn btn-danger", "title", "reset: re-initialise the ring (new GENERATION) and clear the history")
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Reset() })

@@ -162,7 +162,7 @@ func (c *DispatchPanel) DispatchItems() []KV {
 		{Label: "execution mode", Value: d.ExecutionMode.String(), Title: "ExecutionMode chosen by the launch policy"},
 		{Label: "hit capacity", Value: n(d.HitCapacity), Title: "HitCapacity: sparse-hit records (16 bytes each)"},
 		{Label: "est. peak device", Value: Bytes(d.EstimatedPeakDeviceBytes), Title: "EstimatedPeakDeviceBytes: plan peak + 2 × input bytes"},
-		{Label: "device budget", Value: budget, Title: "DeviceMemoryBudgetBytes: hard budget; 0 = unbounded"},
+		{Label: "device-memory budget", Value: budget, Title: "DeviceMemoryBudgetBytes: the hard device-memory budget; 0 = unbounded"},
 	}
 }
 

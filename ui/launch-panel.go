@@ -51,7 +51,7 @@ func (c *LaunchPanel) Tags() []KV {
 		pressure = "chip chip-ok"
 	}
 	tags := []KV{
-		{Label: "topology", Value: r.Topology.String(), Class: "chip chip-info", Title: "Topology: sparse ≤ 5 % frontier, dense ≥ 40 %, memory-constrained ≥ 85 % of the budget; hysteresis 2.5 %"},
+		{Label: "topology", Value: r.Topology.String(), Class: "chip chip-info", Title: "Topology: sparse ≤ 5 % frontier, dense ≥ 40 %, memory-constrained ≥ 85 % of the device-memory budget; hysteresis 2.5 %"},
 		{Label: "pressure", Value: r.Pressure.String(), Class: pressure, Title: "Pressure: light < 1 item per lane ≤ balanced < 4 ≤ saturated (or any requeue)"},
 		{Label: "mode", Value: r.ExecutionMode.String(), Class: "chip", Title: "ExecutionMode: jit for queues ≥ 4,096 items, hot opcodes/windows or fused-dense; else interpreter"},
 	}
@@ -76,7 +76,7 @@ func (c *LaunchPanel) Items() []KV {
 	return []KV{
 		{Label: "workgroup size x", Value: Thousands(uint64(r.WorkgroupSizeX)), Title: "WorkgroupSizeX: lanes per workgroup (64, 128 or 256 within the adapter's limits)"},
 		{Label: "dispatch grid", Value: Thousands(uint64(r.DispatchGrid[0])) + " × " + strconv.Itoa(int(r.DispatchGrid[1])) + " × " + strconv.Itoa(int(r.DispatchGrid[2])), Title: "DispatchGrid: dispatchWorkgroups(x, y, z) = min(slots ÷ width, worker groups)"},
-		{Label: "lanes", Value: Thousands(r.Lanes()), Title: "grid × width: invocations launched; each lane claims until its budget or the queue runs out"},
+		{Label: "lanes", Value: Thousands(r.Lanes()), Title: "grid × width: invocations launched; each lane claims until its lane budget or the queue runs out"},
 		{Label: "worker groups", Value: Thousands(uint64(r.WorkerGroups)), Title: "WorkerGroups: the shaped worker ceiling (size the grid to what the device holds resident)"},
 		{Label: "slot count", Value: Thousands(uint64(r.SlotCount)), Title: "SlotCount: the queue rounded up to whole workgroups, slots"},
 		{Label: "hit capacity", Value: Thousands(uint64(r.HitCapacity)), Title: "HitCapacity: sparse-hit records reserved (16 bytes each); ≥ 1,024"},

@@ -100,7 +100,7 @@ func LogRecordRow(i int, r *decode.LogRecord, formats map[uint32]string, names N
 		Kind: r.Kind(), Message: r.Text(formats, names.Opcode)}
 	if r.IsFault() {
 		row.Class = "row-fault"
-		row.Title = "fault record: format " + Hex32(r.Format) + ", slot " + Thousands(uint64(r.Slot)) + ", opcode " + Hex32(r.A) + ", epoch " + Thousands(uint64(r.B))
+		row.Title = "fault record: format " + Hex32(r.Format) + ", slot " + Thousands(uint64(r.Slot)) + ", opcode " + Hex32(r.A) + ", host epoch " + Thousands(uint64(r.B))
 		return row
 	}
 	row.Title = "PRINTF record: format id " + strconv.FormatUint(uint64(r.Format), 10) + ", a = " + Hex32(r.A) + ", b = " + Hex32(r.B)

@@ -51,7 +51,7 @@ func (c *LogPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent := vgn
 			_ = vgparent
 			vgn = vgEl(vgparent, "thead")
-			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth title=\"record number in the log buffer\"\x3E#\x3C/th\x3E\x3Cth title=\"ring slot that wrote the record\"\x3Eslot\x3C/th\x3E\x3Cth title=\"PRINTF or the fault\x26#39;s code\"\x3Ekind\x3C/th\x3E\x3Cth title=\"the formatted PRINTF message, or the fault\x26#39;s opcode, epoch and reason\"\x3Emessage\x3C/th\x3E\x3C/tr\x3E"))
+			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth title=\"record number in the log buffer\"\x3E#\x3C/th\x3E\x3Cth title=\"ring slot that wrote the record\"\x3Eslot\x3C/th\x3E\x3Cth title=\"PRINTF or the fault\x26#39;s code\"\x3Ekind\x3C/th\x3E\x3Cth title=\"the formatted PRINTF message, or the fault\x26#39;s opcode, the host epoch of its submission (params.epoch, not the GPU\x26#39;s EPOCH counter) and reason\"\x3Emessage\x3C/th\x3E\x3C/tr\x3E"))
 			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn

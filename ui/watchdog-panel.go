@@ -113,7 +113,7 @@ func (c *WatchdogPanel) Items() []KV {
 		{Label: "fault slots", Value: Thousands(uint64(h.FaultSlots)), Title: "slots in FAULT: faults explain a lack of progress, so they suppress the stall"},
 		{Label: "requeue slots", Value: Thousands(uint64(h.RequeueSlots)), Title: "slots in REQUEUE"},
 		{Label: "GPU idle", Value: PPM(h.GPUIdlePPM), Title: "EMPTY ÷ total slots"},
-		{Label: "reset", Value: reset, Title: "the host re-initialised the ring between the two frames: a new epoch, never a stall"},
+		{Label: "reset", Value: reset, Title: "the host re-initialised the ring between the two frames: a new generation, never a stall"},
 	}
 }
 

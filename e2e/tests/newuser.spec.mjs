@@ -126,7 +126,10 @@ test('the Kernel button covers no value; the histogram axis labels do not overla
   for (const scroll of ['top', 'bottom']) {
     await page.evaluate((s) => window.scrollTo(0, s === 'top' ? 0 : document.body.scrollHeight), scroll);
     const [button] = await boxes(page, '[data-testid="kernel-toggle"]');
-    const values = await boxes(page, '.hstat span, .panel dd, .panel td, .panel th, .panel-title, .panel .num, .plot-axis span, .capture-bar *');
+    const [header] = await boxes(page, '.rs-header');
+    // A panel scrolled under the sticky header is hidden by it, not by the button.
+    const values = [...await boxes(page, '.hstat span'), ...(await boxes(page, '.panel dd, .panel td, .panel th, .panel-title, .panel .num, .plot-axis span, .capture-bar *'))
+      .filter((v) => v.y >= header.y + header.h)];
     const covered = values.filter((v) => overlap(button, v));
     expect(covered, `values under the Kernel button, scrolled to the ${scroll}`).toEqual([]);
   }
@@ -146,4 +149,35 @@ test('the header shows what is attached', async ({ page }) => {
   await page.evaluate(() => ringscope.detach());
   await expect(headerStat(page, 'preset')).toBeVisible();
   await expect(page.locator('.hstat-label', { hasText: /^attached$/i })).toHaveCount(0);
+});
+
+// "budget" and "epoch" each mean one thing on the page: every use says
+// which, the lane (claim) budget, the device-memory budget or the main
+// thread's; the GPU's EPOCH (BATCH_FENCEs) or the host's epoch.
+test('every budget and epoch on the page says which', async ({ page }) => {
+  await gotoReady(page);
+  await expect.poll(async () => (await boxes(page, '.panel-log tbody tr.log-fault, .panel-log tbody tr')).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const vague = await page.evaluate(() => {
+    const said = new Set();
+    for (const e of document.querySelectorAll('body *')) {
+      // A log message is the API's record text, "OPCODE at epoch N:"
+      // (docs/EMBEDDING.md), kept as it is; its row's title says which.
+      if (e.closest('[data-testid="kernel-panel"]') || e.closest('.log-msg')) continue;
+      for (const s of [e.getAttribute('title') ?? '', e.childElementCount === 0 ? e.textContent : '']) if (s) said.add(s.trim());
+    }
+    const out = [];
+    for (const s of said) {
+      for (const m of s.matchAll(/\bbudget\b/gi)) {
+        const before = s.slice(Math.max(0, m.index - 16), m.index).toLowerCase();
+        // An identifier (params.budget) names itself.
+        if (!/((lane|claim|device-memory|main-thread) |\.)$/.test(before)) out.push(`budget: ${s}`);
+      }
+      for (const m of s.matchAll(/\bepoch\b/gi)) {
+        const before = s.slice(Math.max(0, m.index - 8), m.index).toLowerCase();
+        if (m[0] !== 'EPOCH' && !/((fence|host) |\.)$/.test(before)) out.push(`epoch: ${s}`);
+      }
+    }
+    return out;
+  });
+  expect(vague).toEqual([]);
 });
