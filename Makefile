@@ -37,7 +37,8 @@ package: static/main.wasm static/wasm_exec.js
 # thousands of times), the JSON, reflection, formatting and time code, the
 # capture studio, the API and its adapters, the settings, the controller and
 # live loop, the WebGPU binding and the runner (a frame is a few dozen JS
-# calls), the WGSL assembler and examples, and the diagnosis. strings,
+# calls), the WGSL assembler and examples, the diagnosis, and the Go
+# runtime (frame rate side by side: bench/results-size.md). strings,
 # strconv, decode, wgsl/host and wasm/render keep inlining: their loops are
 # per-frame Go work. Sizes and the frame rates measured side by side:
 # bench/results-size.md and bench/results-render.md ("wasm size as served").
@@ -46,7 +47,8 @@ NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/captureapi wasm/cont
 	wasm/devloss wasm/jsarg wasm/jsmethod wasm/kernelapi wasm/mount wasm/openopts wasm/pace \
 	wasm/push wasm/session wasm/testhooks internal/jsontext settings webgpu webgpu/megakernel \
 	wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose
-WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l
+WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l \
+	-gcflags=runtime=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)

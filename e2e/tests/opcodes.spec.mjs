@@ -73,7 +73,7 @@ test('a histogram over the data binding: counts, names and readBuffer agree with
   }, HISTOGRAM);
   expect(out.done).toBe(out.items);
   expect(out.processed).toBe(out.items);
-  expect(out.metrics).toEqual([{ opcode: 0x10, count: out.items }]);
+  expect(out.metrics).toEqual([{ opcode: 0x10, name: 'histogram', count: out.items }]);
   expect(out.hist).toEqual(out.want);
   expect(out.want.reduce((a, b) => a + b)).toBe(4096);
   expect(out.unknown).toMatch(/opcode 0x11 is unknown/);
