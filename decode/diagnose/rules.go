@@ -93,18 +93,9 @@ func (r *rules) deviceLost(dst []Cause) []Cause {
 	if !r.f.Lost {
 		return dst
 	}
-	c := Cause{Kind: DeviceLost, Subject: NoSubject}
-	if len(r.f.InFlight) > 0 {
-		c.Subject.Name = r.f.InFlight[0]
-	}
+	c := r.inFlightCause(DeviceLost)
 	c.Evidence.AddText("reason", r.f.LostReason)
-	c.Evidence.Add("inFlight", float64(len(r.f.InFlight)))
-	for i, op := range r.f.InFlight {
-		if i == 3 {
-			break
-		}
-		c.Evidence.AddText("opcode", op)
-	}
+	r.addInFlight(&c)
 	c.Fix = "The page recovers the device and reopens the ring; if a user opcode was in flight, bound its loops."
 	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
 		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
@@ -117,19 +108,10 @@ func (r *rules) submissionStuck(dst []Cause) []Cause {
 	if r.f.StuckMillis <= 0 || r.f.Lost {
 		return dst
 	}
-	c := Cause{Kind: SubmissionStuck, Subject: NoSubject}
-	if len(r.f.InFlight) > 0 {
-		c.Subject.Name = r.f.InFlight[0]
-	}
+	c := r.inFlightCause(SubmissionStuck)
 	c.Evidence.Add("waitedMs", r.f.StuckMillis)
 	c.Evidence.Add("boundMs", r.f.StuckBoundMillis)
-	c.Evidence.Add("inFlight", float64(len(r.f.InFlight)))
-	for i, op := range r.f.InFlight {
-		if i == 3 {
-			break
-		}
-		c.Evidence.AddText("opcode", op)
-	}
+	r.addInFlight(&c)
 	c.Fix = "A submission has not completed; nothing is read back until it does. If it never does, the page gives its device up at the bound (submissionTimeoutMs); bound the loops of the user opcodes in flight, or raise the bound for work that is this long."
 	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
 		c.Fix = "A submission has not completed; nothing is read back until it does. Bound the loops of " + r.f.InFlight[0] +
@@ -530,4 +512,24 @@ func (r *rules) spawnRefused(dst []Cause) []Cause {
 			"spawns over the priorities, or requeue the spawner when spawn returns false."
 	}
 	return append(dst, c)
+}
+
+// inFlightCause is a cause of kind whose subject is the first user opcode
+// in flight on the GPU (none: no subject): device-lost and
+// submission-stuck both name what the GPU was running.
+func (r *rules) inFlightCause(kind Kind) Cause {
+	c := Cause{Kind: kind, Subject: NoSubject}
+	if len(r.f.InFlight) > 0 {
+		c.Subject.Name = r.f.InFlight[0]
+	}
+	return c
+}
+
+// addInFlight adds how many user opcodes were in flight and the first
+// three of their names to c's evidence.
+func (r *rules) addInFlight(c *Cause) {
+	c.Evidence.Add("inFlight", float64(len(r.f.InFlight)))
+	for _, op := range r.f.InFlight[:min(len(r.f.InFlight), 3)] {
+		c.Evidence.AddText("opcode", op)
+	}
 }
