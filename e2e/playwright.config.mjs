@@ -51,10 +51,12 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 1 : 2,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  // CI keeps only stdout, so there a screenshot or trace of every test is
+  // work nobody can read: it records failures' screenshots alone.
   use: {
     baseURL,
-    screenshot: 'on',
-    trace: 'retain-on-failure',
+    screenshot: process.env.CI ? 'only-on-failure' : 'on',
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
   },
   projects: [
     // Everything not tagged @no-webgpu runs with WebGPU enabled.
