@@ -61,7 +61,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	}
 	timestamps := r.dev.HasFeature(webgpu.FeatureTimestampQuery)
 	if !r.res.missing(sizes, r.lay.staging(), len(r.sp.decls)) && (!timestamps || r.tq.querySet != nil) &&
-		!r.tr.stale(&r.opts) {
+		!r.tr.stale() {
 		return false, nil
 	}
 	if err := r.ensureLayout(); err != nil {
@@ -76,7 +76,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 	}
 	var traceEntries []webgpu.BindGroupEntry
 	if err == nil {
-		traceEntries, err = r.ensureTrace()
+		traceEntries, err = r.tr.ensure()
 	}
 	if err == nil {
 		entries := make([]webgpu.BindGroupEntry, bufCount)

@@ -63,7 +63,9 @@ type Runner struct {
 	sum  summary    // decode.ReadbackSummary's resources
 	sp   spawnRun   // the spawn extension (spawn_js.go)
 	up   upStage    // the ring's mapped upload staging (upload_js.go)
-	tr   tracer     // Options.TraceCapacity's trace buffer and window (trace_js.go)
+	// traced is Options.TraceCapacity's trace buffer and window (the
+	// field tr, trace_js.go); its Trace is the runner's.
+	traced
 	// watch bounds each submission's readback wait (runaway_js.go);
 	// waits tells that wait to an observer past a grace (busy_js.go).
 	watch watchdog
@@ -120,6 +122,7 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 	}
 	r := &Runner{dev: dev, opts: opts, lay: lay, q: q}
 	r.sp.set(&r.opts)
+	r.tr.dev, r.tr.opts = dev, &r.opts
 	if err := r.compileModules(ctx); err != nil {
 		return nil, err
 	}

@@ -203,7 +203,7 @@ func (s *submission) submit(r *Runner) error {
 		r.sum.encodeClear(enc)
 	}
 	r.up.encode(enc, r.res.bufs[bufRing])
-	if err := r.traceBefore(enc, r.q.Control()); err != nil {
+	if err := r.tr.before(enc, r.q.Control()); err != nil {
 		return err
 	}
 	s.encodeDrain(r, enc)
@@ -240,7 +240,7 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 	if r.sp.on {
 		r.sp.encode(pass, s.drain, s.grid, r.q.Slots())
 		pass.End()
-		r.encodeTrace(enc)
+		r.tr.encode(enc)
 		return
 	}
 	pass.SetPipeline(s.drain)
@@ -250,7 +250,7 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 	pass.SetPipeline(r.prog.finalize)
 	pass.DispatchWorkgroups(1, 1, 1)
 	pass.End()
-	r.encodeTrace(enc)
+	r.tr.encode(enc)
 }
 
 // encodeCopies records the copies of what this step reads back into its
@@ -304,7 +304,7 @@ func (s *submission) readBack(ctx context.Context, r *Runner) error {
 			s.gpu, _ = webgpu.TimestampInterval(r.tq.vals[0], r.tq.vals[1])
 		}
 	}
-	if err := r.traceAfter(ctx, r.tq.vals, r.rb[r.lay.controlOffset():r.lay.controlOffset()+r.lay.control]); err != nil {
+	if err := r.tr.after(ctx, r.tq.vals, r.rb[r.lay.controlOffset():r.lay.controlOffset()+r.lay.control]); err != nil {
 		return err
 	}
 	s.tRead = time.Now()

@@ -16,6 +16,9 @@ import (
 // 16-byte header write), copies the buffer to staging after the drain
 // pass, and maps it after the submission's own readback.
 type tracer struct {
+	dev  *webgpu.Device
+	opts *Options // the runner's options (Reset replaces them in place)
+
 	buf, stage *webgpu.Buffer
 	// parents: the buffer ends with the parent table of a spawning kernel
 	// (abi.TraceParents), cleared before the next submission when clear.
@@ -28,6 +31,10 @@ type tracer struct {
 	win            TraceWindow
 }
 
+// traced is a Runner's tracer, embedded so that Trace is the runner's
+// method while the tracer's own stay behind the field tr.
+type traced struct{ tr tracer }
+
 // traceLayoutEntries is the trace binding of k's layout, when it traces.
 func traceLayoutEntries(traced bool) []webgpu.BindGroupLayoutEntry {
 	if !traced {
@@ -36,27 +43,26 @@ func traceLayoutEntries(traced bool) []webgpu.BindGroupLayoutEntry {
 	return []webgpu.BindGroupLayoutEntry{{Binding: abi.BindingTrace, Buffer: webgpu.BufferBindingLayout{Type: webgpu.BufferBindingStorage}}}
 }
 
-// ensureTrace creates the trace buffer and its staging when tracing is on
+// ensure creates the trace buffer and its staging when tracing is on
 // and they are missing or of another capacity (inside ensureBuffers'
 // error scopes), and returns the bind group entry of the buffer.
-func (r *Runner) ensureTrace() ([]webgpu.BindGroupEntry, error) {
-	t := &r.tr
-	capacity := r.opts.TraceCapacity
+func (t *tracer) ensure() ([]webgpu.BindGroupEntry, error) {
+	capacity := t.opts.TraceCapacity
 	if capacity == 0 {
 		t.release()
 		return nil, nil
 	}
-	size := traceBytes(capacity, r.opts.Slots, r.opts.Kernel.Spawns())
+	size := traceBytes(capacity, t.opts.Slots, t.opts.Kernel.Spawns())
 	if t.buf == nil || t.buf.Size() != size {
 		t.release()
 		var err error
-		t.buf, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace", Size: size,
+		t.buf, err = t.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace", Size: size,
 			Usage: webgpu.BufferUsageStorage | webgpu.BufferUsageCopySrc | webgpu.BufferUsageCopyDst})
 		if err != nil {
 			return nil, err
 		}
-		t.parents, t.clear = r.opts.Kernel.Spawns(), false // a new buffer is zero
-		t.stage, err = r.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace readback", Size: tasktrace.Bytes(capacity),
+		t.parents, t.clear = t.opts.Kernel.Spawns(), false // a new buffer is zero
+		t.stage, err = t.dev.CreateBuffer(webgpu.BufferDescriptor{Label: "ringscope trace readback", Size: tasktrace.Bytes(capacity),
 			Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
 		if err != nil {
 			t.release()
@@ -76,8 +82,9 @@ func traceBytes(capacity, slots uint32, spawns bool) uint64 {
 	return b
 }
 
-// stale reports whether the trace buffer is not the one o needs.
-func (t *tracer) stale(o *Options) bool {
+// stale reports whether the trace buffer is not the one the options need.
+func (t *tracer) stale() bool {
+	o := t.opts
 	if o.TraceCapacity == 0 {
 		return t.buf != nil
 	}
@@ -94,39 +101,37 @@ func (t *tracer) release() {
 	t.buf, t.stage = nil, nil
 }
 
-// traceBefore writes the trace header for the next submission (an empty
+// before writes the trace header for the next submission (an empty
 // buffer, the clock where the last pass left it) and clears a parent
 // table that a Reset left stale.
-func (r *Runner) traceBefore(enc *webgpu.CommandEncoder, control []byte) error {
-	t := &r.tr
+func (t *tracer) before(enc *webgpu.CommandEncoder, control []byte) error {
 	if t.buf == nil {
 		return nil
 	}
 	if t.parents && t.clear {
-		at := tasktrace.Bytes(r.opts.TraceCapacity)
+		at := tasktrace.Bytes(t.opts.TraceCapacity)
 		enc.ClearBuffer(t.buf, at, t.buf.Size()-at)
 		t.clear = false
 	}
-	t.header = tasktrace.Header(t.header[:0], r.opts.TraceCapacity, t.clock, t.parents)
+	t.header = tasktrace.Header(t.header[:0], t.opts.TraceCapacity, t.clock, t.parents)
 	t.budget = abi.Word(control, abi.CtrlBudgetExhausted)
-	if err := r.dev.Queue().WriteBuffer(t.buf, 0, t.header); err != nil {
-		return failOn(r.dev, "write trace header", err)
+	if err := t.dev.Queue().WriteBuffer(t.buf, 0, t.header); err != nil {
+		return failOn(t.dev, "write trace header", err)
 	}
 	return nil
 }
 
-// encodeTrace copies the trace buffer to its staging, after the drain pass.
-func (r *Runner) encodeTrace(enc *webgpu.CommandEncoder) {
-	if t := &r.tr; t.buf != nil {
+// encode copies the trace buffer to its staging, after the drain pass.
+func (t *tracer) encode(enc *webgpu.CommandEncoder) {
+	if t.buf != nil {
 		enc.CopyBufferToBuffer(t.buf, 0, t.stage, 0, t.stage.Size())
 	}
 }
 
-// traceAfter maps the trace back and adds the pass to the window: its
+// after maps the trace back and adds the pass to the window: its
 // tickets [clock before, clock after), the drain pass's timestamps when
 // the device has them (ts), and whether its lanes spent their budget.
-func (r *Runner) traceAfter(ctx context.Context, ts []uint64, control []byte) error {
-	t := &r.tr
+func (t *tracer) after(ctx context.Context, ts []uint64, control []byte) error {
 	if t.buf == nil {
 		return nil
 	}
@@ -136,10 +141,10 @@ func (r *Runner) traceAfter(ctx context.Context, ts []uint64, control []byte) er
 	}
 	t.rb = t.rb[:size]
 	if err := t.stage.MapReadInto(ctx, t.rb, 0); err != nil {
-		return failOn(r.dev, "read back trace", err)
+		return failOn(t.dev, "read back trace", err)
 	}
 	if err := tasktrace.DecodeInto(&t.dec, t.rb); err != nil {
-		return failOn(r.dev, "decode trace", err)
+		return failOn(t.dev, "decode trace", err)
 	}
 	p := tasktrace.Pass{First: t.clock, End: t.dec.Clock}
 	if len(ts) == 2 {
@@ -149,15 +154,15 @@ func (r *Runner) traceAfter(ctx context.Context, ts []uint64, control []byte) er
 	}
 	t.clock = t.dec.Clock
 	budget := abi.Word(control, abi.CtrlBudgetExhausted) != t.budget
-	t.win.add(p, budget, t.dec.Records, t.dec.Overflow, maxWindowRecords(r.opts.TraceCapacity))
+	t.win.add(p, budget, t.dec.Records, t.dec.Overflow, maxWindowRecords(t.opts.TraceCapacity))
 	return nil
 }
 
 // Trace is the runner's trace window (docs/TRACE.md), nil when it does not
 // trace. It aliases the runner's storage: the next Step appends to it.
-func (r *Runner) Trace() *TraceWindow {
-	if r.opts.TraceCapacity == 0 {
+func (t *traced) Trace() *TraceWindow {
+	if t.tr.opts == nil || t.tr.opts.TraceCapacity == 0 {
 		return nil
 	}
-	return &r.tr.win
+	return &t.tr.win
 }
