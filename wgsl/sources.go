@@ -21,8 +21,12 @@ var (
 	megakernel string
 	//go:embed min/finalize.wgsl
 	finalize string
+	//go:embed min/reduce_shared.wgsl
+	reduceShared string
 	//go:embed min/reduce.wgsl
 	reduce string
+	//go:embed min/reduce_windows.wgsl
+	reduceWindows string
 	//go:embed min/window_tenants.wgsl
 	windowTenants string
 	//go:embed min/trace_abi_gen.wgsl
@@ -73,9 +77,10 @@ const (
 	DrainEntryPoint = "drain"
 	// FinalizeEntryPoint is the entry point of finalize.wgsl.
 	FinalizeEntryPoint = "finalize"
-	// ReduceEntryPoint is the first entry point of reduce.wgsl.
+	// ReduceEntryPoint is the entry point of reduce.wgsl.
 	ReduceEntryPoint = "reduce"
-	// ReduceWindowsEntryPoint is its second: the window table's counting pass.
+	// ReduceWindowsEntryPoint is the entry point of reduce_windows.wgsl,
+	// the window table's counting pass.
 	ReduceWindowsEntryPoint = "reduce_windows"
 	// WindowTenantsEntryPoint is the entry point of window_tenants.wgsl.
 	WindowTenantsEntryPoint = "window_tenants"
@@ -117,8 +122,9 @@ func TracedDrainSource() string { return assemble(tracedBody()) }
 // FinalizeSource is the assembled WGSL of the finalize kernel.
 func FinalizeSource() string { return assemble(finalize) }
 
-// ReduceSource is the assembled WGSL of the telemetry reduction.
-func ReduceSource() string { return assemble(reduce) }
+// ReduceSource is the assembled WGSL of the telemetry reduction: one
+// shader module of both its passes, reduce_shared.wgsl first.
+func ReduceSource() string { return assemble(reduceShared + reduce + reduceWindows) }
 
 // WindowTenantsSource is the assembled WGSL of the reduction's second pass.
 func WindowTenantsSource() string { return assemble(windowTenants) }
@@ -183,8 +189,8 @@ func Reduce(workgroupSizeX uint32) Program {
 	return atWidth("reduce", ReduceSource(), ReduceEntryPoint, workgroupSizeX)
 }
 
-// ReduceWindows counts the window slots into the window table (the module
-// of Reduce, its second entry point); dispatch it right after Reduce, with
+// ReduceWindows counts the window slots into the window table (Reduce's
+// shader module, its other entry point); dispatch it right after Reduce, with
 // Reduce's grid, when window opcodes and a table are registered.
 func ReduceWindows(workgroupSizeX uint32) Program {
 	return atWidth("reduce windows", ReduceSource(), ReduceWindowsEntryPoint, workgroupSizeX)

@@ -16,11 +16,15 @@ var (
 	spawnGen string
 	//go:embed min/spawn_prelude.wgsl
 	spawnPrelude string
-	//go:embed min/spawn.wgsl
-	spawnPasses string
+	//go:embed min/spawn_shared.wgsl
+	spawnShared string
+	//go:embed min/spawn_scan.wgsl
+	spawnScan string
+	//go:embed min/spawn_finalize.wgsl
+	spawnFinalize string
 )
 
-// Entry points of spawn.wgsl: the scan before each drain pass and the
+// Entry points of spawn_scan.wgsl and spawn_finalize.wgsl: the scan before each drain pass and the
 // finalize after it (one generation: scan, drain, finalize).
 const (
 	SpawnScanEntryPoint     = "spawn_scan"
@@ -63,7 +67,8 @@ func (k *Kernel) spawnDeclarations() string {
 }
 
 // SpawnScan and SpawnFinalize are the passes around each drain pass of a
-// spawning kernel (spawn.wgsl); dispatch SpawnScan over
+// spawning kernel (spawn_scan.wgsl, spawn_finalize.wgsl: one shader
+// module, spawn_shared.wgsl first); dispatch SpawnScan over
 // ceil(slots / abi-spawn SpawnScanWidth) workgroups (fewer: it strides)
 // and SpawnFinalize over one.
 func (k *Kernel) SpawnScan() Program { return k.spawnPass("spawn scan", SpawnScanEntryPoint) }
@@ -73,7 +78,7 @@ func (k *Kernel) SpawnFinalize() Program {
 }
 
 func (k *Kernel) spawnPass(name, entry string) Program {
-	src := abiGen + "\n" + spawnGen + fmt.Sprintf("const SPAWN_BINDING: u32 = %du;\n", k.SpawnBinding()) + spawnPasses
+	src := abiGen + "\n" + spawnGen + fmt.Sprintf("const SPAWN_BINDING: u32 = %du;\n", k.SpawnBinding()) + spawnShared + spawnScan + spawnFinalize
 	return Program{Label: "ringscope " + name, Source: src, EntryPoint: entry, Constants: map[string]float64{}}
 }
 

@@ -6,7 +6,7 @@
 // dispatch boundary is the only global barrier.
 // Assembled after abi_gen.wgsl.
 //
-// Bindings (group BIND_GROUP), those of reduce.wgsl that it uses:
+// Bindings (group BIND_GROUP), those of reduce_shared.wgsl that it uses:
 //
 //   BINDING_RING            ring     storage, read        array<u32>, slots × SLOT_WORDS
 //   BINDING_SUMMARY         summary  storage, read_write  array<atomic<u32>>

@@ -30,7 +30,8 @@ type summary struct {
 	pbuf  []byte
 }
 
-// reducePipelines are the two entry points of reduce.wgsl at one width.
+// reducePipelines are the entry points of reduce.wgsl and
+// reduce_windows.wgsl (one shader module) at one width.
 type reducePipelines struct{ reduce, windows *webgpu.ComputePipeline }
 
 func (o *Options) summaryOn() bool { return o.Readback == decode.ReadbackSummary }

@@ -9,7 +9,8 @@ import (
 )
 
 // The spawn extension (docs/PROTOCOL-SPAWN.md) and user opcodes: the Go
-// twin of spawn_prelude.wgsl and spawn.wgsl, for differential tests.
+// twin of spawn_prelude.wgsl, spawn_scan.wgsl and spawn_finalize.wgsl,
+// for differential tests.
 
 // UserFunc is a user opcode in Go, the twin of its WGSL function: it runs
 // for a claimed slot of its opcode and returns the slot's end status
@@ -89,7 +90,7 @@ func (m *machine) clamp() {
 
 func (m *machine) sp(w int) cell { return cell(m.k.Spawn[w*abi.WordBytes:][:abi.WordBytes]) }
 
-// spawnScan is spawn.wgsl's spawn_scan.
+// spawnScan is spawn_scan.wgsl's spawn_scan.
 func (m *machine) spawnScan() {
 	for p := 0; p < abi.PriorityLevels; p++ {
 		tail := m.ctl(abi.CtrlTail + p).get()
@@ -111,7 +112,7 @@ func (m *machine) spawnScan() {
 	}
 }
 
-// spawnFinalize is spawn.wgsl's spawn_finalize.
+// spawnFinalize is spawn_finalize.wgsl's spawn_finalize.
 func (m *machine) spawnFinalize() {
 	gen := m.sp(spawn.SpawnGenerations).get()
 	var claimed, spawned uint32

@@ -12,14 +12,14 @@ import (
 // u64 is a 64-bit value as the WGSL kernel holds it: two u32 words.
 type u64 struct{ lo, hi uint32 }
 
-// splitmix64's constants as word pairs, as in reduce.wgsl.
+// splitmix64's constants as word pairs, as in reduce_shared.wgsl.
 var (
 	goldenGamma = u64{0x7F4A7C15, 0x9E3779B9}
 	mixMulA     = u64{0x1CE4E5B9, 0xBF58476D}
 	mixMulB     = u64{0x133111EB, 0x94D049BB}
 )
 
-// mulHi is the high word of a × b from 16-bit halves, as reduce.wgsl does
+// mulHi is the high word of a × b from 16-bit halves, as reduce_shared.wgsl does
 // (WGSL has no widening multiply).
 func mulHi(a, b uint32) uint32 {
 	const half, mask = 16, 1<<16 - 1
@@ -58,15 +58,15 @@ func mod64(v u64, w uint32) uint32 {
 }
 
 // SketchIndex is the absolute counter index of key in row row of a sketch
-// width counters wide, computed in u32 pairs exactly as reduce.wgsl does:
-// it equals decode's CountMinSketch.Index (row × width + splitmix64(key XOR
+// width counters wide, computed in u32 pairs exactly as
+// reduce_shared.wgsl does: it equals decode's CountMinSketch.Index (row × width + splitmix64(key XOR
 // row × 0x9E3779B97F4A7C15) mod width) for width ≤ abi.SketchMaxWidth.
 func SketchIndex(row, width, key uint32) uint32 {
 	salt := mul64(u64{row, 0}, goldenGamma)
 	return row*width + mod64(splitmix64(u64{key ^ salt.lo, salt.hi}), width)
 }
 
-// Reduce is the Go twin of reduce.wgsl's two entry points followed by
+// Reduce is the Go twin of reduce.wgsl and reduce_windows.wgsl followed by
 // window_tenants.wgsl: it returns the summary and the status map the three
 // dispatches write for control and ring (both after the drain) under p. It
 // is deterministic: window entries are created in slot order, the open
