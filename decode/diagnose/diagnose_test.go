@@ -126,6 +126,52 @@ func TestFaultsUnderTheThresholdAreNoStorm(t *testing.T) {
 	}
 }
 
+// A small workload that ended with faults (16 items, 4 of them
+// UNKNOWN_OPCODE, as the Playwright kit's scratch app publishes), whether
+// ringscope ran it or a host kernel it attached to: too few completions
+// for the window, so it is judged whole once the queue is empty.
+func TestASmallFinishedWorkloadThatFaultedIsAStorm(t *testing.T) {
+	d, r := New(), newRing(64, 2)
+	r.queue(0, 2, 16)
+	got := r.step(d, 100)
+	require.False(t, got.Has(FaultStorm), "queued, nothing done yet")
+	r.clear()
+	r.complete(0, 2, 16, 4)
+	r.log.Records = append(r.log.Records[:0], decode.LogRecord{Format: abi.LogFaultTag | abi.FaultUnknownOpcode, A: 0x4242})
+	for range 3 {
+		got = r.step(d, 100)
+	}
+	assert.Equal(t, Degraded, got.Health)
+	require.Equal(t, []string{"fault-storm"}, kinds(got))
+	c := got.First()
+	share, _ := c.Evidence.Get("share")
+	assert.InDelta(t, 0.25, share, 1e-9)
+	completed, _ := c.Evidence.Get("completed")
+	assert.Equal(t, 16.0, completed)
+	assert.Equal(t, "UNKNOWN_OPCODE", c.Evidence.Facts()[3].Text)
+	// It stays: the generation's faults are still its evidence.
+	for range 30 {
+		got = r.step(d, 100)
+	}
+	assert.True(t, got.Has(FaultStorm))
+
+	// Under the share, or no fault at all, it is no storm.
+	d, r = New(), newRing(64, 2)
+	r.complete(0, 2, 20, 1)
+	for range 3 {
+		got = r.step(d, 100)
+	}
+	assert.False(t, got.Has(FaultStorm), "5% of a finished workload")
+	// While work is still queued, the window alone judges.
+	d, r = New(), newRing(64, 2)
+	r.queue(0, 2, 8)
+	r.complete(0, 2, 16, 8)
+	for range 3 {
+		got = r.step(d, 100)
+	}
+	assert.False(t, got.Has(FaultStorm), "work still queued: too few completions to judge")
+}
+
 func TestTenantStarvationNamesTheHotTenant(t *testing.T) {
 	d, r := New(), newRing(65536, 4)
 	r.queue(2, 3, 300)
