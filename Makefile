@@ -43,10 +43,9 @@ package: static/main.wasm static/wasm_exec.js
 # per-frame Go work. Sizes and the frame rates measured side by side:
 # bench/results-size.md and bench/results-render.md ("wasm size as served").
 RS := github.com/ringscope/ringscope
-NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/captureapi wasm/controller \
-	wasm/devloss wasm/jsarg wasm/jsmethod wasm/kernelapi wasm/mount wasm/openopts wasm/pace \
-	wasm/push wasm/session wasm/testhooks internal/jsontext settings webgpu webgpu/megakernel \
-	wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose
+NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/controller wasm/devloss \
+	wasm/jsapi wasm/pace wasm/session wasm/testhooks internal/jsontext settings webgpu \
+	webgpu/megakernel wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose
 WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l \
 	-gcflags=runtime=-l
 

@@ -118,7 +118,7 @@ export function goRowsTable(rows, cmd = {}) {
   }
   for (const r of by('words')) {
     const d = r.data;
-    lines.push(`| 7 | open() reading ${d.words.toLocaleString('en-US')} words: jsarg.Words vs the per-element loop it replaced | ${dist(d.wordsMs, (x) => f(x, 0))} | ${dist(d.loopMs, (x) => f(x, 0))} | **${ratio(d.wordsMs.median, d.loopMs.median)}** | ms per call, the same JS array of numbers (${r.env}); allocations per call at ${d.allocWords.toLocaleString('en-US')} words: Words ${f(d.wordsAllocs, 0)}, the loop ${f(d.loopAllocs, 0)} | ${target('< 1 s', d.wordsMs.median < 1000)} | ${cmd.gpu ?? ''} |`);
+    lines.push(`| 7 | open() reading ${d.words.toLocaleString('en-US')} words: jsapi.Words vs the per-element loop it replaced | ${dist(d.wordsMs, (x) => f(x, 0))} | ${dist(d.loopMs, (x) => f(x, 0))} | **${ratio(d.wordsMs.median, d.loopMs.median)}** | ms per call, the same JS array of numbers (${r.env}); allocations per call at ${d.allocWords.toLocaleString('en-US')} words: Words ${f(d.wordsAllocs, 0)}, the loop ${f(d.loopAllocs, 0)} | ${target('< 1 s', d.wordsMs.median < 1000)} | ${cmd.gpu ?? ''} |`);
   }
   const dec = by('decode');
   for (const name of ['DecodeInto', 'DecodeSummaryInto']) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsapi"
 )
 
 // wordsRowWords is the size of the words row: 4 Mi words, the issue 35 case
@@ -15,10 +15,10 @@ import (
 const wordsRowWords = 4 << 20
 
 // TestOpenWordsRow measures what open() costs to read a buffer's words
-// (or data) given as a JS array of numbers: jsarg.Words, one
+// (or data) given as a JS array of numbers: jsapi.Words, one
 // Float64Array.set and one filter(Number.isFinite) in JS and the doubles
 // copied to Go in 64 KiB chunks, against the per-element loop it replaced
-// (jsarg.OptUint32Array: a read, a type check and a formatted label per
+// (jsapi.OptUint32Array: a read, a type check and a formatted label per
 // element), on the same array, interleaved; and the allocations of one
 // call at 64 Ki words (testing.AllocsPerRun): constant for Words, per
 // element for the loop. No WebGPU: the JS engine alone.
@@ -35,14 +35,14 @@ func TestOpenWordsRow(t *testing.T) {
 	var words, loop []float64
 	for i := range reps(5) {
 		t0 := time.Now()
-		b, err := jsarg.Words(arr, "open: buffers[0].words", wordsRowWords, "u32")
+		b, err := jsapi.Words(arr, "open: buffers[0].words", wordsRowWords, "u32")
 		words = append(words, ms(time.Since(t0)))
 		if err != nil || len(b) != 4*wordsRowWords {
 			t.Fatalf("Words: %d bytes, %v", len(b), err)
 		}
 		if i < reps(3) {
 			t0 = time.Now()
-			w, err := jsarg.OptUint32Array(obj, "open: buffers[0]", "words", wordsRowWords)
+			w, err := jsapi.OptUint32Array(obj, "open: buffers[0]", "words", wordsRowWords)
 			loop = append(loop, ms(time.Since(t0)))
 			if err != nil || len(w) != wordsRowWords {
 				t.Fatalf("OptUint32Array: %d words, %v", len(w), err)
@@ -52,8 +52,8 @@ func TestOpenWordsRow(t *testing.T) {
 	small := js.Global().Get("Array").Call("from", js.Global().Get("Uint32Array").New(1<<16))
 	smallObj := js.Global().Get("Object").New()
 	smallObj.Set("words", small)
-	wordsAllocs := testing.AllocsPerRun(3, func() { _, _ = jsarg.Words(small, "w", 1<<16, "u32") })
-	loopAllocs := testing.AllocsPerRun(3, func() { _, _ = jsarg.OptUint32Array(smallObj, "o", "words", 1<<16) })
+	wordsAllocs := testing.AllocsPerRun(3, func() { _, _ = jsapi.Words(small, "w", 1<<16, "u32") })
+	loopAllocs := testing.AllocsPerRun(3, func() { _, _ = jsapi.OptUint32Array(smallObj, "o", "words", 1<<16) })
 	emit("words", "open words", map[string]any{
 		"words": wordsRowWords, "wordsMs": dist(words), "loopMs": dist(loop),
 		"allocWords": 1 << 16, "wordsAllocs": wordsAllocs, "loopAllocs": loopAllocs,

@@ -4,8 +4,8 @@
 //   const started = ringscopeGuard.watch(go);   // before go.run
 //   started(go.run(instance));                  // once main has installed the API
 //
-// The API catches what its callers pass (wasm/jsarg) and recovers a
-// panic in any call (wasm/jsmethod), but a bug elsewhere (the live
+// The API catches what its callers pass and recovers a panic in any
+// call (wasm/jsapi), but a bug elsewhere (the live
 // loop, the renderer) can still end the Go program: main.wasm then stops
 // answering, the dashboard stops changing, and wasm_exec makes every call
 // into the program throw "Go program has already exited". So that nobody
@@ -20,7 +20,7 @@
 //     one synchronous method, throws it), and ready reject if it had not
 //     settled;
 //   - throws subscribe's refusals: Go cannot throw into the caller of a
-//     js.Func, so wasm/captureapi returns the TypeError for this file to
+//     js.Func, so wasm/jsapi returns the TypeError for this file to
 //     throw.
 //
 // No inline script or style: the CSP forbids them.

@@ -11,8 +11,8 @@ import (
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/captureapi"
 	"github.com/ringscope/ringscope/wasm/controller"
+	"github.com/ringscope/ringscope/wasm/jsapi"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
@@ -26,10 +26,10 @@ type app struct {
 	// view renders dash on display frames (view_js.go).
 	view *view
 	ring *controller.Controller
-	// studio is the flight recorder, replay and exports; capture its JS
-	// adapter, with the subscribers (wasm/captureapi).
+	// studio is the flight recorder, replay and exports; capture the API's
+	// capture concern over it, with the subscribers (wasm/jsapi).
 	studio  *capture.Studio
-	capture *captureapi.Adapter
+	capture *jsapi.Capture
 	ready   *browser.Readiness
 	// cleanup removes the page's listeners and releases its js.Funcs
 	// (dispose() runs it; the page itself lives as long as the module).
@@ -57,6 +57,31 @@ func newApp(cfg api.PageConfig, query map[string][]string) *app {
 	a.dash.OnApplySettings = a.ring.Apply
 	a.view.rendered = a.ring.RenderSpent
 	return a
+}
+
+// installAPI makes the ringscope object (wasm/jsapi) over the page's
+// parts and hands it over: to createRingscope's deliver for an instance
+// (with dispose), else as the global window.ringscope.
+func (a *app) installAPI() {
+	p := jsapi.Page{Ring: a.ring, Studio: a.studio, Show: capturePage{a}, Dashboard: mountView{a.view},
+		Ready: a.ready.Promise(), Query: a.query, Drops: jsGlobal.Get("document"), Cleanup: &a.cleanup}
+	if a.boot.Truthy() {
+		p.Dispose = func() {
+			a.ring.Close()
+			a.view.stop() // main then runs a.cleanup and returns
+		}
+	}
+	var obj js.Value
+	obj, a.capture = jsapi.New(p)
+	a.wireCaptureBar()
+	if testHooks != nil { // the e2e build only (testhooks_js.go)
+		testHooks(a, obj)
+	}
+	if a.boot.Truthy() {
+		a.boot.Call("deliver", obj)
+		return
+	}
+	jsGlobal.Set("ringscope", obj)
 }
 
 // ui runs f on the dashboard under the EventEnv lock and re-renders.

@@ -7,13 +7,15 @@
 // (view_js.go), the studio (wasm/capture: recorder, replay, exports), and
 // installs the global JavaScript API (ringscope).
 //
-// Layout: app_js.go wires the parts; each other *_js.go file is one API
-// concern's thin JS adapter, which reads its arguments (wasm/jsarg,
-// wasm/openopts) and calls the controller, or installs a concern that is a
-// package of its own (wasm/captureapi, wasm/kernelapi, wasm/mount,
-// wasm/push, and wasm/testhooks in the e2e build only). No package under
-// wasm/ imports this one, and the data path runs one way: controller →
-// Frame → dashboard, recorder and subscribers.
+// Layout: app_js.go wires the parts and hands the ringscope object
+// (wasm/jsapi, the whole JS boundary: every method, every argument read)
+// to the page or to createRingscope's instance; capture_js.go is the
+// dashboard as that package's concerns see it (the capture bar, replayed
+// frames, mount), view_js.go the dashboard's render loop, testhooks_js.go
+// the e2e build's ringscope.__test (wasm/testhooks). Only this package
+// holds the dashboard (ui). No package under wasm/ imports this one, and
+// the data path runs one way: controller → Frame → dashboard, recorder
+// and subscribers.
 //
 // Where a worker would go: the controller's inputs are method calls with
 // plain Go values (Open, Publish, Attach, Step) and its output is one

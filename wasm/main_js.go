@@ -21,7 +21,7 @@ func main() {
 	cfg, cfgErr := api.ParseQuery(query)
 	a := newApp(cfg, query)
 	a.boot = b
-	installAPI(a)
+	a.installAPI()
 	go a.ring.Start(cfgErr)
 	helper, selector := js.Undefined(), "#app"
 	if b.Truthy() {

@@ -5,8 +5,7 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/wasm/jsapi"
 	"github.com/ringscope/ringscope/wasm/testhooks"
 )
 
@@ -15,8 +14,8 @@ import (
 // holdRender(on) adds to them: while on, the dashboard skips its renders.
 var testHooks = func(a *app, obj js.Value) {
 	testhooks.Install(obj, a.ring)
-	jsmethod.Method(obj.Get("__test"), "holdRender", func(args []js.Value) (any, error) {
-		on := jsarg.Truthy(jsarg.Arg(args, 0))
+	jsapi.Method(obj.Get("__test"), "holdRender", func(args []js.Value) (any, error) {
+		on := jsapi.Truthy(jsapi.Arg(args, 0))
 		a.view.held.Store(on)
 		return on, nil
 	})

@@ -52,7 +52,7 @@ test('live frames are recorded; export → import round-trips with identical dec
   await ready(page);
   const info = await steps(page, 6);
   expect(info.recording).toBe(true);
-  expect(info.frames, 'frames recorded (the session tells the recorder every frame: wasm/captureapi Observe)').toBeGreaterThanOrEqual(6);
+  expect(info.frames, 'frames recorded (the session tells the recorder every frame: wasm/jsapi Capture.Observe)').toBeGreaterThanOrEqual(6);
   expect(info.bytes).toBeLessThanOrEqual(info.maxBytes);
   await expect(page.getByTestId('capture-held')).toContainText(`${info.frames} frames`);
 

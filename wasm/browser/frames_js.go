@@ -93,6 +93,10 @@ func Now() float64 { return jsGlobal.Get("performance").Call("now").Float() }
 // them (e2e/tests/bench.spec.mjs).
 func Mark(name string) { jsGlobal.Get("performance").Call("mark", name) }
 
+// ConsoleError logs parts with console.error (strings, numbers: values
+// js.ValueOf takes).
+func ConsoleError(parts ...any) { jsGlobal.Get("console").Call("error", parts...) }
+
 // SetValue sets the value property of the element the selector finds,
 // if any (a range input's position, which its attribute alone does not
 // move once the person dragged it).

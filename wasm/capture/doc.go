@@ -17,5 +17,5 @@
 // decode.Decoder. The package imports only the standard library, decode,
 // decode/frame, decode/tasktrace and wgsl/abi (and internal helpers), so it
 // is tested natively; the page
-// adapts Studio to JavaScript in wasm/captureapi.
+// adapts Studio to JavaScript in wasm/jsapi.
 package capture

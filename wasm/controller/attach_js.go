@@ -5,8 +5,6 @@ package controller
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"syscall/js"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -70,14 +68,18 @@ func attachInfo(st *attachState) AttachInfo {
 	return info
 }
 
-// AttachRequest is attach's options as the page's JS adapter read them:
-// the host's GPUDevice and GPUBuffers (Log undefined: none), and the
-// watched slots (0: all), window opcodes and readback mode.
+// AttachRequest is attach's options as the JS adapter (wasm/jsapi) read
+// them: the host's device and buffers (Host wraps them), and the watched
+// slots (0: all), window opcodes and readback mode.
 type AttachRequest struct {
-	Device, Control, Ring, Log js.Value
-	Slots                      uint32
-	WindowOpcodes              []uint32
-	Readback                   decode.Readback
+	// Host wraps the host's GPUDevice and GPUBuffers. Attach calls it
+	// with its lock held, once its own checks passed (not ready, already
+	// attached, a running ring of open's), so that those refusals come
+	// first; its error is attach's, prefixed "attach: ".
+	Host          func() (HostRing, error)
+	Slots         uint32
+	WindowOpcodes []uint32
+	Readback      decode.Readback
 	// Budget is the share of the main thread the attachment's frames
 	// and renders may take (wasm/pace).
 	Budget float64
@@ -108,28 +110,13 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 		return nil, fmt.Errorf("attach: ringscope's own runner is driving the ring you opened with open() (%d slots, generation %d) and its live loop is running: stop() it first",
 			c.runner.Options().Slots, ctl.Generation)
 	}
-	dev, err := c.wrapHostDevice(req.Device)
+	host, err := req.Host()
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
+	dev := host.Device
 	opts := megakernel.AttachOptions{Slots: req.Slots, WindowOpcodes: req.WindowOpcodes, Readback: req.Readback,
-		SubmissionTimeout: req.SubmissionTimeout}
-	for _, b := range []struct {
-		name     string
-		v        js.Value
-		dst      **webgpu.Buffer
-		optional bool
-	}{{"control", req.Control, &opts.Control, false}, {"ring", req.Ring, &opts.Ring, false}, {"log", req.Log, &opts.Log, true}} {
-		if b.optional && (b.v.IsUndefined() || b.v.IsNull()) {
-			continue
-		}
-		if b.v.IsUndefined() || b.v.IsNull() {
-			return nil, fmt.Errorf("attach: %s is required: the host's GPUBuffer in the ABI layout", b.name)
-		}
-		if *b.dst, err = webgpu.WrapBuffer(dev, b.v, b.name); err != nil {
-			return nil, fmt.Errorf("attach: %w", err)
-		}
-	}
+		SubmissionTimeout: req.SubmissionTimeout, Control: host.Control, Ring: host.Ring, Log: host.Log}
 	why := ""
 	if info, ok := dev.AdapterInfo(); ok {
 		opts.Software = info.IsCPU()
@@ -168,22 +155,11 @@ func (c *Controller) AttachInfo() (any, error) {
 	return attachInfo(c.attached), nil
 }
 
-// wrapHostDevice wraps the host's GPUDevice, reusing an earlier wrapper of
-// the same device while it lives (and its one device.lost watcher).
-// Called with mu held.
-func (c *Controller) wrapHostDevice(v js.Value) (*webgpu.Device, error) {
-	for _, d := range c.hostDevices {
-		if d.SameDevice(v) && d.Err() == nil {
-			return d, nil
-		}
-	}
-	c.hostDevices = slices.DeleteFunc(c.hostDevices, func(d *webgpu.Device) bool { return d.Err() != nil })
-	d, err := webgpu.WrapDevice(v)
-	if err != nil {
-		return nil, err
-	}
-	c.hostDevices = append(c.hostDevices, d)
-	return d, nil
+// HostRing is the host's device and the buffers of its ring, wrapped
+// (webgpu.WrapDevice, WrapBuffer); Log is nil when the host has none.
+type HostRing struct {
+	Device             *webgpu.Device
+	Control, Ring, Log *webgpu.Buffer
 }
 
 // Detach (ringscope.detach) stops the attachment and restores the runner's

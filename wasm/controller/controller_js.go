@@ -116,10 +116,8 @@ type Controller struct {
 	recMu   sync.Mutex
 	liveDev atomic.Pointer[webgpu.Device]
 
-	// pace waits for display frames between attached frames; hostDevices
-	// are the host's GPUDevices wrapped so far (attach_js.go).
-	pace        *browser.AnimationFrames
-	hostDevices []*webgpu.Device
+	// pace waits for display frames between attached frames.
+	pace *browser.AnimationFrames
 }
 
 // Options are what a controller is made of.

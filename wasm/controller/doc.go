@@ -5,9 +5,12 @@
 // attachment to a host page's ring when there is one, the record of device
 // losses and their recovery, and the lock that serialises the frame loop
 // with the API's calls. Its exported methods are what the ringscope
-// object's ring methods do once the page's JS adapters (package main) have
-// read their arguments: Open, Publish, SetTenantMask, Drain, Snapshot,
-// Run, Stop, Step, SetShutdown, Attach, Detach, Do. It publishes what the
+// object's ring methods do once the JS package (wasm/jsapi) has read their
+// arguments into Go values: Open (an OpenRequest), Publish,
+// SetTenantMask, Drain, Snapshot, Run, Stop, Step, SetShutdown, Attach
+// (an AttachRequest, whose Host wraps the host's GPU objects), Detach, Do.
+// It imports no syscall/js (deps_test.go): the browser it reaches through
+// webgpu and wasm/browser only. It publishes what the
 // page shows as one value, State (status, running, stale and why,
 // recoveries, the settings and their refusal, readback, pacing), beside
 // each frame through Display: it never touches the DOM or the view, and

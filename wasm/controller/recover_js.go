@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"syscall/js"
 	"time"
 
 	"github.com/ringscope/ringscope/wasm/api"
+	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/devloss"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -54,7 +54,7 @@ func (c *Controller) setDevice(dev *webgpu.Device) {
 func (c *Controller) watchDevice(dev *webgpu.Device) {
 	<-dev.Lost()
 	if err := c.recoverDevice(dev, nil); err != nil {
-		js.Global().Get("console").Call("error", "ringscope: recovery:", err.Error())
+		browser.ConsoleError("ringscope: recovery:", err.Error())
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/openopts"
 	"github.com/ringscope/ringscope/wasm/session"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
@@ -21,9 +20,10 @@ import (
 
 // The ring's half of the embedding API (docs/EMBEDDING.md): what
 // ringscope.open, publish, setTenantMask, drain and snapshot do once the
-// page's JS adapter has read their arguments. Each runs under mu, one at a
-// time with the live loop; one that drives the ring itself pauses the loop
-// first, so an embedder's ring is not mixed with the default workload.
+// JS package (wasm/jsapi) has read their arguments. Each runs under mu,
+// one at a time with the live loop; one that drives the ring itself pauses
+// the loop first, so an embedder's ring is not mixed with the default
+// workload.
 
 // Do runs f with the runner under mu, the live loop paused when pause
 // (calls that only change what the next submission sees, such as masks,
@@ -58,15 +58,33 @@ func (c *Controller) Do(pause bool, f func(ctx context.Context, r *megakernel.Ru
 	return v, err
 }
 
+// OpenRequest is open's options as the JS adapter (wasm/jsapi) read them:
+// the runner's and the page's own.
+type OpenRequest struct {
+	megakernel.Options
+	// WatchdogIntervals is the watchdog's N (stalled intervals in a row
+	// before the stall alert).
+	WatchdogIntervals int
+	// Readback is one of decode.PageReadbacks.
+	Readback decode.Readback
+}
+
+// OpenDefaults are what open's absent options take: the page's ring size
+// and tuning.
+type OpenDefaults struct {
+	Slots, LogCapacity int
+	MemoryBudgetBytes  uint64
+}
+
 // OpenDefaults are what open's absent options take.
-func (c *Controller) OpenDefaults() openopts.Defaults {
-	return openopts.Defaults{Slots: c.cfg.Settings.RingSlots, LogCapacity: settings.DefaultLogCapacity, MemoryBudgetBytes: MemoryBudget}
+func (c *Controller) OpenDefaults() OpenDefaults {
+	return OpenDefaults{Slots: c.cfg.Settings.RingSlots, LogCapacity: settings.DefaultLogCapacity, MemoryBudgetBytes: MemoryBudget}
 }
 
 // Open starts a fresh ring and generation on opts (ringscope.open). Refused
 // options leave everything as it was, the live loop included: they are
 // checked, and a user kernel compiled, before the loop pauses.
-func (c *Controller) Open(opts openopts.Options) (any, error) {
+func (c *Controller) Open(opts OpenRequest) (any, error) {
 	c.mu.Lock()
 	s := c.settingsNow
 	s.Readback = opts.Readback

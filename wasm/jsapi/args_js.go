@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsarg
+package jsapi
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package captureapi
+package jsapi
 
 import (
 	"errors"
@@ -13,12 +13,9 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
-	"github.com/ringscope/ringscope/ui"
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/browser"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
@@ -44,13 +41,21 @@ import (
 //
 // The page calls Observe with every frame the session assembles.
 
-// Page is what the capture adapter needs of the page: the dashboard, under
-// its lock, and the live loop.
-type Page interface {
-	// Update runs f on the dashboard and re-renders it; UpdateQuiet runs
-	// f without asking for a render (a frame's Apply follows).
-	Update(f func(d *ui.Dashboard))
-	UpdateQuiet(f func(d *ui.Dashboard))
+// CapturePage is what the capture concern needs of the page: its
+// dashboard, in Go values (the page keeps the dashboard itself), and the
+// live loop.
+type CapturePage interface {
+	// ShowBar shows the studio's capture bar state b; quiet asks no
+	// render (a frame's Apply follows).
+	ShowBar(b capture.Bar, quiet bool)
+	// ShowFrames replaces the dashboard's history with hist and shows f
+	// (nil: keeps what it shows), and re-renders: a replayed frame, or
+	// the last live one on the way back.
+	ShowFrames(hist []frame.Frame, f *frame.Frame)
+	// HistoryLen is how many frames the dashboard's time series hold.
+	HistoryLen() int
+	// FormatBytes writes a byte count as the capture bar does.
+	FormatBytes(n uint64) string
 	// PauseLive stops the live loop so that a replayed frame stays on
 	// screen, and says whether it ran; ResumeLive runs it again.
 	PauseLive() bool
@@ -59,12 +64,13 @@ type Page interface {
 	TaskTrace() *capture.TaskTrace
 }
 
-// Adapter is the capture concern of the ringscope object: the studio
+// Capture is the capture concern of the ringscope object: the studio
 // (recorder, replay, exports), the subscribers, and the file import from
-// the page (picker, drag and drop).
-type Adapter struct {
+// the page (picker, drag and drop). The dashboard's capture bar drives it
+// too (SetRecording, Download, Replay, BackToLive).
+type Capture struct {
 	studio  *capture.Studio
-	page    Page
+	page    CapturePage
 	subs    subscribers
 	cleanup *browser.Cleanup
 }
@@ -75,66 +81,60 @@ type Adapter struct {
 // frame, and must not stay on screen.
 const replayReassertDelay = 120 * time.Millisecond
 
-// Install adds the capture methods to obj, wires the dashboard's capture
-// bar (dash, before it first renders) and listens for dropped or picked
-// files; cleanup removes the listeners.
-func Install(obj js.Value, studio *capture.Studio, dash *ui.Dashboard, page Page, cleanup *browser.Cleanup) *Adapter {
-	a := &Adapter{studio: studio, page: page, cleanup: cleanup}
-	m := dash.CaptureModel()
-	info := a.studio.Info()
-	m.Recording, m.MaxFrames, m.MaxBytes = info.Recording, info.MaxFrames, info.MaxBytes
-	m.OnRecord = func(on bool) { go a.setRecording(on) }
-	m.OnExport = func(kind string) { go a.download(kind) }
-	m.OnScrub = func(i int) { go a.showReplay(i) }
-	m.OnLive = func() { go a.backToLive() }
+// installCapture adds the capture methods to obj and listens for the
+// files picked in the capture bar or dropped on drops (an instance's own
+// dashboard, or the page's document: one drop reaches one program);
+// cleanup removes the listeners.
+func installCapture(obj js.Value, studio *capture.Studio, page CapturePage, drops js.Value, cleanup *browser.Cleanup) *Capture {
+	a := &Capture{studio: studio, page: page, cleanup: cleanup}
 
-	jsmethod.Method(obj, "decode", a.apiDecode)
-	jsmethod.RawMethod(obj, "exportCapture", func([]js.Value) (js.Value, error) {
+	Method(obj, "decode", a.apiDecode)
+	RawMethod(obj, "exportCapture", func([]js.Value) (js.Value, error) {
 		b, _, err := a.studio.Export(capture.ExportCapture, time.Now())
 		if err != nil {
 			return js.Undefined(), err
 		}
 		return browser.BytesToJS(b), nil
 	})
-	jsmethod.Method(obj, "exportTrace", func([]js.Value) (any, error) {
+	Method(obj, "exportTrace", func([]js.Value) (any, error) {
 		b, _, err := a.studio.ExportWith(capture.ExportTrace, time.Now(), a.page.TaskTrace())
 		return string(b), err
 	})
-	jsmethod.Method(obj, "exportMetrics", a.apiExportMetrics)
-	jsmethod.Method(obj, "importCapture", a.apiImport)
-	jsmethod.Method(obj, "captureInfo", func([]js.Value) (any, error) { return a.studio.Info(), nil })
-	jsmethod.Method(obj, "captureFrame", a.apiCaptureFrame)
-	jsmethod.Method(obj, "setRecording", func(args []js.Value) (any, error) {
-		v := jsarg.Arg(args, 0)
-		if t := jsarg.TypeName(v); t != "boolean" {
+	Method(obj, "exportMetrics", a.apiExportMetrics)
+	Method(obj, "importCapture", a.apiImport)
+	Method(obj, "captureInfo", func([]js.Value) (any, error) { return a.studio.Info(), nil })
+	Method(obj, "captureFrame", a.apiCaptureFrame)
+	Method(obj, "setRecording", func(args []js.Value) (any, error) {
+		v := Arg(args, 0)
+		if t := TypeName(v); t != "boolean" {
 			return nil, errors.New("setRecording: on must be a boolean, got " + t)
 		}
-		a.setRecording(v.Bool())
+		a.SetRecording(v.Bool())
 		return a.studio.Info(), nil
 	})
-	jsmethod.Method(obj, "replay", func(args []js.Value) (any, error) {
-		i, err := jsarg.Index(jsarg.Arg(args, 0), "replay")
+	Method(obj, "replay", func(args []js.Value) (any, error) {
+		i, err := Index(Arg(args, 0), "replay")
 		if err != nil {
 			return nil, err
 		}
-		if err := a.showReplay(i); err != nil {
+		if err := a.Replay(i); err != nil {
 			return nil, err
 		}
 		return a.studio.Info(), nil
 	})
-	jsmethod.Method(obj, "live", func([]js.Value) (any, error) {
-		a.backToLive()
+	Method(obj, "live", func([]js.Value) (any, error) {
+		a.BackToLive()
 		return a.studio.Info(), nil
 	})
 	obj.Set("subscribe", js.FuncOf(a.subs.subscribe))
-	browser.ListenForFiles(a.cleanup, js.Global().Get("document"), a.importFiles)
+	browser.ListenForFiles(a.cleanup, drops, a.importFiles)
 	return a
 }
 
 // Observe records the frame the session just assembled and tells the
 // subscribers. The page calls it under its lock, while f.Raw's views are
 // valid.
-func (a *Adapter) Observe(f *frame.Frame) {
+func (a *Capture) Observe(f *frame.Frame) {
 	if a.studio.Observe(f) {
 		// A live frame while replaying (one in flight when the loop
 		// paused, or the API's step): it is shown, then the replay again.
@@ -148,24 +148,13 @@ func (a *Adapter) Observe(f *frame.Frame) {
 // updateCaptureBar copies the studio's state into the capture bar. quiet
 // skips the re-render (the app's own Apply follows a recorded frame, so
 // per frame it does not ask for one).
-func (a *Adapter) updateCaptureBar(quiet bool) {
-	b := a.studio.Bar()
-	set := func(d *ui.Dashboard) {
-		m := d.CaptureModel()
-		m.Recording, m.Frames, m.Bytes, m.Dropped = b.Recording, b.Frames, b.Bytes, b.Dropped
-		m.SpanMillis, m.Compact = b.SpanMillis, b.Compact
-		m.Replaying, m.Count, m.Index, m.Seq, m.Source = b.Replaying, b.Count, b.Index, b.Seq, b.Source
-		m.RingFrom, m.RingSeq, m.ShownCompact = b.RingFrom, b.RingSeq, b.ShownCompact
-		m.Error, m.Notice = b.Error, b.Notice
-	}
-	if quiet {
-		a.page.UpdateQuiet(set)
-		return
-	}
-	a.page.Update(set)
+func (a *Capture) updateCaptureBar(quiet bool) {
+	a.page.ShowBar(a.studio.Bar(), quiet)
 }
 
-func (a *Adapter) setRecording(on bool) {
+// SetRecording records live frames or not (setRecording, the capture
+// bar's record button).
+func (a *Capture) SetRecording(on bool) {
 	a.studio.SetRecording(on)
 	a.updateCaptureBar(false)
 }
@@ -176,11 +165,11 @@ var downloadTypes = map[string]string{
 	capture.ExportMetrics: "application/openmetrics-text; version=1.0.0; charset=utf-8",
 }
 
-// download exports kind and hands it to the browser as a file download
-// (files_js.go).
-func (a *Adapter) download(kind string) {
+// Download exports kind and hands it to the browser as a file download
+// (wasm/browser; the capture bar's export buttons).
+func (a *Capture) Download(kind string) {
 	b, name, err := a.studio.ExportWith(kind, time.Now(), a.page.TaskTrace())
-	a.studio.Exported(kind, name, ui.Bytes(uint64(len(b))), err)
+	a.studio.Exported(kind, name, a.page.FormatBytes(uint64(len(b))), err)
 	a.updateCaptureBar(false)
 	if err == nil {
 		browser.SaveFile(name, downloadTypes[kind], b)
@@ -215,8 +204,8 @@ func decodedResult(d *capture.Decoded, framed bool, name func(op uint32) string)
 }
 
 // apiCaptureFrame: captureFrame(i) decodes frame i of the current capture.
-func (a *Adapter) apiCaptureFrame(args []js.Value) (any, error) {
-	i, err := jsarg.Index(jsarg.Arg(args, 0), "captureFrame")
+func (a *Capture) apiCaptureFrame(args []js.Value) (any, error) {
+	i, err := Index(Arg(args, 0), "captureFrame")
 	if err != nil {
 		return nil, err
 	}
@@ -230,13 +219,13 @@ func (a *Adapter) apiCaptureFrame(args []js.Value) (any, error) {
 	return res, nil
 }
 
-func (a *Adapter) importFailed(name string, err error) {
+func (a *Capture) importFailed(name string, err error) {
 	a.studio.ImportFailed(name, err)
 	a.updateCaptureBar(false)
 }
 
 // startReplay replays c (an import) from frame 0.
-func (a *Adapter) startReplay(c *capture.Capture, name string) error {
+func (a *Capture) startReplay(c *capture.Capture, name string) error {
 	was := a.page.PauseLive()
 	if err := a.studio.Import(c, name, was); err != nil {
 		if was {
@@ -247,9 +236,9 @@ func (a *Adapter) startReplay(c *capture.Capture, name string) error {
 	return a.applyReplay(0, true)
 }
 
-// showReplay shows frame i: of the replay in progress, or of the recording
-// (entering a replay of it).
-func (a *Adapter) showReplay(i int) error {
+// Replay shows frame i: of the replay in progress, or of the recording
+// (entering a replay of it; replay, the capture bar's scrubber).
+func (a *Capture) Replay(i int) error {
 	if !a.studio.Replaying() {
 		was := a.page.PauseLive()
 		if err := a.studio.ReplayRecording(was); err != nil {
@@ -261,19 +250,13 @@ func (a *Adapter) showReplay(i int) error {
 
 // applyReplay shows frame i of the replay through the panels, with the
 // time series of the frames before it.
-func (a *Adapter) applyReplay(i int, reassert bool) error {
-	f, hist, err := a.studio.Show(i, ui.HistoryLen-1)
+func (a *Capture) applyReplay(i int, reassert bool) error {
+	f, hist, err := a.studio.Show(i, a.page.HistoryLen()-1)
 	if err != nil {
 		return err
 	}
 	a.updateCaptureBar(true)
-	a.page.Update(func(dash *ui.Dashboard) {
-		dash.ClearHistory()
-		for k := range hist {
-			dash.History().Push(&hist[k])
-		}
-		dash.Apply(f)
-	})
+	a.page.ShowFrames(hist, f)
 	browser.SetValue(`[data-testid="capture-scrubber"]`, i)
 	if reassert {
 		go a.reassertReplay(i)
@@ -283,27 +266,23 @@ func (a *Adapter) applyReplay(i int, reassert bool) error {
 
 // reassertReplay shows replay frame i again after a live frame in flight
 // may have replaced it.
-func (a *Adapter) reassertReplay(i int) {
+func (a *Capture) reassertReplay(i int) {
 	time.Sleep(replayReassertDelay)
 	if a.studio.Showing(i) {
 		a.applyReplay(i, false)
 	}
 }
 
-// backToLive leaves the replay: the history is rebuilt from the recording,
-// the last live frame is shown, and the live loop resumes if it ran.
-func (a *Adapter) backToLive() {
+// BackToLive leaves the replay: the history is rebuilt from the recording,
+// the last live frame is shown, and the live loop resumes if it ran (live,
+// the capture bar's live button).
+func (a *Capture) BackToLive() {
 	last, was, left := a.studio.BackToLive()
 	if !left {
 		return
 	}
 	a.updateCaptureBar(true)
-	a.page.Update(func(d *ui.Dashboard) {
-		d.ClearHistory()
-		if last != nil {
-			d.Apply(last)
-		}
-	})
+	a.page.ShowFrames(nil, last)
 	browser.SetValue(`[data-testid="capture-scrubber"]`, 1<<30)
 	if was {
 		a.page.ResumeLive()
@@ -313,7 +292,7 @@ func (a *Adapter) backToLive() {
 // importFiles imports one capture file, or two files as a vyre control +
 // ring dump pair: the file whose name contains "ring" (or the other one's
 // "control") is the ring, else the first is the control.
-func (a *Adapter) importFiles(files []*file.File) {
+func (a *Capture) importFiles(files []*file.File) {
 	var err error
 	name := ""
 	switch len(files) {

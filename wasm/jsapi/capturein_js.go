@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package captureapi
+package jsapi
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // What decode and importCapture accept: raw buffers and capture files,
@@ -25,30 +24,30 @@ const maxDecodeBytes = 64 << 20
 
 // apiDecode: decode(control, ring, {windowOpcodes, log}) decodes raw
 // buffers without any GPU.
-func (a *Adapter) apiDecode(args []js.Value) (any, error) {
-	cs, err := jsarg.BytesSpan(jsarg.Arg(args, 0), "decode: control", maxDecodeBytes)
+func (a *Capture) apiDecode(args []js.Value) (any, error) {
+	cs, err := BytesSpan(Arg(args, 0), "decode: control", maxDecodeBytes)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := jsarg.BytesSpan(jsarg.Arg(args, 1), "decode: ring", maxDecodeBytes)
+	rs, err := BytesSpan(Arg(args, 1), "decode: ring", maxDecodeBytes)
 	if err != nil {
 		return nil, err
 	}
-	opts := jsarg.Arg(args, 2)
-	if err := jsarg.Known(opts, &api.DecodeOptions, ""); err != nil {
+	opts := Arg(args, 2)
+	if err := Known(opts, &api.DecodeOptions, ""); err != nil {
 		return nil, err
 	}
-	windows, err := jsarg.OptUint32Array(opts, "decode", "windowOpcodes", jsarg.MaxOptionArray)
+	windows, err := OptUint32Array(opts, "decode", "windowOpcodes", MaxOptionArray)
 	if err != nil {
 		return nil, err
 	}
-	var ls jsarg.Span
-	l, err := jsarg.OptProp(opts, "decode", "log")
+	var ls Span
+	l, err := OptProp(opts, "decode", "log")
 	if err != nil {
 		return nil, err
 	}
 	if !l.IsUndefined() && !l.IsNull() {
-		if ls, err = jsarg.BytesSpan(l, "decode: options.log", maxDecodeBytes); err != nil {
+		if ls, err = BytesSpan(l, "decode: options.log", maxDecodeBytes); err != nil {
 			return nil, err
 		}
 	}
@@ -78,9 +77,9 @@ func (a *Adapter) apiDecode(args []js.Value) (any, error) {
 
 // apiImport: importCapture(bytes | {control, ring, name}) validates the
 // capture file (or the vyre dump pair) and replays its first frame.
-func (a *Adapter) apiImport(args []js.Value) (any, error) {
+func (a *Capture) apiImport(args []js.Value) (any, error) {
 	name := "import"
-	c, err := a.importArg(jsarg.Arg(args, 0), &name)
+	c, err := a.importArg(Arg(args, 0), &name)
 	if err == nil {
 		err = a.startReplay(c, name)
 	}
@@ -93,19 +92,19 @@ func (a *Adapter) apiImport(args []js.Value) (any, error) {
 
 // importArg reads importCapture's argument into a capture; *name becomes
 // the import's name ({name} or "vyre dump").
-func (a *Adapter) importArg(v js.Value, name *string) (*capture.Capture, error) {
+func (a *Capture) importArg(v js.Value, name *string) (*capture.Capture, error) {
 	const what = "importCapture"
-	if jsarg.TypeName(v) == "object" && !jsarg.IsBytes(v) {
-		n, err := jsarg.Get(v, what+": name", "name")
+	if TypeName(v) == "object" && !IsBytes(v) {
+		n, err := Get(v, what+": name", "name")
 		if err != nil {
 			return nil, err
 		}
-		if jsarg.TypeName(n) == "string" {
-			if *name, err = jsarg.String(n, what+": name", jsarg.MaxText); err != nil {
+		if TypeName(n) == "string" {
+			if *name, err = String(n, what+": name", MaxText); err != nil {
 				return nil, err
 			}
 		}
-		b, err := jsarg.Get(v, what+": bytes", "bytes")
+		b, err := Get(v, what+": bytes", "bytes")
 		if err != nil {
 			return nil, err
 		}
@@ -113,8 +112,8 @@ func (a *Adapter) importArg(v js.Value, name *string) (*capture.Capture, error) 
 			v = b
 		}
 	}
-	if jsarg.IsBytes(v) {
-		b, err := jsarg.Bytes(v, what, capture.MaxFileBytes)
+	if IsBytes(v) {
+		b, err := Bytes(v, what, capture.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -122,22 +121,22 @@ func (a *Adapter) importArg(v js.Value, name *string) (*capture.Capture, error) 
 	}
 	var control, ring js.Value
 	var err error
-	if jsarg.TypeName(v) == "object" {
-		if control, err = jsarg.Get(v, what+": control", "control"); err != nil {
+	if TypeName(v) == "object" {
+		if control, err = Get(v, what+": control", "control"); err != nil {
 			return nil, err
 		}
 	}
 	if control.IsUndefined() {
-		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, jsarg.Describe(v))
+		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, Describe(v))
 	}
-	if ring, err = jsarg.Get(v, what+": ring", "ring"); err != nil {
+	if ring, err = Get(v, what+": ring", "ring"); err != nil {
 		return nil, err
 	}
-	cs, err := jsarg.BytesSpan(control, what+": control", capture.MaxFileBytes)
+	cs, err := BytesSpan(control, what+": control", capture.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := jsarg.BytesSpan(ring, what+": ring", capture.MaxFileBytes)
+	rs, err := BytesSpan(ring, what+": ring", capture.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

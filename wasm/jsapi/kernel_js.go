@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package kernelapi
+package jsapi
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -44,15 +42,16 @@ type kernelAPI struct {
 	last workloadRun
 }
 
-// Install adds readBuffer, examples, example, publishWorkload and
-// checkExample to obj.
-func Install(obj js.Value, ring Ring) {
+// installKernel adds the user kernel's methods (docs/OPCODES.md):
+// readBuffer, examples, example, publishWorkload and checkExample, over
+// ring (the controller).
+func installKernel(obj js.Value, ring Ring) {
 	k := &kernelAPI{ring: ring}
-	jsmethod.RawMethod(obj, "readBuffer", k.apiReadBuffer)
-	jsmethod.Method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
-	jsmethod.Method(obj, "example", apiExample)
-	jsmethod.Method(obj, "publishWorkload", k.apiPublishWorkload)
-	jsmethod.Method(obj, "checkExample", k.apiCheckExample)
+	RawMethod(obj, "readBuffer", k.apiReadBuffer)
+	Method(obj, "examples", func([]js.Value) (any, error) { return exampleList(), nil })
+	Method(obj, "example", apiExample)
+	Method(obj, "publishWorkload", k.apiPublishWorkload)
+	Method(obj, "checkExample", k.apiCheckExample)
 }
 
 // workloadRun is the last workload publishWorkload published, and the
@@ -79,7 +78,7 @@ func exampleList() []ExampleInfo {
 // apiExample: example(name, {seed}) resolves to the example's kernel
 // definition (kerneldef.Definition's JSON), the same for the same seed.
 func apiExample(args []js.Value) (any, error) {
-	name, err := jsarg.String(jsarg.Arg(args, 0), "example: name", 64)
+	name, err := String(Arg(args, 0), "example: name", 64)
 	if err != nil {
 		return nil, err
 	}
@@ -87,10 +86,10 @@ func apiExample(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("example: %w", err)
 	}
-	if err := jsarg.Known(jsarg.Arg(args, 1), &api.ExampleOptions, ""); err != nil {
+	if err := Known(Arg(args, 1), &api.ExampleOptions, ""); err != nil {
 		return nil, err
 	}
-	seed, err := jsarg.OptUint32(jsarg.Arg(args, 1), "example", "seed", 1)
+	seed, err := OptUint32(Arg(args, 1), "example", "seed", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +102,7 @@ func apiExample(args []js.Value) (any, error) {
 // (kerneldef.Workload) and publishes them as publish does. args are
 // expressions of the item index i and the count n ("64*i"), or numbers.
 func (k *kernelAPI) apiPublishWorkload(args []js.Value) (any, error) {
-	w, err := workloadArg(jsarg.Arg(args, 0))
+	w, err := workloadArg(Arg(args, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -137,10 +136,10 @@ func (k *kernelAPI) apiPublishWorkload(args []js.Value) (any, error) {
 func workloadArg(o js.Value) (kerneldef.Workload, error) {
 	const what = "publishWorkload: workload"
 	var w kerneldef.Workload
-	if jsarg.TypeName(o) != "object" {
-		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, jsarg.TypeName(o))
+	if TypeName(o) != "object" {
+		return w, fmt.Errorf("%s must be an object {opcode, count, tenants, priorities, args}, got %s", what, TypeName(o))
 	}
-	if err := jsarg.Known(o, &api.WorkloadOptions, what); err != nil {
+	if err := Known(o, &api.WorkloadOptions, what); err != nil {
 		return w, err
 	}
 	for _, f := range []struct {
@@ -148,13 +147,13 @@ func workloadArg(o js.Value) (kerneldef.Workload, error) {
 		dst  *uint32
 		def  uint32
 	}{{"opcode", &w.Opcode, 0}, {"count", &w.Count, 0}, {"tenants", &w.Tenants, 1}, {"priorities", &w.Priorities, 1}} {
-		v, err := jsarg.OptUint32(o, what, f.name, f.def)
+		v, err := OptUint32(o, what, f.name, f.def)
 		if err != nil {
 			return w, err
 		}
 		*f.dst = v
 	}
-	if v, _ := jsarg.Get(o, "", "opcode"); v.IsUndefined() {
+	if v, _ := Get(o, "", "opcode"); v.IsUndefined() {
 		return w, fmt.Errorf("%s.opcode is missing", what)
 	}
 	srcs, err := exprArgs(o)
@@ -170,22 +169,22 @@ func workloadArg(o js.Value) (kerneldef.Workload, error) {
 // exprArgs reads args: strings (expressions) or numbers, at most SlotArgs.
 func exprArgs(o js.Value) ([]string, error) {
 	const what = "publishWorkload: workload.args"
-	v, err := jsarg.Get(o, what, "args")
+	v, err := Get(o, what, "args")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return nil, err
 	}
-	n, err := jsarg.Array(v, what, abi.SlotArgs)
+	n, err := Array(v, what, abi.SlotArgs)
 	if err != nil {
 		return nil, err
 	}
 	srcs := make([]string, n)
 	for k := range n {
-		e, err := jsarg.Get(v, what, k)
+		e, err := Get(v, what, k)
 		if err != nil {
 			return nil, err
 		}
 		field := fmt.Sprintf("%s[%d]", what, k)
-		switch jsarg.TypeName(e) {
+		switch TypeName(e) {
 		case "number":
 			u, err := api.Uint32(field, e.Float())
 			if err != nil {
@@ -193,11 +192,11 @@ func exprArgs(o js.Value) ([]string, error) {
 			}
 			srcs[k] = strconv.FormatUint(uint64(u), 10)
 		case "string":
-			if srcs[k], err = jsarg.String(e, field, 256); err != nil {
+			if srcs[k], err = String(e, field, 256); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%s must be a number or an expression string, got %s", field, jsarg.TypeName(e))
+			return nil, fmt.Errorf("%s must be a number or an expression string, got %s", field, TypeName(e))
 		}
 	}
 	return srcs, nil
@@ -211,7 +210,7 @@ var errNoWorkload = errors.New("checkExample: no workload was published since th
 // kernel's initial buffers, its data, the last published workload) with
 // the example's host computation: {ok, summary, wrong}.
 func (k *kernelAPI) apiCheckExample(args []js.Value) (any, error) {
-	name, err := jsarg.String(jsarg.Arg(args, 0), "checkExample: name", 64)
+	name, err := String(Arg(args, 0), "checkExample: name", 64)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +242,7 @@ func (k *kernelAPI) apiCheckExample(args []js.Value) (any, error) {
 // apiReadBuffer: readBuffer(name) resolves to a Uint8Array of the user
 // buffer as the last submission left it. It does not pause the live loop.
 func (k *kernelAPI) apiReadBuffer(args []js.Value) (js.Value, error) {
-	name, err := jsarg.String(jsarg.Arg(args, 0), "readBuffer: name", wgsl.MaxNameBytes)
+	name, err := String(Arg(args, 0), "readBuffer: name", wgsl.MaxNameBytes)
 	if err != nil {
 		return js.Undefined(), err
 	}

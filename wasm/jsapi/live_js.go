@@ -1,13 +1,12 @@
 //go:build js && wasm
 
-package main
+package jsapi
 
 import (
 	"errors"
 	"syscall/js"
 
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/wasm/controller"
 )
 
 // The live loop from the API: an embedder opens a ring, publishes, and lets
@@ -25,21 +24,20 @@ import (
 //
 // After open the live loop publishes nothing itself; it drains what the
 // embedder published. setShutdown and setTenantMask keep it running.
-func installLiveAPI(a *app, obj js.Value) {
-	r := a.ring
-	jsmethod.Method(obj, "start", func([]js.Value) (any, error) { return r.Run() })
-	jsmethod.Method(obj, "stop", func([]js.Value) (any, error) { return r.Stop() })
-	jsmethod.Method(obj, "step", func([]js.Value) (any, error) { return r.Step() })
-	jsmethod.Method(obj, "setShutdown", func(args []js.Value) (any, error) {
-		v := jsarg.Arg(args, 0)
-		if t := jsarg.TypeName(v); t != "boolean" {
+func installLive(obj js.Value, r *controller.Controller) {
+	Method(obj, "start", func([]js.Value) (any, error) { return r.Run() })
+	Method(obj, "stop", func([]js.Value) (any, error) { return r.Stop() })
+	Method(obj, "step", func([]js.Value) (any, error) { return r.Step() })
+	Method(obj, "setShutdown", func(args []js.Value) (any, error) {
+		v := Arg(args, 0)
+		if t := TypeName(v); t != "boolean" {
 			return nil, errors.New("setShutdown: on must be a boolean, got " + t)
 		}
 		return r.SetShutdown(v.Bool())
 	})
-	jsmethod.Method(obj, "setIOService", func(args []js.Value) (any, error) {
-		v := jsarg.Arg(args, 0)
-		if t := jsarg.TypeName(v); t != "boolean" {
+	Method(obj, "setIOService", func(args []js.Value) (any, error) {
+		v := Arg(args, 0)
+		if t := TypeName(v); t != "boolean" {
 			return nil, errors.New("setIOService: on must be a boolean, got " + t)
 		}
 		return r.SetIOService(v.Bool())

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsmethod
+package jsapi
 
 import (
 	"errors"
@@ -9,14 +9,12 @@ import (
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
 )
 
 // JS globals, looked up once.
 var (
-	jsGlobal  = js.Global()
 	jsPromise = jsGlobal.Get("Promise")
 	jsError   = jsGlobal.Get("Error")
 	jsJSON    = jsGlobal.Get("JSON")
@@ -43,7 +41,7 @@ func Promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			defer func() {
 				if r := recover(); r != nil {
 					msg := fmt.Sprintf("%s: internal error (the call was abandoned; the page carries on): %v; arguments %s",
-						name, jsarg.PanicError(r), jsarg.DescribeArgs(args))
+						name, PanicError(r), DescribeArgs(args))
 					jsGlobal.Get("console").Call("error", "ringscope: "+msg+"\n"+string(debug.Stack()))
 					reject.Invoke(jsError.New(msg))
 				}

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package captureapi
+package jsapi
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // The metrics export: exportMetrics({format}) in OpenMetrics text (the
@@ -23,8 +22,8 @@ var metricsFormats = map[string]string{"openmetrics": capture.ExportMetrics, "pr
 
 // apiExportMetrics: exportMetrics({format: "openmetrics" | "prometheus"})
 // resolves to the metrics text.
-func (a *Adapter) apiExportMetrics(args []js.Value) (any, error) {
-	kind, err := metricsKind(jsarg.Arg(args, 0), "exportMetrics")
+func (a *Capture) apiExportMetrics(args []js.Value) (any, error) {
+	kind, err := metricsKind(Arg(args, 0), "exportMetrics")
 	if err != nil {
 		return nil, err
 	}
@@ -34,17 +33,17 @@ func (a *Adapter) apiExportMetrics(args []js.Value) (any, error) {
 
 // metricsKind reads the format option into exportBytes' kind.
 func metricsKind(o js.Value, what string) (string, error) {
-	if err := jsarg.Known(o, &api.ExportMetricsOptions, what); err != nil {
+	if err := Known(o, &api.ExportMetricsOptions, what); err != nil {
 		return "", err
 	}
-	v, err := jsarg.OptProp(o, what, "format")
+	v, err := OptProp(o, what, "format")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return capture.ExportMetrics, err
 	}
-	if jsarg.TypeName(v) != "string" {
-		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, jsarg.TypeName(v))
+	if TypeName(v) != "string" {
+		return "", fmt.Errorf("%s: format must be \"openmetrics\" or \"prometheus\", got %s", what, TypeName(v))
 	}
-	f, err := jsarg.String(v, what+": format", jsarg.MaxName)
+	f, err := String(v, what+": format", MaxName)
 	if err != nil {
 		return "", err
 	}

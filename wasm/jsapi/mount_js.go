@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package mount
+package jsapi
 
 import (
 	"errors"
@@ -14,8 +14,6 @@ import (
 	"github.com/gowebapi/webapi/dom/domcore"
 
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
 
 // Embedding: ringscope.mount(element, {panels}) moves the page's dashboard
@@ -43,10 +41,10 @@ type Dashboard interface {
 	Redraw()
 }
 
-// Install adds panels and mount(element, {panels}) to obj.
-func Install(obj js.Value, d Dashboard) {
+// installMount adds panels and mount(element, {panels}) to obj.
+func installMount(obj js.Value, d Dashboard) {
 	obj.Set("panels", js.ValueOf(toAny(Panels)))
-	jsmethod.RawMethod(obj, "mount", func(args []js.Value) (js.Value, error) { return apiMount(d, args) })
+	RawMethod(obj, "mount", func(args []js.Value) (js.Value, error) { return apiMount(d, args) })
 }
 
 func toAny(s []string) []any {
@@ -59,27 +57,27 @@ func toAny(s []string) []any {
 
 // mountPanels reads options.panels: nil for the whole dashboard.
 func mountPanels(o js.Value) ([]string, error) {
-	if err := jsarg.Known(o, &api.MountOptions, ""); err != nil {
+	if err := Known(o, &api.MountOptions, ""); err != nil {
 		return nil, err
 	}
-	p, err := jsarg.OptProp(o, "mount", "panels")
+	p, err := OptProp(o, "mount", "panels")
 	if err != nil || p.IsUndefined() || p.IsNull() {
 		return nil, err
 	}
-	if !jsarg.IsArray(p) {
+	if !IsArray(p) {
 		return nil, fmt.Errorf("mount: options.panels must be an array of panel names (%s)", strings.Join(Panels, ", "))
 	}
-	n, err := jsarg.Array(p, "mount: options.panels", jsarg.MaxOptionArray)
+	n, err := Array(p, "mount: options.panels", MaxOptionArray)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, n)
 	for i := range out {
-		e, err := jsarg.Get(p, fmt.Sprintf("mount: options.panels[%d]", i), i)
+		e, err := Get(p, fmt.Sprintf("mount: options.panels[%d]", i), i)
 		if err != nil {
 			return nil, err
 		}
-		name, err := jsarg.String(e, fmt.Sprintf("mount: options.panels[%d]", i), jsarg.MaxName)
+		name, err := String(e, fmt.Sprintf("mount: options.panels[%d]", i), MaxName)
 		if err != nil || !slices.Contains(Panels, name) {
 			return nil, fmt.Errorf("mount: options.panels[%d] = %s is not a panel; choose from %s", i, panelText(e), strings.Join(Panels, ", "))
 		}
@@ -90,20 +88,20 @@ func mountPanels(o js.Value) ([]string, error) {
 
 // panelText shows a refused panel name: the string, or its type.
 func panelText(e js.Value) string {
-	if s, err := jsarg.String(e, "", jsarg.MaxName); err == nil {
+	if s, err := String(e, "", MaxName); err == nil {
 		return s
 	}
-	return jsarg.Describe(e)
+	return Describe(e)
 }
 
 // apiMount: mount(element, {panels}) resolves to the element once the
 // dashboard has rendered in it.
 func apiMount(d Dashboard, args []js.Value) (js.Value, error) {
-	el := jsarg.Arg(args, 0)
-	if !jsarg.IsElement(el) {
-		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + jsarg.Describe(el))
+	el := Arg(args, 0)
+	if !IsElement(el) {
+		return js.Undefined(), errors.New("mount: element must be a DOM Element (for example document.querySelector('#panel')), got " + Describe(el))
 	}
-	panels, err := mountPanels(jsarg.Arg(args, 1))
+	panels, err := mountPanels(Arg(args, 1))
 	if err != nil {
 		return js.Undefined(), err
 	}
@@ -120,13 +118,13 @@ func apiMount(d Dashboard, args []js.Value) (js.Value, error) {
 	}
 	// classList through the guarded read: the host's element may have a
 	// getter of its own that throws.
-	cl, err := jsarg.Get(el, "mount: element.classList", "classList")
+	cl, err := Get(el, "mount: element.classList", "classList")
 	if err != nil {
 		return js.Undefined(), err
 	}
 	classes := domcore.DOMTokenListFromJS(cl)
 	if classes == nil {
-		return js.Undefined(), errors.New("mount: element.classList is " + jsarg.Describe(cl))
+		return js.Undefined(), errors.New("mount: element.classList is " + Describe(cl))
 	}
 	for _, p := range Panels {
 		classes.Remove("rs-show-" + p)

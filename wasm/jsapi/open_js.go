@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package openopts
+package jsapi
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/controller"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -16,26 +16,10 @@ import (
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
 
-// Options is open's options: the runner's and the page's own.
-type Options struct {
-	megakernel.Options
-	// WatchdogIntervals is the watchdog's N (stalled intervals in a row
-	// before the stall alert).
-	WatchdogIntervals int
-	// Readback is one of decode.PageReadbacks.
-	Readback decode.Readback
-}
-
-// Defaults are what an absent option takes: the page's ring size and
-// tuning.
-type Defaults struct {
-	Slots, LogCapacity int
-	MemoryBudgetBytes  uint64
-}
-
-// Read reads open's options argument o: the ring's, the kernel's
-// (opcodes, buffers) and its data. An invalid field is an error naming it.
-func Read(o js.Value, d Defaults) (Options, error) {
+// readOpen reads open's options argument o: the ring's, the kernel's
+// (opcodes, buffers) and its data; d are what absent ones take. An
+// invalid field is an error naming it, before any GPU work.
+func readOpen(o js.Value, d controller.OpenDefaults) (controller.OpenRequest, error) {
 	oo, err := ringOptions(o, d)
 	if err != nil {
 		return oo, err
@@ -56,30 +40,30 @@ const DefaultTraceCapacity = 1 << 16
 // traceOption reads open's trace, {capacity}: the records a traced drain
 // keeps per submission (docs/TRACE.md); 0 (absent) is no tracing.
 func traceOption(o js.Value) (uint32, error) {
-	v, err := jsarg.OptProp(o, "open", "trace")
+	v, err := OptProp(o, "open", "trace")
 	switch {
 	case err != nil:
 		return 0, err
 	case v.IsUndefined() || v.IsNull():
 		return 0, nil
-	case jsarg.TypeName(v) != "object":
-		return 0, fmt.Errorf("open: trace must be an object {capacity}, got %s", jsarg.TypeName(v))
+	case TypeName(v) != "object":
+		return 0, fmt.Errorf("open: trace must be an object {capacity}, got %s", TypeName(v))
 	}
-	if err := jsarg.Known(v, &api.TraceOptions, ""); err != nil {
+	if err := Known(v, &api.TraceOptions, ""); err != nil {
 		return 0, err
 	}
-	n, err := jsarg.OptUint32(v, "open: trace", "capacity", DefaultTraceCapacity)
+	n, err := OptUint32(v, "open: trace", "capacity", DefaultTraceCapacity)
 	if err == nil && (n == 0 || n > megakernel.MaxTraceCapacity) {
 		err = fmt.Errorf("open: trace.capacity must be 1…%d, got %d", megakernel.MaxTraceCapacity, n)
 	}
 	return n, err
 }
 
-func ringOptions(o js.Value, d Defaults) (Options, error) {
+func ringOptions(o js.Value, d controller.OpenDefaults) (controller.OpenRequest, error) {
 	const what = "open"
-	var oo Options
+	var oo controller.OpenRequest
 	opts := &oo.Options
-	if err := jsarg.Known(o, &api.OpenOptions, ""); err != nil {
+	if err := Known(o, &api.OpenOptions, ""); err != nil {
 		return oo, err
 	}
 	fields := []struct {
@@ -96,18 +80,18 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 		{"workerGroups", &opts.WorkerGroups, 0},
 	}
 	for _, f := range fields {
-		v, err := jsarg.OptUint32(o, what, f.name, f.def)
+		v, err := OptUint32(o, what, f.name, f.def)
 		if err != nil {
 			return oo, err
 		}
 		*f.dst = v
 	}
-	mem, err := jsarg.OptUint64(o, what, "memoryBudgetBytes", d.MemoryBudgetBytes)
+	mem, err := OptUint64(o, what, "memoryBudgetBytes", d.MemoryBudgetBytes)
 	if err != nil {
 		return oo, err
 	}
 	opts.MemoryBudgetBytes = mem
-	n, err := jsarg.OptUint32(o, what, "watchdogIntervals", decode.DefaultStallIntervals)
+	n, err := OptUint32(o, what, "watchdogIntervals", decode.DefaultStallIntervals)
 	switch {
 	case err != nil:
 		return oo, err
@@ -115,7 +99,7 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 		return oo, fmt.Errorf("open: watchdogIntervals must be 1…%d, got %d", maxWatchdogIntervals, n)
 	}
 	oo.WatchdogIntervals = int(n)
-	ms, err := jsarg.OptUint32(o, what, "submissionTimeoutMs", 0)
+	ms, err := OptUint32(o, what, "submissionTimeoutMs", 0)
 	if err != nil {
 		return oo, err
 	}
@@ -125,7 +109,7 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 	if oo.Readback, err = optReadback(o); err != nil {
 		return oo, err
 	}
-	masks, err := jsarg.OptUint32Array(o, what, "masks", jsarg.MaxOptionArray)
+	masks, err := OptUint32Array(o, what, "masks", MaxOptionArray)
 	if err != nil {
 		return oo, err
 	}
@@ -138,7 +122,7 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 			}
 		}
 	}
-	if opts.WindowOpcodes, err = jsarg.OptUint32Array(o, what, "windowOpcodes", jsarg.MaxOptionArray); err != nil {
+	if opts.WindowOpcodes, err = OptUint32Array(o, what, "windowOpcodes", MaxOptionArray); err != nil {
 		return oo, err
 	}
 	return oo, nil
@@ -148,16 +132,16 @@ func ringOptions(o js.Value, d Defaults) (Options, error) {
 // when absent (drain() and snapshot() give every slot, as before the
 // option).
 func optReadback(o js.Value) (decode.Readback, error) {
-	v, err := jsarg.OptProp(o, "open", "readback")
+	v, err := OptProp(o, "open", "readback")
 	switch {
 	case err != nil:
 		return 0, err
 	case v.IsUndefined() || v.IsNull():
 		return decode.ReadbackFull, nil
-	case jsarg.TypeName(v) != "string":
-		return 0, fmt.Errorf("open: readback must be a string, one of %s; got %s", decode.ReadbackNames(), jsarg.TypeName(v))
+	case TypeName(v) != "string":
+		return 0, fmt.Errorf("open: readback must be a string, one of %s; got %s", decode.ReadbackNames(), TypeName(v))
 	}
-	name, err := jsarg.String(v, "open: readback", jsarg.MaxName)
+	name, err := String(v, "open: readback", MaxName)
 	if err != nil {
 		return 0, err
 	}
@@ -188,15 +172,15 @@ const (
 //
 // size defaults to the initial bytes' length; bytes is a Uint8Array or
 // ArrayBuffer, words an array of the element type's values (one of the
-// two: jsarg.Words).
+// two: Words).
 func kernelOption(o js.Value) (wgsl.Kernel, error) {
 	var k wgsl.Kernel
-	ops, err := jsarg.OptProp(o, "open", "opcodes")
+	ops, err := OptProp(o, "open", "opcodes")
 	if err != nil {
 		return k, err
 	}
 	if !ops.IsUndefined() && !ops.IsNull() {
-		n, err := jsarg.Array(ops, "open: opcodes", maxKernelOpcodes)
+		n, err := Array(ops, "open: opcodes", maxKernelOpcodes)
 		if err != nil {
 			return k, err
 		}
@@ -208,12 +192,12 @@ func kernelOption(o js.Value) (wgsl.Kernel, error) {
 			k.Opcodes = append(k.Opcodes, op)
 		}
 	}
-	bufs, err := jsarg.OptProp(o, "open", "buffers")
+	bufs, err := OptProp(o, "open", "buffers")
 	if err != nil {
 		return k, err
 	}
 	if !bufs.IsUndefined() && !bufs.IsNull() {
-		n, err := jsarg.Array(bufs, "open: buffers", maxKernelBuffers)
+		n, err := Array(bufs, "open: buffers", maxKernelBuffers)
 		if err != nil {
 			return k, err
 		}
@@ -230,14 +214,14 @@ func kernelOption(o js.Value) (wgsl.Kernel, error) {
 
 func element(arr js.Value, what string, i int, t *api.OptionTable) (js.Value, string, error) {
 	field := fmt.Sprintf("%s[%d]", what, i)
-	v, err := jsarg.Get(arr, "open: "+field, i)
+	v, err := Get(arr, "open: "+field, i)
 	if err != nil {
 		return v, field, err
 	}
-	if jsarg.TypeName(v) != "object" {
-		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, jsarg.TypeName(v))
+	if TypeName(v) != "object" {
+		return v, field, fmt.Errorf("open: %s must be an object, got %s", field, TypeName(v))
 	}
-	return v, field, jsarg.Known(v, t, "open: "+field)
+	return v, field, Known(v, t, "open: "+field)
 }
 
 func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
@@ -246,10 +230,10 @@ func readOpcode(ops js.Value, i int) (wgsl.Opcode, error) {
 	if err != nil {
 		return op, err
 	}
-	if op.Value, err = jsarg.OptUint32(e, "open: "+field, "opcode", 0); err != nil {
+	if op.Value, err = OptUint32(e, "open: "+field, "opcode", 0); err != nil {
 		return op, err
 	}
-	if v, _ := jsarg.Get(e, "", "opcode"); v.IsUndefined() {
+	if v, _ := Get(e, "", "opcode"); v.IsUndefined() {
 		return op, fmt.Errorf("open: %s.opcode is missing: a number %#x…%#x", field, abi.UserOpcodeFirst, abi.UserOpcodeLast)
 	}
 	if op.Name, err = stringProp(e, field, "name", wgsl.MaxNameBytes+1); err != nil {
@@ -283,7 +267,7 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 	if b.Init, err = initBytes(e, field, b.Element); err != nil {
 		return b, err
 	}
-	size, err := jsarg.OptUint64(e, "open: "+field, "size", uint64(len(b.Init)))
+	size, err := OptUint64(e, "open: "+field, "size", uint64(len(b.Init)))
 	b.Size = size
 	return b, err
 }
@@ -291,53 +275,53 @@ func readBuffer(bufs js.Value, i int) (wgsl.Buffer, error) {
 // initBytes reads a buffer's initial contents: bytes (a Uint8Array or
 // ArrayBuffer) or words (an array of u32), one of the two, or neither.
 func initBytes(e js.Value, field, element string) ([]byte, error) {
-	bytes, err := jsarg.Get(e, "open: "+field+".bytes", "bytes")
+	bytes, err := Get(e, "open: "+field+".bytes", "bytes")
 	if err != nil {
 		return nil, err
 	}
 	var init []byte
 	if !bytes.IsUndefined() && !bytes.IsNull() {
-		if init, err = jsarg.Bytes(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
+		if init, err = Bytes(bytes, "open: "+field+".bytes", maxUserBufferBytes); err != nil {
 			return nil, err
 		}
 	}
-	words, err := jsarg.OptProp(e, "open: "+field, "words")
+	words, err := OptProp(e, "open: "+field, "words")
 	if err != nil || words.IsUndefined() || words.IsNull() {
 		return init, err
 	}
 	if init != nil {
 		return nil, fmt.Errorf("open: %s: give bytes or words, not both", field)
 	}
-	return jsarg.Words(words, "open: "+field+".words", maxUserBufferBytes/abi.WordBytes, element)
+	return Words(words, "open: "+field+".words", maxUserBufferBytes/abi.WordBytes, element)
 }
 
 // dataOption reads open's data, the contents of the data binding (4) that
 // user opcodes read: a Uint8Array or ArrayBuffer, or an array of u32.
 func dataOption(o js.Value) ([]byte, error) {
-	v, err := jsarg.OptProp(o, "open", "data")
+	v, err := OptProp(o, "open", "data")
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return nil, err
 	}
-	if jsarg.IsArray(v) {
-		return jsarg.Words(v, "open: data", maxUserBufferBytes/abi.WordBytes, "u32")
+	if IsArray(v) {
+		return Words(v, "open: data", maxUserBufferBytes/abi.WordBytes, "u32")
 	}
-	return jsarg.Bytes(v, "open: data", maxUserBufferBytes)
+	return Bytes(v, "open: data", maxUserBufferBytes)
 }
 
 // stringProp reads a required string property of at most max bytes.
 func stringProp(o js.Value, field, name string, max int) (string, error) {
-	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
+	v, err := Get(o, "open: "+field+"."+name, name)
 	if err != nil {
 		return "", err
 	}
-	return jsarg.String(v, "open: "+field+"."+name, max)
+	return String(v, "open: "+field+"."+name, max)
 }
 
 // optStringProp is stringProp with a default for an absent property.
 func optStringProp(o js.Value, field, name, def string) (string, error) {
-	v, err := jsarg.Get(o, "open: "+field+"."+name, name)
+	v, err := Get(o, "open: "+field+"."+name, name)
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return def, err
 	}
-	return jsarg.String(v, "open: "+field+"."+name, 64)
+	return String(v, "open: "+field+"."+name, 64)
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package push
+package jsapi
 
 import (
 	"errors"
@@ -10,8 +10,6 @@ import (
 
 	"github.com/ringscope/ringscope/internal/pushlabel"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
 )
 
 // Pushing the metrics to a Prometheus Pushgateway, so that a fleet of
@@ -32,9 +30,6 @@ import (
 // pushInterval is how often ?push= pushes: about one scrape interval.
 const pushInterval = 2 * time.Second
 
-// jsGlobal is the JS global object, looked up once.
-var jsGlobal = js.Global()
-
 // Metrics is what a push sends: the Prometheus text of the page's
 // metrics now (the studio's exportMetrics).
 type Metrics func() ([]byte, error)
@@ -42,11 +37,11 @@ type Metrics func() ([]byte, error)
 // pusher is the push concern: what it pushes.
 type pusher struct{ metrics Metrics }
 
-// Install adds pushMetrics to obj and, when the page's URL parameters
+// installPush adds pushMetrics to obj and, when the page's URL parameters
 // (query) name ?push=, starts pushing every pushInterval.
-func Install(obj js.Value, metrics Metrics, query map[string][]string) {
+func installPush(obj js.Value, metrics Metrics, query map[string][]string) {
 	p := &pusher{metrics: metrics}
-	jsmethod.Method(obj, "pushMetrics", p.apiPushMetrics)
+	Method(obj, "pushMetrics", p.apiPushMetrics)
 	if target := first(query["push"]); target != "" {
 		go p.loop(target, first(query["job"]), first(query["instance"]))
 	}
@@ -69,12 +64,12 @@ type PushResult struct {
 // apiPushMetrics: pushMetrics(url, {job, instance}).
 func (p *pusher) apiPushMetrics(args []js.Value) (any, error) {
 	const what = "pushMetrics"
-	u, err := jsarg.String(jsarg.Arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", jsarg.MaxText)
+	u, err := String(Arg(args, 0), what+": url (the page server's relay, \"/pushgateway\")", MaxText)
 	if err != nil {
 		return nil, err
 	}
-	o := jsarg.Arg(args, 1)
-	if err := jsarg.Known(o, &api.PushMetricsOptions, ""); err != nil {
+	o := Arg(args, 1)
+	if err := Known(o, &api.PushMetricsOptions, ""); err != nil {
 		return nil, err
 	}
 	job, err := optLabel(o, what, "job", "ringscope")
@@ -91,13 +86,13 @@ func (p *pusher) apiPushMetrics(args []js.Value) (any, error) {
 // optLabel reads a grouping label: a string pushlabel.Valid accepts, def when
 // absent.
 func optLabel(o js.Value, what, name, def string) (string, error) {
-	v, err := jsarg.OptProp(o, what, name)
+	v, err := OptProp(o, what, name)
 	if err != nil || v.IsUndefined() || v.IsNull() {
 		return def, err
 	}
-	s, err := jsarg.String(v, what+": "+name, jsarg.MaxName)
+	s, err := String(v, what+": "+name, MaxName)
 	if err != nil || !pushlabel.Valid(s) {
-		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, jsarg.Describe(v))
+		return "", fmt.Errorf("%s: %s must be a string of 1…128 of A-Z a-z 0-9 _ . : -, got %s", what, name, Describe(v))
 	}
 	return s, nil
 }
@@ -107,7 +102,7 @@ func (p *pusher) push(base, job, instance string) (PushResult, error) {
 	var res PushResult
 	loc := jsGlobal.Get("location").Get("href")
 	var u js.Value
-	if err := jsarg.Catch(func() { u = jsGlobal.Get("URL").New(base, loc) }); err != nil {
+	if err := Catch(func() { u = jsGlobal.Get("URL").New(base, loc) }); err != nil {
 		return res, fmt.Errorf("pushMetrics: url %q: %w", base, err)
 	}
 	if p := u.Get("protocol").String(); p != "http:" && p != "https:" {
@@ -131,7 +126,7 @@ func (p *pusher) push(base, job, instance string) (PushResult, error) {
 	init := map[string]any{"method": "PUT", "body": string(body), "credentials": "same-origin", "cache": "no-store",
 		"headers": map[string]any{"Content-Type": "text/plain; version=0.0.4; charset=utf-8", "X-Ringscope-Push": "1"}}
 	var pending js.Value
-	if err := jsarg.Catch(func() { pending = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
+	if err := Catch(func() { pending = jsGlobal.Call("fetch", res.URL, init) }); err != nil {
 		return res, fmt.Errorf("pushMetrics: %s: %w", res.URL, err)
 	}
 	resp, err := awaitJS(pending)
@@ -178,8 +173,8 @@ func (p *pusher) loop(target, job, instance string) {
 func awaitJS(p js.Value) (js.Value, error) {
 	ch := make(chan js.Value, 1)
 	errc := make(chan error, 1)
-	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- jsarg.Arg(args, 0); return nil })
-	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- errors.New(jsarg.Text(jsarg.Arg(args, 0))); return nil })
+	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- Arg(args, 0); return nil })
+	fail := js.FuncOf(func(_ js.Value, args []js.Value) any { errc <- errors.New(Text(Arg(args, 0))); return nil })
 	defer ok.Release()
 	defer fail.Release()
 	p.Call("then", ok, fail)

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package jsapi
 
 import (
 	"errors"
@@ -9,49 +9,13 @@ import (
 
 	"github.com/ringscope/ringscope/wasm/api"
 	"github.com/ringscope/ringscope/wasm/capture"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
-	"github.com/ringscope/ringscope/wasm/openopts"
-	"github.com/ringscope/ringscope/wasm/push"
+	"github.com/ringscope/ringscope/wasm/controller"
 )
 
-// installAPI defines the global ringscope object (docs/EMBEDDING.md).
-// Every method returns a Promise; they run one at a time with the live
-// loop, under the controller's lock. The adapters here read the
-// arguments; wasm/controller does the work.
-func installAPI(a *app) {
-	obj := jsObject.New()
-	obj.Set("ready", a.ready.Promise())
-	installRingAPI(a, obj)
-	for _, install := range apiConcerns {
-		if install != nil { // testHooks outside the e2e build
-			install(a, obj)
-		}
-	}
-	if a.boot.Truthy() {
-		installDispose(a, obj)
-		a.boot.Call("deliver", obj) // an instance of createRingscope's
-		return
-	}
-	jsGlobal.Set("ringscope", obj)
-}
-
-// apiConcerns add the rest of the ringscope object, one concern each,
-// beside its code: the whole API is this list and installRingAPI.
-var apiConcerns = []func(a *app, obj js.Value){
-	installLiveAPI,    // start, stop, step, setShutdown (live_js.go)
-	installCaptureAPI, // decode, exports, import, replay, subscribe (wasm/captureapi)
-	installAttachAPI,  // attach, detach, attachInfo (attach_js.go)
-	installEmbedAPI,   // panels, mount (wasm/mount)
-	installKernelAPI,  // readBuffer, examples, example, publishWorkload, checkExample (wasm/kernelapi)
-	installPushAPI,    // pushMetrics, ?push= (wasm/push)
-	testHooks,         // __test, the e2e build only: fault injection (wasm/testhooks)
-}
-
-// installRingAPI adds the ring's methods:
+// installRing adds the ring's methods:
 //
-//	open(options)           a fresh ring and generation (wasm/openopts reads
-//	                        the options); invalid ones reject before any GPU
+//	open(options)           a fresh ring and generation (readOpen reads the
+//	                        options, open_js.go); invalid ones reject before any GPU
 //	                        work, the previous ring untouched
 //	publish(items, {allowUnknownOpcodes})
 //	                        validates the whole batch, then publishes it;
@@ -65,45 +29,44 @@ var apiConcerns = []func(a *app, obj js.Value){
 //	                        of the ring decoded, under summary readback
 //	status()                the page's status and the submission it waits
 //	                        on past the busy grace, at once (no lock)
-func installRingAPI(a *app, obj js.Value) {
-	r := a.ring
-	jsmethod.Method(obj, "open", func(args []js.Value) (any, error) {
-		opts, err := openopts.Read(jsarg.Arg(args, 0), r.OpenDefaults())
+func installRing(obj js.Value, r *controller.Controller) {
+	Method(obj, "open", func(args []js.Value) (any, error) {
+		opts, err := readOpen(Arg(args, 0), r.OpenDefaults())
 		if err != nil {
 			return nil, err
 		}
 		return r.Open(opts)
 	})
-	jsmethod.Method(obj, "publish", func(args []js.Value) (any, error) {
-		if err := jsarg.Known(jsarg.Arg(args, 1), &api.PublishOptions, ""); err != nil {
+	Method(obj, "publish", func(args []js.Value) (any, error) {
+		if err := Known(Arg(args, 1), &api.PublishOptions, ""); err != nil {
 			return nil, err
 		}
 		max := r.Slots()
 		if max == 0 {
 			return nil, api.ErrNotReady
 		}
-		items, err := jsarg.Items(jsarg.Arg(args, 0), max)
+		items, err := Items(Arg(args, 0), max)
 		if err != nil {
 			return nil, err
 		}
-		return r.Publish(items, jsarg.OptBool(jsarg.Arg(args, 1), "allowUnknownOpcodes"))
+		return r.Publish(items, OptBool(Arg(args, 1), "allowUnknownOpcodes"))
 	})
-	jsmethod.Method(obj, "setTenantMask", func(args []js.Value) (any, error) {
-		t := jsarg.Arg(args, 0)
-		if jsarg.TypeName(t) != "number" {
-			return nil, errors.New("setTenantMask: tenant must be a number, got " + jsarg.TypeName(t))
+	Method(obj, "setTenantMask", func(args []js.Value) (any, error) {
+		t := Arg(args, 0)
+		if TypeName(t) != "number" {
+			return nil, errors.New("setTenantMask: tenant must be a number, got " + TypeName(t))
 		}
 		tenant, err := api.Uint32("setTenantMask: tenant", t.Float())
 		if err != nil {
 			return nil, err
 		}
-		return r.SetTenantMask(tenant, jsarg.Truthy(jsarg.Arg(args, 1)))
+		return r.SetTenantMask(tenant, Truthy(Arg(args, 1)))
 	})
-	jsmethod.Method(obj, "drain", func(args []js.Value) (any, error) {
-		if err := jsarg.Known(jsarg.Arg(args, 0), &api.DrainOptions, ""); err != nil {
+	Method(obj, "drain", func(args []js.Value) (any, error) {
+		if err := Known(Arg(args, 0), &api.DrainOptions, ""); err != nil {
 			return nil, err
 		}
-		max, err := jsarg.OptUint32(jsarg.Arg(args, 0), "drain", "maxSubmissions", 64)
+		max, err := OptUint32(Arg(args, 0), "drain", "maxSubmissions", 64)
 		if err != nil {
 			return nil, err
 		}
@@ -112,21 +75,19 @@ func installRingAPI(a *app, obj js.Value) {
 		}
 		return r.Drain(int(max))
 	})
-	jsmethod.Method(obj, "snapshot", func(args []js.Value) (any, error) {
-		o := jsarg.Arg(args, 0)
-		if err := jsarg.Known(o, &api.SnapshotOptions, ""); err != nil {
+	Method(obj, "snapshot", func(args []js.Value) (any, error) {
+		o := Arg(args, 0)
+		if err := Known(o, &api.SnapshotOptions, ""); err != nil {
 			return nil, err
 		}
-		return r.Snapshot(jsarg.OptBool(o, "slots"), jsarg.OptBool(o, "trace"))
+		return r.Snapshot(OptBool(o, "slots"), OptBool(o, "trace"))
 	})
-	jsmethod.Method(obj, "status", func([]js.Value) (any, error) { return r.Status(), nil })
+	Method(obj, "status", func([]js.Value) (any, error) { return r.Status(), nil })
 }
 
-// installPushAPI adds pushMetrics (wasm/push), which pushes the studio's
-// Prometheus export.
-func installPushAPI(a *app, obj js.Value) {
-	push.Install(obj, func() ([]byte, error) {
-		b, _, err := a.studio.Export(capture.ExportPrometheus, time.Now())
-		return b, err
-	}, a.query)
+// pushMetrics is the studio's Prometheus export, which pushMetrics and
+// ?push= send.
+func pushMetrics(studio *capture.Studio) ([]byte, error) {
+	b, _, err := studio.Export(capture.ExportPrometheus, time.Now())
+	return b, err
 }

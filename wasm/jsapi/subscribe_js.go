@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package captureapi
+package jsapi
 
 import (
 	"sync"
@@ -8,11 +8,10 @@ import (
 
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
 )
 
 // subscribe(callback) → unsubscribe(): callback(frameSummary) per live
-// frame, told by the recorder's observer (Adapter.Observe) after the frame
+// frame, told by the recorder's observer (Capture.Observe) after the frame
 // is recorded.
 
 // subscribers are subscribe's callbacks, each told every live frame.
@@ -43,10 +42,10 @@ func (s *subscribers) tell(f *frame.Frame) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					// jsarg.PanicError, not fmt.Sprint: js.Error's Error reads the
+					// PanicError, not fmt.Sprint: js.Error's Error reads the
 					// thrown value's .message with Get, which a thrown Proxy
 					// makes throw again, outside any try/catch.
-					js.Global().Get("console").Call("error", "ringscope: subscriber threw:", jsarg.PanicError(r).Error())
+					js.Global().Get("console").Call("error", "ringscope: subscriber threw:", PanicError(r).Error())
 				}
 			}()
 			cb.Invoke(obj)
@@ -56,11 +55,11 @@ func (s *subscribers) tell(f *frame.Frame) {
 
 // subscribe is subscribe(callback) → unsubscribe().
 func (s *subscribers) subscribe(_ js.Value, args []js.Value) any {
-	cb := jsarg.Arg(args, 0)
-	if t := jsarg.TypeName(cb); t != "function" {
+	cb := Arg(args, 0)
+	if t := TypeName(cb); t != "function" {
 		// A panic here, in the JS call itself, would end the Go
 		// program; static/guard.js throws the TypeError returned.
-		return jsarg.TypeError.New("subscribe: callback must be a function, got " + t)
+		return TypeError.New("subscribe: callback must be a function, got " + t)
 	}
 	s.mu.Lock()
 	id := s.next

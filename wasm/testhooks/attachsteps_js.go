@@ -10,7 +10,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wasm/browser"
-	"github.com/ringscope/ringscope/wasm/jsarg"
+	"github.com/ringscope/ringscope/wasm/jsapi"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -24,8 +24,8 @@ import (
 // tells an attached frame's GPU and decode path from the page's. Resolves
 // to the frames read.
 func attachSteps(args []js.Value) (any, error) {
-	o := jsarg.Arg(args, 0)
-	frames, err := jsarg.OptUint32(o, "__test.attachSteps", "frames", 1)
+	o := jsapi.Arg(args, 0)
+	frames, err := jsapi.OptUint32(o, "__test.attachSteps", "frames", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +53,14 @@ func attachSteps(args []js.Value) (any, error) {
 		}
 		opts.Readback = mode
 	}
-	gap, err := jsarg.OptUint32(o, "__test.attachSteps", "gapMS", 0)
+	gap, err := jsapi.OptUint32(o, "__test.attachSteps", "gapMS", 0)
 	if err != nil {
 		return nil, err
 	}
 	var frameWait *browser.AnimationFrames
 	var cleanup browser.Cleanup
 	defer cleanup.Run()
-	if jsarg.Truthy(o.Get("raf")) {
+	if jsapi.Truthy(o.Get("raf")) {
 		frameWait = browser.NewAnimationFrames(&cleanup, 100*time.Millisecond)
 	}
 	ctx := context.Background()
@@ -87,7 +87,7 @@ func attachSteps(args []js.Value) (any, error) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	if d := o.Get("detach"); d.IsUndefined() || jsarg.Truthy(d) {
+	if d := o.Get("detach"); d.IsUndefined() || jsapi.Truthy(d) {
 		at.Detach()
 	}
 	return read, nil

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/wasm/api"
-	"github.com/ringscope/ringscope/wasm/jsarg"
-	"github.com/ringscope/ringscope/wasm/jsmethod"
+	"github.com/ringscope/ringscope/wasm/jsapi"
 	"github.com/ringscope/ringscope/webgpu"
 )
 
@@ -45,21 +44,21 @@ const loseTimeout = 30 * time.Second
 //	                            never settles
 func Install(obj js.Value, p Page) {
 	t := js.Global().Get("Object").New()
-	jsmethod.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
-	jsmethod.Method(t, "holdRecovery", func(args []js.Value) (any, error) {
-		on := jsarg.Truthy(jsarg.Arg(args, 0))
+	jsapi.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
+	jsapi.Method(t, "holdRecovery", func(args []js.Value) (any, error) {
+		on := jsapi.Truthy(jsapi.Arg(args, 0))
 		p.HoldRecovery(on)
 		return on, nil
 	})
-	jsmethod.Method(t, "deviceStats", func([]js.Value) (any, error) {
+	jsapi.Method(t, "deviceStats", func([]js.Value) (any, error) {
 		dev := p.Device()
 		if dev == nil {
 			return nil, api.ErrNotReady
 		}
 		return dev.Stats(), nil
 	})
-	jsmethod.Method(t, "attachSteps", attachSteps)
-	jsmethod.Method(t, "crash", crash)
+	jsapi.Method(t, "attachSteps", attachSteps)
+	jsapi.Method(t, "crash", crash)
 	obj.Set("__test", t)
 }
 
@@ -72,7 +71,7 @@ type LoseResult struct {
 // loseDevice destroys the page's device without taking its lock, so it
 // can land in the middle of a Step that awaits its readback.
 func loseDevice(p Page, args []js.Value) (any, error) {
-	after, err := jsarg.OptUint32(jsarg.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
+	after, err := jsapi.OptUint32(jsapi.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +98,7 @@ func loseDevice(p Page, args []js.Value) (any, error) {
 // it to check what the page says then (static/guard.js). It never returns.
 func crash(args []js.Value) (any, error) {
 	msg := "injected"
-	if s, err := jsarg.String(jsarg.Arg(args, 0), "", jsarg.MaxName); err == nil {
+	if s, err := jsapi.String(jsapi.Arg(args, 0), "", jsapi.MaxName); err == nil {
 		msg = s
 	}
 	done := make(chan struct{})

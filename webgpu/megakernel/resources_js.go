@@ -24,7 +24,7 @@ import (
 type resources struct {
 	bufs    [bufCount]*webgpu.Buffer
 	staging [2]*webgpu.Buffer
-	// userBufs are the user buffers of opts.Kernel (wasm/openopts reads
+	// userBufs are the user buffers of opts.Kernel (wasm/jsapi reads
 	// them).
 	userBufs  []*webgpu.Buffer
 	bindGroup *webgpu.BindGroup

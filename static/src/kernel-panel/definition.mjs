@@ -54,8 +54,9 @@ export function parse(text) {
   return d;
 }
 
-// The counts open() reads (wasm/openopts: maxKernelOpcodes, one per user
-// opcode 0x10…0x1f, and maxKernelBuffers), checked before anything is drawn.
+// The counts open() reads (wasm/jsapi/open_js.go: maxKernelOpcodes, one
+// per user opcode 0x10…0x1f, and maxKernelBuffers), checked before
+// anything is drawn.
 export const MAX_OPCODES = 16;
 export const MAX_BUFFERS = 64;
 
