@@ -39,8 +39,11 @@ test('two instances in one page: a ring and an attachment; dispose() of one leav
     }
     const { createRingscope } = await import('/create-ringscope.mjs');
     const a = await createRingscope({ container: document.getElementById('rs-a'), open: { slots: 256, tenants: 2 } });
-    await a.publish(Array.from({ length: 40 }, (_, i) => ({ opcode: 0x101, tenant: i % 2, priority: 2, args: [50, 0] })));
+    // Started before anything is published: the live loop runs on the
+    // empty ring, and the publish after it is drained.
     await a.start();
+    await new Promise((r) => setTimeout(r, 300));
+    await a.publish(Array.from({ length: 40 }, (_, i) => ({ opcode: 0x101, tenant: i % 2, priority: 2, args: [50, 0] })));
     const { host } = window;
     const b = await createRingscope({
       container: document.getElementById('rs-b'),
@@ -61,10 +64,11 @@ test('two instances in one page: a ring and an attachment; dispose() of one leav
   // Both dashboards update.
   for (const sel of ['#rs-a', '#rs-b']) {
     const f0 = await frameOf(page, sel);
-    await expect.poll(() => frameOf(page, sel), { timeout: 30_000, message: `${sel}'s frame counter moves` }).toBeGreaterThan(f0 || 0);
+    await expect.poll(() => frameOf(page, sel), { timeout: 30_000, message: `${sel}'s frame counter moves` }).toBeGreaterThan((f0 || 0) + 2);
   }
-  const aDone = await page.evaluate(async () => (await rsA.snapshot()).telemetry.control.doneCount);
-  expect(aDone, "A drained its own ring's 40 items").toBe(40);
+  await expect.poll(() => page.evaluate(async () => (await rsA.snapshot()).telemetry.control.doneCount),
+    { timeout: 30_000, message: "A drained its own ring's 40 items, published after start()" }).toBe(40);
+
   const b0 = await page.evaluate(async () => (await rsB.attachInfo()).frames);
 
   const after = await page.evaluate(async () => {

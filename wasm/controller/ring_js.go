@@ -23,7 +23,7 @@ import (
 // JS package (wasm/jsapi) has read their arguments. Each runs under mu,
 // one at a time with the live loop; one that drives the ring itself pauses
 // the loop first, so an embedder's ring is not mixed with the default
-// workload.
+// workload (publish pauses only that: DoPublish).
 
 // Do runs f with the runner under mu, the live loop paused when pause
 // (calls that only change what the next submission sees, such as masks,
@@ -32,6 +32,20 @@ import (
 // overwrites. When the device is lost under f, the page recovers and f
 // runs again (runLocked).
 func (c *Controller) Do(pause bool, f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error) {
+	return c.do(func() bool { return pause }, f)
+}
+
+// DoPublish is Do for a call that publishes into the ring (publish,
+// publishWorkload): it pauses the live loop only while the loop runs the
+// page's own workload, which the items must not mix with. An embedder's
+// ring (open) runs on: its live loop drains what the embedder publishes,
+// before start() or after it.
+func (c *Controller) DoPublish(f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error) {
+	return c.do(func() bool { return c.sess.Generator() != nil }, f)
+}
+
+// do is Do, with pause asked under mu.
+func (c *Controller) do(pause func() bool, f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error) {
 	var v any
 	wasRunning := false
 	_, err := c.runLocked(maxRetriesAfterLoss, func() error {
@@ -41,7 +55,7 @@ func (c *Controller) Do(pause bool, f func(ctx context.Context, r *megakernel.Ru
 		if c.attached != nil {
 			return errAttached // attach_js.go
 		}
-		if pause {
+		if pause() {
 			wasRunning = wasRunning || c.running
 			c.running = false
 		}
@@ -143,7 +157,7 @@ func (c *Controller) Publish(items []host.Item, allowUnknown bool) (any, error) 
 			return nil, err
 		}
 	}
-	return c.Do(true, func(_ context.Context, r *megakernel.Runner) (any, error) {
+	return c.DoPublish(func(_ context.Context, r *megakernel.Runner) (any, error) {
 		o := r.Options()
 		if err := api.CheckTenants(items, o.RingTenants()); err != nil {
 			return nil, err

@@ -26,6 +26,9 @@ type Ring interface {
 	Do(pause bool, f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error)
 	// Slots is the ring's size, 0 before the page has a runner.
 	Slots() int
+	// DoPublish is Do for a call that publishes: the live loop pauses
+	// only while it runs the page's own workload.
+	DoPublish(f func(ctx context.Context, r *megakernel.Runner) (any, error)) (any, error)
 	// Implements says whether the running kernel runs op.
 	Implements(op uint32) bool
 }
@@ -118,7 +121,7 @@ func (k *kernelAPI) apiPublishWorkload(args []js.Value) (any, error) {
 	if err := api.CheckKnownOpcodes(items[:1], k.ring.Implements); err != nil {
 		return nil, fmt.Errorf("publishWorkload: workload.opcode: %w", err)
 	}
-	return k.ring.Do(true, func(_ context.Context, r *megakernel.Runner) (any, error) {
+	return k.ring.DoPublish(func(_ context.Context, r *megakernel.Runner) (any, error) {
 		o := r.Options()
 		if err := api.CheckTenants(items, o.RingTenants()); err != nil {
 			return nil, fmt.Errorf("publishWorkload: workload.tenants %d: %w", w.Tenants, err)

@@ -23,7 +23,8 @@ import (
 //	                  WAIT_IO slots stay waiting)
 //
 // After open the live loop publishes nothing itself; it drains what the
-// embedder published. setShutdown and setTenantMask keep it running.
+// embedder publishes, before start() or after it. publish, setShutdown
+// and setTenantMask keep it running.
 func installLive(obj js.Value, r *controller.Controller) {
 	Method(obj, "start", func([]js.Value) (any, error) { return r.Run() })
 	Method(obj, "stop", func([]js.Value) (any, error) { return r.Stop() })
