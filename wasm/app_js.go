@@ -61,11 +61,16 @@ func newApp(cfg api.PageConfig, query map[string][]string) *app {
 
 // installAPI makes the ringscope object (wasm/jsapi) over the page's
 // parts and hands it over: to createRingscope's deliver for an instance
-// (with dispose), else as the global window.ringscope.
+// (with dispose), else as the global window.ringscope. An instance takes
+// the files dropped on its own dashboard, the page's program those
+// dropped anywhere on the page: one drop loads into one program.
 func (a *app) installAPI() {
 	p := jsapi.Page{Ring: a.ring, Studio: a.studio, Show: capturePage{a}, Dashboard: mountView{a.view},
 		Ready: a.ready.Promise(), Query: a.query, Drops: jsGlobal.Get("document"), Cleanup: &a.cleanup}
 	if a.boot.Truthy() {
+		if el := jsGlobal.Get("document").Call("querySelector", a.boot.Get("selector")); el.Truthy() {
+			p.Drops = el // the mount point, which the dashboard adopts and mount() moves
+		}
 		p.Dispose = func() {
 			a.ring.Close()
 			a.view.stop() // main then runs a.cleanup and returns

@@ -69,6 +69,19 @@ test('two instances in one page: a ring and an attachment; dispose() of one leav
   await expect.poll(() => page.evaluate(async () => (await rsA.snapshot()).telemetry.control.doneCount),
     { timeout: 30_000, message: "A drained its own ring's 40 items, published after start()" }).toBe(40);
 
+  // A dropped file loads into the instance whose dashboard it is dropped
+  // on, and only that one; dropped elsewhere on the host page, into none.
+  const file = await page.evaluateHandle(async () => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([await rsA.exportCapture()], 'a.rscap'));
+    return dt;
+  });
+  const replaying = () => page.evaluate(async () => [(await rsA.captureInfo()).source, (await rsB.captureInfo()).source]);
+  await page.dispatchEvent('body', 'drop', { dataTransfer: file });
+  await page.waitForTimeout(300);
+  expect(await replaying(), 'a drop outside both dashboards loads into neither').toEqual(['', '']);
+  await page.locator('#rs-a .hstat').first().dispatchEvent('drop', { dataTransfer: file });
+  await expect.poll(replaying, { timeout: 10_000 }).toEqual(['a.rscap', '']);
   const b0 = await page.evaluate(async () => (await rsB.attachInfo()).frames);
 
   const after = await page.evaluate(async () => {

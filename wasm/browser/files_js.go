@@ -43,11 +43,19 @@ func SaveFile(name, mime string, b []byte) {
 // ListenForFiles calls onFiles, on a goroutine of its own, with the files
 // chosen in the capture bar's file input (a delegated change listener on
 // target, since the renderer may replace the input) and those dropped on
-// target; the body shows a drop target while files are dragged over it.
-// target is the page's document; c removes the listeners.
+// target; target (the body, for a document) shows a drop target while
+// files are dragged over it. target is the page's document, or an
+// instance's own dashboard; c removes the listeners.
 func ListenForFiles(c *Cleanup, target js.Value, onFiles func([]*file.File)) {
 	doc := domcore.EventTargetFromJS(target)
+	marked := target
+	if target.Equal(jsGlobal.Get("document")) {
+		marked = js.Null()
+	}
 	body := func() *domcore.DOMTokenList {
+		if marked.Truthy() {
+			return dom.ElementFromJS(marked).ClassList()
+		}
 		if b := jsGlobal.Get("document").Get("body"); b.Truthy() {
 			return dom.ElementFromJS(b).ClassList()
 		}
