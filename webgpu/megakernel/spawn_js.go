@@ -23,6 +23,7 @@ type spawnRun struct {
 	ran       uint32 // passes the last submission ran
 	why       string // and why
 	tel       decode.SpawnTelemetry
+	read      spawnRead
 }
 
 // set points the extension at a kernel (Open, Reset).
@@ -59,9 +60,11 @@ func (sp *spawnRun) ensure(ctx context.Context, r *Runner) error {
 }
 
 // encode records the submission's generations in pass: each a scan over
-// the ring, the drain, the spawn finalize.
-func (sp *spawnRun) encode(pass *webgpu.ComputePassEncoder, drain *webgpu.ComputePipeline, grid, slots uint32) {
+// the ring, the drain, the spawn finalize. control is the host copy as
+// uploaded: its TAILs are where the submission's spawns begin.
+func (sp *spawnRun) encode(pass *webgpu.ComputePassEncoder, drain *webgpu.ComputePipeline, grid uint32, control []byte, slots uint32) {
 	sp.ran, sp.why = sp.policy.next, sp.policy.reason
+	sp.read.mark(control)
 	scanGrid := min((slots+spawn.SpawnScanWidth-1)/spawn.SpawnScanWidth, maxScanGroups)
 	for range sp.ran {
 		pass.SetPipeline(sp.scan)

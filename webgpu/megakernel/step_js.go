@@ -191,9 +191,7 @@ func (s *submission) prepare(ctx context.Context, r *Runner) error {
 // decode.ReadbackSummary, and the copies into this step's staging, in one command
 // buffer, and submits it.
 func (s *submission) submit(r *Runner) error {
-	// A spawning ring reads its ring back, but on demand: the host copy
-	// learns the GPU-made slots (opcode, args, status) from it.
-	s.readRing = r.opts.readsRing() || r.wantRing || r.sp.on && r.opts.Readback != decode.ReadbackOnDemand
+	s.readRing = r.opts.readsRing() || r.wantRing
 	s.stage = r.res.staging[r.epochs%2]
 	enc, err := r.dev.CreateCommandEncoder("ringscope step")
 	if err != nil {
@@ -238,7 +236,7 @@ func (s *submission) encodeDrain(r *Runner, enc *webgpu.CommandEncoder) {
 	pass := enc.BeginComputePass(desc)
 	pass.SetBindGroup(abi.BindGroup, r.res.bindGroup)
 	if r.sp.on {
-		r.sp.encode(pass, s.drain, s.grid, r.q.Slots())
+		r.sp.encode(pass, s.drain, s.grid, r.q.Control(), r.q.Slots())
 		pass.End()
 		r.tr.encode(enc)
 		return
@@ -304,8 +302,16 @@ func (s *submission) readBack(ctx context.Context, r *Runner) error {
 			s.gpu, _ = webgpu.TimestampInterval(r.tq.vals[0], r.tq.vals[1])
 		}
 	}
-	if err := r.tr.after(ctx, r.tq.vals, r.rb[r.lay.controlOffset():r.lay.controlOffset()+r.lay.control]); err != nil {
+	control := r.rb[r.lay.controlOffset() : r.lay.controlOffset()+r.lay.control]
+	if err := r.tr.after(ctx, r.tq.vals, control); err != nil {
 		return err
+	}
+	if r.sp.on && !s.readRing && r.opts.summaryOn() {
+		// The host copy learns the GPU-made slots (opcode, args, status)
+		// by what the submission spawned, not by a ring read.
+		if err := r.sp.read.read(ctx, r, s.stage, control); err != nil {
+			return err
+		}
 	}
 	s.tRead = time.Now()
 	return nil
@@ -336,7 +342,7 @@ func (s *submission) absorb(r *Runner) error {
 	}
 	r.sumBytes, r.mapBytes = nil, nil
 	if r.opts.summaryOn() {
-		r.sumBytes, r.mapBytes = r.rb[lay.summaryOffset():lay.statusMapOffset()], r.rb[lay.statusMapOffset():lay.ringOffset()]
+		r.sumBytes, r.mapBytes = r.rb[lay.summaryOffset():lay.statusMapOffset()], r.rb[lay.statusMapOffset():lay.spawnOffset()]
 	}
 	b := decode.Buffers{Control: r.q.Control(), Log: r.q.Log()}
 	summary := r.opts.summaryOn() && !s.readRing
