@@ -270,6 +270,7 @@ func (r *Runner) Reset(opts Options) error {
 		r.res.fresh[bufData] = true
 	}
 	r.opts, r.lay = opts, lay
+	clearRingOnReset(r)
 	r.sp.set(&r.opts)
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}

@@ -22,16 +22,19 @@ import (
 // summary, status map, spawn state) plus at most the slots it spawned:
 // the device's own count of bytes copied into Go, not a time. A ring
 // small enough that its partitions lap within a submission reads them
-// whole; the host copy is still the GPU's. TAIL never goes back.
+// whole; the host copy is still the GPU's. TAIL never goes back. A Reset
+// to a ring of the same size zeroes it on the device: the next Step
+// uploads the root alone, and the device's ring is still the host copy
+// (the smaller tree leaves none of the larger one's slots).
 func TestSpawnedSlotsReachHostCopy(t *testing.T) {
 	dev := shared(t)
 	ctx := ctxT(t)
-	tr := examples.SpawnTree{Fanout: 3, Depth: 5, Seed: 5, Capacity: treeCapacity} // 364 nodes
 	var r *Runner
-	for _, c := range []struct {
-		slots, gens uint32
-		lap         bool
-	}{{4096, 2, false}, {200, 3, true}} {
+	for i, c := range []struct {
+		slots, gens, depth uint32
+		lap                bool
+	}{{4096, 2, 5, false}, {4096, 2, 4, false}, {200, 3, 5, true}} {
+		tr := examples.SpawnTree{Fanout: 3, Depth: c.depth, Seed: 5, Capacity: treeCapacity} // 364 nodes at depth 5
 		o := userOptions(tr.Kernel())
 		o.Slots, o.Tenants, o.Generations, o.Readback = c.slots, 1, c.gens, decode.ReadbackSummary
 		if r == nil {
@@ -54,6 +57,11 @@ func TestSpawnedSlotsReachHostCopy(t *testing.T) {
 			ep, err := r.Step(ctx)
 			require.NoError(t, err)
 			assert.False(t, ep.RingRead, "no ring read")
+			if i == 1 && steps == 0 {
+				// A Reset that kept the ring's buffer zeroed it on the
+				// device: the first Step uploads the root, not the ring.
+				assert.Less(t, ep.Telemetry.BytesUploaded, uint64(len(r.Ring()))/8, "the ring is not uploaded after a Reset")
+			}
 			sp, _ := r.Spawn()
 			made := sp.Spawned - spawned
 			spawned = sp.Spawned

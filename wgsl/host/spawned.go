@@ -94,3 +94,20 @@ func absorbRange(dst, src []byte, r ByteRange, keep []ByteRange) {
 		copy(dst[at:r.End], src[at-r.Start:])
 	}
 }
+
+// RingCleared tells the queue that the caller cleared the device's ring to
+// zeros, which is what Reset (or NewQueue) left the host copy, so the next
+// upload need not write the whole ring: it forgets the ring's dirty ranges
+// and keeps control's and the log's. A BFS from one published root then
+// uploads the root's slots, not a ring of a million (docs/PROTOCOL-SPAWN.md
+// §3). It refuses once anything was published (a TAIL or HEAD is not 0):
+// the host copy is no longer zeros.
+func (q *Queue) RingCleared() error {
+	for p := range uint32(abi.PriorityLevels) {
+		if q.tail(p) != 0 || q.head(p) != 0 {
+			return fmt.Errorf("host: ring cleared: partition %d has TAIL %d, HEAD %d: the host copy is not a fresh ring", p, q.tail(p), q.head(p))
+		}
+	}
+	q.dirty[RingBuffer].clear()
+	return nil
+}

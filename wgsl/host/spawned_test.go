@@ -11,7 +11,9 @@ import (
 )
 
 // slots returns the byte range of slots [s, e).
-func slots(s, e int) host.ByteRange { return host.ByteRange{Start: s * abi.SlotBytes, End: e * abi.SlotBytes} }
+func slots(s, e int) host.ByteRange {
+	return host.ByteRange{Start: s * abi.SlotBytes, End: e * abi.SlotBytes}
+}
 
 // TestTicketRanges: positions map to their partition's slots mod its
 // capacity; a wrapped span is two ranges, the lower first; a span of a
@@ -58,4 +60,20 @@ func TestAbsorbRingRanges(t *testing.T) {
 	assert.Equal(t, data[2*abi.SlotBytes:], ring[40*abi.SlotBytes:41*abi.SlotBytes])
 	assert.Equal(t, before[1][2*abi.SlotBytes:40*abi.SlotBytes], ring[2*abi.SlotBytes:40*abi.SlotBytes], "between the ranges: untouched")
 	assert.Equal(t, []host.ByteRange{slots(0, 2), slots(40, 41)}, q.RingChanges())
+}
+
+// TestRingCleared: after a Reset the ring's dirty ranges go and control's
+// stay, so an upload then writes the published slots alone; after a
+// publish it refuses and forgets nothing.
+func TestRingCleared(t *testing.T) {
+	q := newQueue(t, host.ControlConfig{Slots: 100, Tenants: 1})
+	require.NoError(t, q.Reset(host.ControlConfig{Slots: 100, Tenants: 1}))
+	require.NoError(t, q.RingCleared())
+	assert.Empty(t, q.Dirty(host.RingBuffer))
+	assert.NotEmpty(t, q.Dirty(host.ControlBuffer))
+	_, err := q.Publish([]host.Item{{Opcode: 7, Priority: 2}})
+	require.NoError(t, err)
+	assert.Equal(t, []host.ByteRange{slots(40, 41)}, q.Dirty(host.RingBuffer), "the root's slot alone")
+	require.Error(t, q.RingCleared())
+	assert.Equal(t, []host.ByteRange{slots(40, 41)}, q.Dirty(host.RingBuffer))
 }
