@@ -68,7 +68,9 @@ type Decoded struct {
 	// or -1 (no ring: zero slots).
 	RingFrom int
 	Timings  frame.Timings
-	dec      decode.Decoder
+	// Spawn is the frame's spawn telemetry (Meta.Spawn), nil when none.
+	Spawn *decode.SpawnTelemetry
+	dec   decode.Decoder
 }
 
 // DecodeBuffers strictly decodes one control + ring pair (and a log, when

@@ -155,6 +155,10 @@ type Meta struct {
 	// ring: a compact frame of the recorder's history, counted from the
 	// ring it had. nil otherwise (the ring says it).
 	Occupancy *Occupancy `json:"occupancy,omitempty"`
+	// Spawn is a spawning kernel's spawn telemetry as of this frame
+	// (spawn.go); nil for a ring that does not spawn. A compact frame
+	// keeps its counters, not its passes' history.
+	Spawn *decode.SpawnTelemetry `json:"spawn,omitempty"`
 }
 
 // Occupancy is decode.RingOccupancy as a frame's meta writes it: the

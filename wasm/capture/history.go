@@ -105,6 +105,9 @@ func (h *history) add(f *Frame, occ *Occupancy) bool {
 	h.occ = append(h.occ, Occupancy{})
 	i := len(h.frames) - 1
 	c := &h.frames[i]
+	if c.Meta.Spawn != nil {
+		c.Meta.Spawn.History = nil // the frame's own copy (Record): counters only
+	}
 	c.Control = copyOrNil(h.spare(0, len(f.Control)), f.Control)
 	if logBytes > 0 {
 		c.Log = appendCompactLog(h.spare(1, logBytes)[:0], f.Log)

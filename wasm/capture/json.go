@@ -218,6 +218,10 @@ func encodeMeta(m *Meta) ([]byte, error) {
 		w.Key("occupancy")
 		w.Uint32s(o[:])
 	}
+	if m.Spawn != nil {
+		w.Key("spawn")
+		writeSpawn(&w, m.Spawn)
+	}
 	w.EndObject()
 	return w.Bytes()
 }
@@ -305,6 +309,8 @@ func decodeMeta(b []byte, m *Meta) error {
 			} else {
 				d.Fail("want 9 counts, one a status")
 			}
+		case "spawn":
+			m.Spawn = decodeSpawn(d)
 		}
 	})
 }

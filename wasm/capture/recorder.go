@@ -187,6 +187,7 @@ func (r *Recorder) Record(f *Frame) bool {
 		d := *f.Meta.Dispatch
 		slot.Meta.Dispatch = &d
 	}
+	slot.Meta.Spawn = cloneSpawn(f.Meta.Spawn)
 	slot.Control = copyOrNil(slot.Control, f.Control)
 	slot.Ring = copyOrNil(slot.Ring, f.Ring)
 	slot.Patch = copyOrNil(slot.Patch, f.Patch)

@@ -114,7 +114,7 @@ func (r *Replay) Decode(i int, dst *Decoded) error {
 	if err := DecodeBuffers(dst, f.Control, ring, f.Log, r.c.Header.WindowOpcodes); err != nil {
 		return fmt.Errorf("capture: frame %d: %w", i, err)
 	}
-	dst.RingFrom, dst.Watchdog, dst.Timings = s.RingFrom, s.Watchdog, f.Meta.Timings
+	dst.RingFrom, dst.Watchdog, dst.Timings, dst.Spawn = s.RingFrom, s.Watchdog, f.Meta.Timings, f.Meta.Spawn
 	if !hasSlots(f) && f.Meta.Occupancy != nil {
 		dst.Ring.Occupancy = f.Meta.Occupancy.Ring() // its own, not the earlier ring's
 	}

@@ -21,7 +21,7 @@ func (r *Replay) Frame(i int, d *Decoded, store *frame.Store, sketchDepth, sketc
 	}
 	s := r.Summary(i)
 	p := frame.Parts{Seq: s.Seq, AtMillis: s.AtMillis, Ring: &d.Ring, Watchdog: d.Watchdog, Priority: d.Priority,
-		Report: &d.Report, Timings: d.Timings, SketchDepth: sketchDepth, SketchWidth: sketchWidth}
+		Report: &d.Report, Timings: d.Timings, Spawn: d.Spawn, SketchDepth: sketchDepth, SketchWidth: sketchWidth}
 	if d.HasLog {
 		p.Log = &d.Log
 	}

@@ -152,6 +152,7 @@ func (s *Studio) record(f *frame.Frame) {
 		d = DispatchOf(*f.Dispatch)
 		fr.Meta.Dispatch = &d
 	}
+	fr.Meta.Spawn = f.Spawn // Record copies it
 	if !s.rec.Record(fr) && fr.Patch != nil {
 		// The patch did not apply (a new generation) or fit beside its
 		// base: record the ring whole.
