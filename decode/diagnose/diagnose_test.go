@@ -143,6 +143,17 @@ func TestASmallFinishedWorkloadThatFaultedIsAStorm(t *testing.T) {
 	}
 	assert.Equal(t, Degraded, got.Health)
 	require.Equal(t, []string{"fault-storm"}, kinds(got))
+	// Attached, the host's kernel leaves its FAULT slots in place (the
+	// ringscope runner reclaims its own): the same verdict.
+	ad, ar := New(), newRing(64, 2)
+	ar.complete(0, 2, 16, 4)
+	ar.tel.Occupancy.Fault, ar.tel.Occupancy.Empty = 4, 60
+	ar.log.Records = r.log.Records
+	var att *Diagnosis
+	for range 3 {
+		att = ar.step(ad, 100)
+	}
+	require.Equal(t, []string{"fault-storm"}, kinds(att), "a host's ring, its FAULT slots unreclaimed")
 	c := got.First()
 	share, _ := c.Evidence.Get("share")
 	assert.InDelta(t, 0.25, share, 1e-9)

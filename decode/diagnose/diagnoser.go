@@ -37,6 +37,7 @@ type sample struct {
 	exhausted  uint32
 	dispatches uint32
 	queue      uint32
+	active     uint32 // slots in an active status: work left to run
 	backlog    uint32 // PUBLISHED slots: queued and not yet claimed
 	requeues   uint64
 	logCursor  uint32
@@ -96,7 +97,7 @@ func (d *Diagnoser) record(in *Input, f *Facts) *sample {
 	d.seq++
 	s := &d.hist[(d.seq-1)%windowFrames]
 	*s = sample{at: in.AtMillis, done: c.DoneCount, faults: c.Faults, denied: c.Denied, exhausted: c.BudgetExhausted,
-		dispatches: c.Dispatches, queue: in.Ring.Occupancy.QueueDepth(), backlog: in.Ring.Occupancy.Published, refused: f.Refused, published: f.Published,
+		dispatches: c.Dispatches, queue: in.Ring.Occupancy.QueueDepth(), active: in.Ring.Occupancy.ActiveSlots(), backlog: in.Ring.Occupancy.Published, refused: f.Refused, published: f.Published,
 		tenant: c.TenantFairness, priority: c.PriorityFairness}
 	if in.Requeues != nil {
 		s.requeues = in.Requeues.RequeueCount + in.Requeues.AgedPromotions

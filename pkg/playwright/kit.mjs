@@ -106,7 +106,9 @@ async function watch(handle, check, within) {
   const end = Date.now() + within;
   for (;;) {
     const s = await handle.snapshot();
-    if (!check(s) || Date.now() >= end) return s;
+    // No frame read yet (an attachment's first copy still in flight) is
+    // no verdict: read again.
+    if ((s.diagnosis && !check(s)) || Date.now() >= end) return s;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
