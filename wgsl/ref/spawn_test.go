@@ -16,6 +16,8 @@ import (
 
 // treeRun drains a spawn tree from its root through host submissions of
 // passes generations each, as a runner does, and returns the buffers.
+// After each submission every TAIL is at least what it was and the ring
+// is unlapped (with passes = 1: after every generation).
 type treeRun struct {
 	visits, dropped []uint32
 	k               ref.Kernel
@@ -31,6 +33,7 @@ func runTree(t *testing.T, tr examples.SpawnTree, slots uint32, g ref.Grid, budg
 	run := &treeRun{visits: make([]uint32, tr.Nodes()), dropped: make([]uint32, tr.Nodes()), r: r}
 	run.k = ref.Kernel{User: tr.Ref(run.visits, run.dropped), Spawn: ref.NewSpawnState()}
 	r.publish(host.Item{Opcode: examples.SpawnTreeOpcode, Tenant: tr.Tenant, Priority: 2, Args: tr.Root()})
+	var tails [abi.PriorityLevels]uint32
 	for q.NeedsSubmit() {
 		require.Less(t, run.submissions, 1000, "the tree never drains")
 		r.upload()
@@ -40,6 +43,14 @@ func runTree(t *testing.T, tr examples.SpawnTree, slots uint32, g ref.Grid, budg
 		require.NoError(t, err)
 		require.NoError(t, q.Absorb(r.b.Control, r.b.Ring, r.b.Log))
 		run.submissions++
+		// TAIL only grows, and never laps HEAD (docs/PROTOCOL-SPAWN.md §3),
+		// generation after generation.
+		for p := range tails {
+			now := abi.Word(q.Control(), abi.CtrlTail+p)
+			require.GreaterOrEqualf(t, now, tails[p], "submission %d: TAIL[%d] went back", run.submissions, p)
+			tails[p] = now
+		}
+		require.Truef(t, q.Unlapped(), "submission %d: TAIL passed HEAD + capacity", run.submissions)
 	}
 	return run
 }
