@@ -72,26 +72,40 @@ func TestBFSRow(t *testing.T) {
 	defer r.Close()
 	lvl := newLevelBFS(ctx, t, dev, g)
 	runs := reps(5)
-	var spawnGPU, spawnWall, levelGPU, levelWall []float64
+	var spawnGPU, spawnWall, spawnReset, levelGPU, levelWall []float64
+	var uploaded, readBack, prepare, submit, readWait, resetMs, queueResetMs []float64
+	hcfg := host.ControlConfig{Slots: def.Slots, Tenants: 1}
+	hq, err := host.NewQueue(hcfg, 0)
+	must(t, err)
 	var grid, width uint32
 	for k := range runs + 1 { // run 0 compiles and creates
+		t0 := time.Now()
 		must(t, r.Reset(o))
 		items, err := def.Workload.Items(nil)
 		must(t, err)
 		_, err = r.Publish(items)
 		must(t, err)
+		reset := time.Since(t0) // timed apart: the GPU's clock is raised between
+		// What of Reset is the host queue's own (zeroing its ring copy):
+		// the same Reset on a bare host.Queue of the same shape.
+		tq := time.Now()
+		must(t, hq.Reset(hcfg))
+		queueReset := time.Since(tq)
 		must(t, warm.warm(ctx))
 		t1 := time.Now()
 		var gpu time.Duration
+		var ep *megakernel.Epoch
 		steps := 0
+		var up, rb uint64
 		for r.Pending() > 0 {
-			ep, err := r.Step(ctx)
+			ep, err = r.Step(ctx)
 			must(t, err)
 			gpu += ep.GPUTime
+			up, rb = up+ep.Telemetry.BytesUploaded, rb+ep.Telemetry.BytesReadBack
 			grid, width = ep.Grid, ep.Width
 			steps++
 		}
-		wall := time.Since(t1)
+		t2 := time.Now()
 		b, err := r.ReadBuffer(ctx, "dist")
 		must(t, err)
 		checkDist(t, "spawn BFS", abi.Words(b), want)
@@ -103,19 +117,28 @@ func TestBFSRow(t *testing.T) {
 		lg, lw := lvl.run(ctx, t, root)
 		checkDist(t, "level-synchronous BFS", lvl.dist, want)
 		if k > 0 {
-			spawnGPU, spawnWall = append(spawnGPU, gteps(traversed, gpu)), append(spawnWall, gteps(traversed, wall))
+			spawnGPU, spawnWall = append(spawnGPU, gteps(traversed, gpu)), append(spawnWall, gteps(traversed, t2.Sub(t1)))
+			spawnReset = append(spawnReset, gteps(traversed, reset+t2.Sub(t1)))
 			levelGPU, levelWall = append(levelGPU, gteps(traversed, lg)), append(levelWall, gteps(traversed, lw))
+			uploaded, readBack = append(uploaded, float64(up)), append(readBack, float64(rb))
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+			prepare, submit, readWait = append(prepare, ms(ep.Timings.Prepare)), append(submit, ms(ep.Timings.Upload+ep.Timings.Submit)), append(readWait, ms(ep.Timings.Readback))
+			resetMs, queueResetMs = append(resetMs, ms(reset)), append(queueResetMs, ms(queueReset))
 		}
 	}
 	sp, _ := r.Spawn()
 	emit("bfs", fmt.Sprintf("RMAT 2^%d", scale), map[string]any{
 		"vertices": g.Vertices(), "edges": len(g.Neighbours), "root": root, "reached": reached, "traversed": traversed, "levels": levels,
 		"generateSeconds": gen.Seconds(),
-		"spawnGTEPSgpu":   dist(spawnGPU), "spawnGTEPSwall": dist(spawnWall),
+		"spawnGTEPSgpu":   dist(spawnGPU), "spawnGTEPSwall": dist(spawnWall), "spawnGTEPSwallWithReset": dist(spawnReset),
 		"levelGTEPSgpu": dist(levelGPU), "levelGTEPSwall": dist(levelWall),
+		"spawnBytesUploaded": dist(uploaded), "spawnBytesReadBack": dist(readBack), "ringBytes": uint64(def.Slots) * abi.SlotBytes,
+		"spawnStepMs":  map[string]any{"prepare": dist(prepare), "uploadSubmit": dist(submit), "readback": dist(readWait)},
+		"spawnResetMs": map[string]any{"resetAndPublish": dist(resetMs), "hostQueueResetAlone": dist(queueResetMs)},
 		"spawnShape": fmt.Sprintf("grid %d×%d, budget %d, %d generations in 1 submission, ring %d slots, JIT; spawned %d, refused %d",
 			grid, width, pageBudget, levels, def.Slots, sp.Spawned, sp.RefusedFull+sp.RefusedBad),
 		"levelShape": "bfs_level.wgsl: one dispatch per level (64-wide, a lane per frontier vertex), one submit + counts readback per level",
+		"wall":       "spawn: the Steps after Publish (user buffers made, root uploaded, submission, control and spawn state read back); withReset: plus Reset and Publish (the host copy re-zeroed, the device ring cleared by the GPU), timed before the warm-up; level: dist upload to the last level's readback",
 	})
 }
 
