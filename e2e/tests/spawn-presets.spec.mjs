@@ -41,6 +41,21 @@ for (const [preset, opcode] of [['bfs', '0x10'], ['wavefront', '0x10']]) {
     await expect(page.getByTestId('generations-sub')).toContainText(`${spawn.spawned.toLocaleString('en-US')} spawned`);
     await expect(panel.getByTestId('generation-row').first()).toBeVisible();
     await expect(page.getByTestId('generations-opcodes')).toContainText(`${preset} ${spawn.byOpcode[16].toLocaleString('en-US')}`);
+    if (preset !== 'bfs') return;
+    // A capture of the run keeps each frame's spawn telemetry (docs/CAPTURE.md
+    // §1.3): its replay's first frame, of the built-in workload before the
+    // kernel, shows no generations; its last shows the same as live.
+    const count = await page.evaluate(async () => {
+      const info = await ringscope.importCapture(await ringscope.exportCapture());
+      return info.count;
+    });
+    expect(count).toBeGreaterThan(1);
+    await expect(page.getByTestId('replaying')).toBeVisible();
+    await expect(panel.getByTestId('generation-row')).toHaveCount(0);
+    await page.evaluate((last) => ringscope.replay(last), count - 1);
+    await expect(page.getByTestId('generations-sub')).toContainText(`${spawn.spawned.toLocaleString('en-US')} spawned`);
+    await expect(page.getByTestId('generations-opcodes')).toContainText(`${preset} ${spawn.byOpcode[16].toLocaleString('en-US')}`);
+    await page.evaluate(() => ringscope.live());
   });
 }
 
