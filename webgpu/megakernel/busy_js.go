@@ -61,10 +61,10 @@ type mapRead struct {
 	off   uint64
 }
 
-// mapReadWatched maps stage into dst (MapReadInto), telling the observer
-// while it waits past the grace.
-func (r *Runner) mapReadWatched(ctx context.Context, stage *webgpu.Buffer, dst []byte, off uint64, bound time.Duration) error {
-	w := &r.waits
+// mapRead maps stage, of a submission on dev under bound, into dst
+// (MapReadInto), telling the observer while it waits past the grace which
+// user opcodes the submission could run (inFlight).
+func (w *waiter) mapRead(ctx context.Context, dev *webgpu.Device, stage *webgpu.Buffer, dst []byte, off uint64, bound time.Duration, inFlight func() []string) error {
 	if w.observer == nil {
 		return stage.MapReadInto(ctx, dst, off)
 	}
@@ -83,12 +83,12 @@ func (r *Runner) mapReadWatched(ctx context.Context, stage *webgpu.Buffer, dst [
 		case err := <-w.done:
 			w.timer.Stop()
 			if told {
-				w.observer(Wait{Waited: time.Since(t0), Bound: bound, Done: true, Lost: r.dev.Err() != nil})
+				w.observer(Wait{Waited: time.Since(t0), Bound: bound, Done: true, Lost: dev.Err() != nil})
 			}
 			return err
 		case <-w.timer.C:
 			told = true
-			w.observer(Wait{Waited: time.Since(t0), Bound: bound, Opcodes: r.InFlightUserOpcodes()})
+			w.observer(Wait{Waited: time.Since(t0), Bound: bound, Opcodes: inFlight()})
 			w.timer.Reset(busyTick)
 		}
 	}

@@ -37,30 +37,30 @@ type programs struct {
 	prepared preparedKernel
 }
 
-// compileModules compiles the drain and finalize modules at once: each
-// waits for its compilation info, and the implementation compiles them in
-// parallel (startup waits for the slower, not the sum).
-func (r *Runner) compileModules(ctx context.Context) error {
+// compile compiles k's drain module and the finalize module on dev at
+// once: each waits for its compilation info, and the implementation
+// compiles them in parallel (startup waits for the slower, not the sum).
+func (p *programs) compile(ctx context.Context, dev *webgpu.Device, k *wgsl.Kernel) error {
 	// Every Step asks; the closures below would move their variables to the
 	// heap, an allocation per Step, were they declared before this return.
-	if r.prog.drainModule != nil && r.prog.finalizeModule != nil {
+	if p.drainModule != nil && p.finalizeModule != nil {
 		return nil
 	}
 	var drainErr, finalizeErr error
 	var wg sync.WaitGroup
-	if r.prog.drainModule == nil {
+	if p.drainModule == nil {
 		wg.Go(func() {
 			var m *webgpu.ShaderModule
-			if m, drainErr = compileDrain(ctx, r.dev, &r.opts.Kernel); drainErr == nil {
-				r.prog.drainModule = m
+			if m, drainErr = compileDrain(ctx, dev, k); drainErr == nil {
+				p.drainModule = m
 			}
 		})
 	}
-	if r.prog.finalizeModule == nil {
+	if p.finalizeModule == nil {
 		wg.Go(func() {
 			var m *webgpu.ShaderModule
-			if m, finalizeErr = r.dev.CreateShaderModule(ctx, "ringscope finalize", wgsl.FinalizeSource()); finalizeErr == nil {
-				r.prog.finalizeModule = m
+			if m, finalizeErr = dev.CreateShaderModule(ctx, "ringscope finalize", wgsl.FinalizeSource()); finalizeErr == nil {
+				p.finalizeModule = m
 			}
 		})
 	}
@@ -70,11 +70,26 @@ func (r *Runner) compileModules(ctx context.Context) error {
 		return drainErr
 	}
 	if drainErr != nil {
-		return failOn(r.dev, "compile drain", drainErr)
+		return failOn(dev, "compile drain", drainErr)
 	}
 	if finalizeErr != nil {
-		return failOn(r.dev, "compile finalize", finalizeErr)
+		return failOn(dev, "compile finalize", finalizeErr)
 	}
+	return nil
+}
+
+// layout creates the explicit bind group and pipeline layouts of
+// PROTOCOL §1 for k on dev, shared by the drain and the finalize
+// pipelines.
+func (p *programs) layout(dev *webgpu.Device, k *wgsl.Kernel) error {
+	if p.pipeLayout != nil {
+		return nil
+	}
+	bgl, pl, err := kernelLayout(dev, k)
+	if err != nil {
+		return failOn(dev, "create layout", err)
+	}
+	p.bgl, p.pipeLayout = bgl, pl
 	return nil
 }
 
@@ -82,10 +97,10 @@ func (r *Runner) compileModules(ctx context.Context) error {
 // a cache miss, with its cache key; hit reports that both the drain and
 // the finalize pipeline were reused.
 func (r *Runner) pipeline(ctx context.Context, width uint32, jit bool) (p *webgpu.ComputePipeline, key string, hit bool, err error) {
-	if err := r.compileModules(ctx); err != nil {
+	if err := r.prog.compile(ctx, r.dev, &r.opts.Kernel); err != nil {
 		return nil, "", false, err
 	}
-	if err := r.ensureLayout(); err != nil {
+	if err := r.prog.layout(r.dev, &r.opts.Kernel); err != nil {
 		return nil, "", false, err
 	}
 	// Warm's compile may end after Rebind or Close released the

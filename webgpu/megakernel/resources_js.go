@@ -64,7 +64,7 @@ func (r *Runner) ensureBuffers(ctx context.Context) (bool, error) {
 		!r.tr.stale() {
 		return false, nil
 	}
-	if err := r.ensureLayout(); err != nil {
+	if err := r.prog.layout(r.dev, &r.opts.Kernel); err != nil {
 		return false, err
 	}
 	if err := pushScopes(r.dev); err != nil {
@@ -185,20 +185,6 @@ func popScopes(ctx context.Context, dev *webgpu.Device) error {
 	return errors.Join(oerr, verr)
 }
 
-// ensureLayout creates the explicit bind group and pipeline layouts of
-// PROTOCOL §1, shared by the drain and the finalize pipelines.
-func (r *Runner) ensureLayout() error {
-	if r.prog.pipeLayout != nil {
-		return nil
-	}
-	bgl, pl, err := kernelLayout(r.dev, &r.opts.Kernel)
-	if err != nil {
-		return failOn(r.dev, "create layout", err)
-	}
-	r.prog.bgl, r.prog.pipeLayout = bgl, pl
-	return nil
-}
-
 // kernelLayout is k's bind group layout (the ABI's bindings, then k's
 // buffers) and the pipeline layout of it.
 func kernelLayout(dev *webgpu.Device, k *wgsl.Kernel) (*webgpu.BindGroupLayout, *webgpu.PipelineLayout, error) {
@@ -244,7 +230,7 @@ func (r *Runner) Rebind(ctx context.Context, dev *webgpu.Device) error {
 	r.release()
 	r.dev = dev
 	r.current = [3]bool{}
-	return r.compileModules(ctx)
+	return r.prog.compile(ctx, r.dev, &r.opts.Kernel)
 }
 
 // release drops every device resource (destroying the buffers).

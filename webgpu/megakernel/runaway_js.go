@@ -82,7 +82,8 @@ func (w *watchdog) expire() {
 	w.dev.Abandon(LostRunaway, fmt.Sprintf("a submission did not complete within %v", w.bound))
 }
 
-// runaway is the error of a submission its watchdog expired on.
-func (r *Runner) runaway(bound time.Duration) error {
-	return &RunawayError{Bound: bound, Opcodes: r.InFlightUserOpcodes(), Err: r.dev.Err()}
+// runaway is the error of the submission w expired on, which could run
+// the user opcodes inFlight.
+func (w *watchdog) runaway(inFlight []string) error {
+	return &RunawayError{Bound: w.bound, Opcodes: inFlight, Err: w.dev.Err()}
 }

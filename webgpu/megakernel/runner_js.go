@@ -123,7 +123,7 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 	r := &Runner{dev: dev, opts: opts, lay: lay, q: q}
 	r.sp.set(&r.opts)
 	r.tr.dev, r.tr.opts = dev, &r.opts
-	if err := r.compileModules(ctx); err != nil {
+	if err := r.prog.compile(ctx, r.dev, &r.opts.Kernel); err != nil {
 		return nil, err
 	}
 	r.decodeHostCopy()
@@ -149,10 +149,11 @@ func cloneOptions(o Options) Options {
 	return o
 }
 
-// fail wraps err for op, adding webgpu.ErrDeviceLost when the device is
-// gone so that every error path of a lost device matches it.
-func (r *Runner) fail(op string, err error) error {
-	if lost := r.dev.Err(); lost != nil && !errors.Is(err, webgpu.ErrDeviceLost) {
+// failOn wraps err for op, adding webgpu.ErrDeviceLost when dev is gone,
+// so that every error path of a lost device, the Runner's and the
+// Attachment's, matches it.
+func failOn(dev *webgpu.Device, op string, err error) error {
+	if lost := dev.Err(); lost != nil && !errors.Is(err, webgpu.ErrDeviceLost) {
 		return fmt.Errorf("megakernel: %s: %w (%w)", op, err, lost)
 	}
 	return fmt.Errorf("megakernel: %s: %w", op, err)

@@ -289,9 +289,9 @@ func (s *submission) readBack(ctx context.Context, r *Runner) error {
 	}
 	bound := r.opts.submissionTimeout()
 	r.watch.arm(r.dev, bound)
-	err := r.mapReadWatched(ctx, s.stage, r.rb[from:to], from, bound)
+	err := r.waits.mapRead(ctx, r.dev, s.stage, r.rb[from:to], from, bound, r.InFlightUserOpcodes)
 	if r.watch.disarm() {
-		return r.runaway(bound)
+		return r.watch.runaway(r.InFlightUserOpcodes())
 	}
 	if err != nil {
 		return failOn(r.dev, "read back", err)

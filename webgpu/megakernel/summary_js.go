@@ -4,8 +4,6 @@ package megakernel
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
@@ -60,15 +58,6 @@ type reduceTarget struct {
 
 func (r *Runner) reduceTarget() reduceTarget {
 	return reduceTarget{dev: r.dev, opts: &r.opts, lay: &r.lay, slots: r.q.Slots(), control: r.res.bufs[bufControl], ring: r.res.bufs[bufRing]}
-}
-
-// failOn wraps err for op, adding webgpu.ErrDeviceLost when dev is gone
-// (Runner.fail's rule, for code shared with the Attachment).
-func failOn(dev *webgpu.Device, op string, err error) error {
-	if lost := dev.Err(); lost != nil && !errors.Is(err, webgpu.ErrDeviceLost) {
-		return fmt.Errorf("megakernel: %s: %w (%w)", op, err, lost)
-	}
-	return fmt.Errorf("megakernel: %s: %w", op, err)
 }
 
 // ensure creates what the reduce pass over t needs (on a cache miss) and
