@@ -23,19 +23,18 @@ const (
 // whose occupancy counts more than 2^32 − 1 slots; a decoded one never fails.
 func (t *RingTelemetry) RuntimeCounters() (RuntimeCounters, error) {
 	o := &t.Occupancy
-	if sum := uint64(o.Empty) + uint64(o.Published) + uint64(o.Claimed) + uint64(o.Done) + uint64(o.WaitIO) +
-		uint64(o.Yield) + uint64(o.Requeue) + uint64(o.Fault) + uint64(o.Unknown); sum > math.MaxUint32 {
+	if sum := o.sum(anyStatus); sum > math.MaxUint32 {
 		return RuntimeCounters{}, fmt.Errorf("decode: occupancy counts %d slots, more than the 32-bit telemetry ABI can hold", sum)
 	}
-	total, queue, empty := o.TotalSlots(), o.QueueDepth(), o.Empty
+	total, queue, empty := o.TotalSlots(), o.QueueDepth(), o[StatusEmpty]
 	rc := RuntimeCounters{
 		TotalSlots:           total,
 		QueueDepth:           queue,
 		GPUIdleSlots:         empty,
 		DrainedSlots:         t.Control.DoneCount,
-		UnreclaimedDoneSlots: o.Done,
-		RequeueSlots:         o.Requeue,
-		FaultSlots:           o.Fault,
+		UnreclaimedDoneSlots: o[StatusDone],
+		RequeueSlots:         o[StatusRequeue],
+		FaultSlots:           o[StatusFault],
 	}
 	if total > 0 {
 		rc.GPUIdlePPM = uint32(min(ppmScale, uint64(empty)*ppmScale/uint64(total)))

@@ -48,17 +48,17 @@ func TestRuntimeCounters(t *testing.T) {
 		{name: "empty ring", want: RuntimeCounters{}},
 		{
 			name: "all idle",
-			occ:  RingOccupancy{Empty: 3},
+			occ:  RingOccupancy{StatusEmpty: 3},
 			want: RuntimeCounters{TotalSlots: 3, GPUIdleSlots: 3, GPUIdlePPM: 1_000_000},
 		},
 		{
 			name: "floor divisions",
-			occ:  RingOccupancy{Empty: 1, Published: 1, Fault: 1},
+			occ:  RingOccupancy{StatusEmpty: 1, StatusPublished: 1, StatusFault: 1},
 			want: RuntimeCounters{TotalSlots: 3, QueueDepth: 2, GPUIdleSlots: 1, GPUIdlePPM: 333333, FrontierDensityBps: 6666, OccupancyProxyBps: 6666, FaultSlots: 1},
 		},
 		{
 			name:    "single non-zero tenant has no skew",
-			occ:     RingOccupancy{Done: 1},
+			occ:     RingOccupancy{StatusDone: 1},
 			tenants: [abi.TenantSlots]uint32{0, 0, 5},
 			want:    RuntimeCounters{TotalSlots: 1, OccupancyProxyBps: 10000, UnreclaimedDoneSlots: 1, TenantFairnessTotal: 5},
 		},
@@ -68,7 +68,7 @@ func TestRuntimeCounters(t *testing.T) {
 			prios:   [abi.PriorityLevels]uint32{m, m, m, m, m},
 			want:    RuntimeCounters{TenantFairnessTotal: 2*m + 1, TenantFairnessSkew: m - 1, PriorityFairnessTotal: 5 * m},
 		},
-		{name: "hand-built inconsistent occupancy", occ: RingOccupancy{Empty: m, Published: 5}, wantFail: true},
+		{name: "hand-built inconsistent occupancy", occ: RingOccupancy{StatusEmpty: m, StatusPublished: 5}, wantFail: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tel := RingTelemetry{Occupancy: tc.occ}

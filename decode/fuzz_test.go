@@ -247,7 +247,7 @@ func FuzzDecodeDump(f *testing.F) {
 		if len(tel.Slots) <= 1<<12 {
 			st, err := tel.Sketch(2, 32)
 			require.NoError(t, err)
-			assert.Equal(t, tel.Occupancy.TotalSlots()-tel.Occupancy.Empty, st.SketchedSlots)
+			assert.Equal(t, tel.Occupancy.TotalSlots()-tel.Occupancy[StatusEmpty], st.SketchedSlots)
 			assert.Equal(t, tel.Occupancy.ActiveSlots(), st.ActiveSlots)
 		}
 		_ = tel.PriorityAccounting().DrainRecommendation()

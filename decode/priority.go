@@ -18,7 +18,7 @@ type PriorityRequeueAccounting struct {
 // PriorityAccounting seeds the accounting from a snapshot: the REQUEUE
 // slots it holds; the ring carries no ages or promotions.
 func (t *RingTelemetry) PriorityAccounting() PriorityRequeueAccounting {
-	return PriorityRequeueAccounting{RequeueCount: uint64(t.Occupancy.Requeue)}
+	return PriorityRequeueAccounting{RequeueCount: uint64(t.Occupancy[StatusRequeue])}
 }
 
 // RecordRequeue counts one requeue of a slot requeued age times (saturating).

@@ -68,6 +68,6 @@ func (t *RingTelemetry) FillLaunchRequest(req LaunchRequest, p LaunchPolicy) (La
 	}
 	req.HotWindowCount = max(req.HotWindowCount, hotWins)
 
-	req.RequeueCount = plusSat(req.RequeueCount, uint64(t.Occupancy.Requeue))
+	req.RequeueCount = plusSat(req.RequeueCount, uint64(t.Occupancy[StatusRequeue]))
 	return req, nil
 }

@@ -53,7 +53,7 @@ func TestFillLaunchRequest(t *testing.T) {
 	tel := &decode.RingTelemetry{
 		Control: decode.ControlSnapshot{Metrics: []decode.Metric{{Opcode: 1, Count: 5}, {Opcode: 7, Count: 1}}},
 		Occupancy: decode.RingOccupancy{
-			Empty: 4, Published: 2, Requeue: 1, Done: 1,
+			decode.StatusEmpty: 4, decode.StatusPublished: 2, decode.StatusRequeue: 1, decode.StatusDone: 1,
 		},
 		Windows: []decode.WindowTelemetry{
 			{Ticket: 1, Required: 2, Lookahead: 2},
@@ -116,14 +116,14 @@ func TestRecommendLaunchErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), "decode: ")
 	})
 	t.Run("adapter limits are still checked", func(t *testing.T) {
-		tel := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Published: 1}}
+		tel := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{decode.StatusPublished: 1}}
 		_, err := tel.RecommendLaunch(decode.LaunchRequest{QueueLen: 1})
 		var reqErr *decode.LaunchRequestError
 		require.ErrorAs(t, err, &reqErr)
 		assert.Equal(t, "MaxWorkgroupSizeX", reqErr.Field)
 	})
 	t.Run("budget overrun is out of memory", func(t *testing.T) {
-		tel := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{Published: 1}}
+		tel := &decode.RingTelemetry{Occupancy: decode.RingOccupancy{decode.StatusPublished: 1}}
 		req := direct(1, 64, 256)
 		req.DeviceMemoryBudgetBytes = 1024
 		_, err := tel.RecommendLaunch(req)

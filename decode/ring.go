@@ -131,18 +131,11 @@ func CountOccupancy(ring []byte) (RingOccupancy, error) {
 // occupancyOf sums decodeSlots' two count tables (the last entry counts the
 // unknown statuses).
 func occupancyOf(counts *[2][abi.StatusCount + 1]uint32) RingOccupancy {
-	c := func(s int) uint32 { return counts[0][s] + counts[1][s] }
-	return RingOccupancy{
-		Empty:     c(abi.StatusEmpty),
-		Published: c(abi.StatusPublished),
-		Claimed:   c(abi.StatusClaimed),
-		Done:      c(abi.StatusDone),
-		WaitIO:    c(abi.StatusWaitIO),
-		Yield:     c(abi.StatusYield),
-		Requeue:   c(abi.StatusRequeue),
-		Fault:     c(abi.StatusFault),
-		Unknown:   c(abi.StatusCount),
+	var o RingOccupancy
+	for s := range o {
+		o[s] = counts[0][s] + counts[1][s]
 	}
+	return o
 }
 
 // DecodeSlot decodes slot i of ring (whole 64-byte slots), as DecodeInto

@@ -40,7 +40,7 @@ func TestDecodeMixedStatuses(t *testing.T) {
 	ring := statusRing(0, 1, 1, 2, 3, 3, 3, 4, 5, 6, 7, 8, 0xFFFFFFFF, 0)
 	tel, err := tryDecode(newControl(0, 14).bytes(), ring)
 	require.NoError(t, err)
-	assert.Equal(t, RingOccupancy{Empty: 2, Published: 2, Claimed: 1, Done: 3, WaitIO: 1, Yield: 1, Requeue: 1, Fault: 1, Unknown: 2}, tel.Occupancy)
+	assert.Equal(t, RingOccupancy{StatusEmpty: 2, StatusPublished: 2, StatusClaimed: 1, StatusDone: 3, StatusWaitIO: 1, StatusYield: 1, StatusRequeue: 1, StatusFault: 1, StatusUnknown: 2}, tel.Occupancy)
 	assert.Equal(t, uint32(14), tel.Occupancy.TotalSlots())
 	assert.Equal(t, uint32(9), tel.Occupancy.QueueDepth(), "FAULT and unknown count toward the queue depth")
 	assert.Equal(t, uint32(6), tel.Occupancy.ActiveSlots())
@@ -220,7 +220,7 @@ func TestActiveSlotsForOpcode(t *testing.T) {
 
 func TestOccupancySaturates(t *testing.T) {
 	const m = 0xFFFFFFFF
-	o := RingOccupancy{Empty: m, Published: m, Fault: 1}
+	o := RingOccupancy{StatusEmpty: m, StatusPublished: m, StatusFault: 1}
 	assert.Equal(t, uint32(m), o.TotalSlots())
 	assert.Equal(t, uint32(m), o.QueueDepth())
 	assert.Equal(t, uint32(m), o.ActiveSlots())
@@ -293,4 +293,28 @@ func TestDecodeControlIntoKeepsSlots(t *testing.T) {
 	assert.Equal(t, before, dst)
 	cb := control.bytes()
 	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = decodeControlInto(&dst, cb) }))
+}
+
+func TestStatusLabels(t *testing.T) {
+	for _, tc := range []struct {
+		s                           Status
+		protocol, kebab, snake, cam string
+	}{
+		{StatusEmpty, "EMPTY", "empty", "empty", "empty"},
+		{StatusWaitIO, "WAIT_IO", "wait-io", "wait_io", "waitIO"},
+		{StatusFault, "FAULT", "fault", "fault", "fault"},
+		{StatusUnknown, "UNKNOWN", "unknown", "unknown", "unknown"},
+		{0xDEADBEEF, "UNKNOWN", "unknown", "unknown", "unknown"},
+	} {
+		assert.Equal(t, tc.protocol, tc.s.Label(StatusProtocol))
+		assert.Equal(t, tc.kebab, tc.s.Label(StatusKebab))
+		assert.Equal(t, tc.snake, tc.s.Label(StatusSnake))
+		assert.Equal(t, tc.cam, tc.s.Label(StatusCamel))
+	}
+	var o RingOccupancy
+	o[StatusYield], o[StatusUnknown] = 3, 2
+	assert.EqualValues(t, 3, o.Of(StatusYield))
+	assert.EqualValues(t, 2, o.Of(0xDEADBEEF), "every unknown value reads the unknown count")
+	assert.EqualValues(t, 3, o.ActiveSlots())
+	assert.EqualValues(t, 5, o.QueueDepth())
 }

@@ -265,17 +265,13 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 		occ[i] = h.word(abi.SumOccupancy + uint64(i))
 		total += uint64(occ[i])
 	}
-	o := RingOccupancy{
-		Empty: occ[abi.StatusEmpty], Published: occ[abi.StatusPublished], Claimed: occ[abi.StatusClaimed],
-		Done: occ[abi.StatusDone], WaitIO: occ[abi.StatusWaitIO], Yield: occ[abi.StatusYield],
-		Requeue: occ[abi.StatusRequeue], Fault: occ[abi.StatusFault], Unknown: occ[abi.StatusCount],
-	}
-	active := uint64(o.Published) + uint64(o.Claimed) + uint64(o.WaitIO) + uint64(o.Yield) + uint64(o.Requeue)
+	o := RingOccupancy(occ)
+	active := o.sum(Status.Active)
 	switch {
 	case total != uint64(h.slots):
 		return summaryErr(abi.SumOccupancy*abi.WordBytes, "occupancy counts %d slots, the header %d", total, h.slots)
-	case uint64(h.sketched) != uint64(h.slots)-uint64(o.Empty):
-		return summaryErr(abi.SumSketched*abi.WordBytes, "%d sketched slots, but %d are not EMPTY", h.sketched, uint64(h.slots)-uint64(o.Empty))
+	case uint64(h.sketched) != uint64(h.slots)-uint64(o[StatusEmpty]):
+		return summaryErr(abi.SumSketched*abi.WordBytes, "%d sketched slots, but %d are not EMPTY", h.sketched, uint64(h.slots)-uint64(o[StatusEmpty]))
 	case uint64(h.active) != active:
 		return summaryErr(abi.SumActive*abi.WordBytes, "%d active slots, but occupancy says %d", h.active, active)
 	}
@@ -462,9 +458,15 @@ func checkStatusMap(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]ui
 	return &DecodeError{Buffer: BufferStatusMap, Offset: 0, Msg: "status map: inconsistent with the summary's occupancy"}
 }
 
-// countNibbles adds the nibbles of x per code 0–8 to counts and ORs the
-// nibbles of codes 9–15 (bit 3 set with any other) into bad.
+// countNibbles adds the nibbles of x per code 0–StatusMapUnknown to
+// counts and ORs the nibbles of larger codes into bad.
 func countNibbles(x uint64, counts *[abi.StatusMapUnknown + 1]uint64, bad *uint64) {
+	if abi.StatusMapUnknown != 8 {
+		// The bit arithmetic below counts codes 0–8 (9–15: bit 3 set with
+		// any other); another ABI's statuses are counted nibble by nibble.
+		countEachNibble(x, counts, bad)
+		return
+	}
 	b0, b1, b2, b3 := x&nibbleBit0, x>>1&nibbleBit0, x>>2&nibbleBit0, x>>3&nibbleBit0
 	n0, n1, n2, n3 := b0^nibbleBit0, b1^nibbleBit0, b2^nibbleBit0, b3^nibbleBit0
 	lo := [4]uint64{n0 & n1, b0 & n1, n0 & b1, b0 & b1} // bits 1:0 = index
@@ -479,6 +481,18 @@ func countNibbles(x uint64, counts *[abi.StatusMapUnknown + 1]uint64, bad *uint6
 	counts[7] += uint64(bits.OnesCount64(lo[3] & h1))
 	counts[8] += uint64(bits.OnesCount64(lo[0] & n2 & b3))
 	*bad |= b3 & (b0 | b1 | b2)
+}
+
+// countEachNibble is countNibbles one nibble at a time, for any
+// StatusMapUnknown.
+func countEachNibble(x uint64, counts *[abi.StatusMapUnknown + 1]uint64, bad *uint64) {
+	for k := 0; k < 64; k += abi.StatusMapBits {
+		if c := x >> k & nibbleMask; c <= abi.StatusMapUnknown {
+			counts[c]++
+		} else {
+			*bad |= c << k
+		}
+	}
 }
 
 // checkStatusMapSlots is checkStatusMap slot by slot (its length already

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -81,19 +82,14 @@ type ControlSnapshot struct {
 	Observable []uint32
 }
 
-// RingOccupancy counts ring slots by status. The zero value is an empty ring.
-type RingOccupancy struct {
-	Empty     uint32
-	Published uint32
-	Claimed   uint32
-	Done      uint32
-	WaitIO    uint32
-	Yield     uint32
-	Requeue   uint32
-	Fault     uint32
-	// Unknown counts slots whose status is not one of the named values.
-	Unknown uint32
-}
+// RingOccupancy counts ring slots by status: o[s] for each known status
+// s, o[StatusUnknown] for every other value. The zero value is an empty
+// ring.
+type RingOccupancy [StatusUnknown + 1]uint32
+
+// Of returns the slots in status s: o[s], or o[StatusUnknown] for an
+// unknown s.
+func (o *RingOccupancy) Of(s Status) uint32 { return o[min(s, StatusUnknown)] }
 
 // RingSlotSnapshot is one decoded ring slot (PROTOCOL §3). Args holds
 // ARG0…ARG2, the words ticketed windows and the built-in opcodes use.
@@ -120,23 +116,15 @@ const (
 	StatusYield     Status = abi.StatusYield
 	StatusRequeue   Status = abi.StatusRequeue
 	StatusFault     Status = abi.StatusFault
+	// StatusUnknown stands for every value of abi.StatusCount and above:
+	// RingOccupancy's last counter, the page's "unknown".
+	StatusUnknown Status = abi.StatusCount
 )
-
-var statusNames = [abi.StatusCount]string{
-	StatusEmpty:     "EMPTY",
-	StatusPublished: "PUBLISHED",
-	StatusClaimed:   "CLAIMED",
-	StatusDone:      "DONE",
-	StatusWaitIO:    "WAIT_IO",
-	StatusYield:     "YIELD",
-	StatusRequeue:   "REQUEUE",
-	StatusFault:     "FAULT",
-}
 
 // String returns the protocol name of s, or UNKNOWN(0x…) for other values.
 func (s Status) String() string {
-	if s < abi.StatusCount {
-		return statusNames[s]
+	if name, ok := abi.StatusName(uint32(s)); ok {
+		return name
 	}
 	return fmt.Sprintf("UNKNOWN(0x%x)", uint32(s))
 }
@@ -144,15 +132,59 @@ func (s Status) String() string {
 // Known reports whether s is one of the named statuses.
 func (s Status) Known() bool { return s < abi.StatusCount }
 
-// Active reports whether a slot in status s still has work pending:
-// PUBLISHED, CLAIMED, WAIT_IO, YIELD or REQUEUE. Terminal (DONE, FAULT),
-// EMPTY and unknown statuses are not active.
-func (s Status) Active() bool {
-	switch s {
-	case StatusPublished, StatusClaimed, StatusWaitIO, StatusYield, StatusRequeue:
-		return true
+// Active reports whether a slot in status s still has work pending (a
+// status of abi.StatusActiveMask: PUBLISHED, CLAIMED, WAIT_IO, YIELD or
+// REQUEUE). Terminal (DONE, FAULT), EMPTY and unknown statuses are not
+// active.
+func (s Status) Active() bool { return s.Known() && abi.StatusActiveMask>>s&1 != 0 }
+
+// StatusStyle is how Status.Label spells a status.
+type StatusStyle uint8
+
+const (
+	// StatusProtocol is the protocol name: WAIT_IO.
+	StatusProtocol StatusStyle = iota
+	// StatusKebab is for class names and data-testids: wait-io.
+	StatusKebab
+	// StatusSnake is for metric labels and trace counters: wait_io.
+	StatusSnake
+	// StatusCamel is for JSON keys: waitIO.
+	StatusCamel
+	statusStyles
+)
+
+// statusLabels are the labels of each status (StatusUnknown last: UNKNOWN)
+// in each style, derived once from abi's name table.
+var statusLabels = func() (t [statusStyles][StatusUnknown + 1]string) {
+	for s := range StatusUnknown + 1 {
+		name, ok := abi.StatusName(uint32(s))
+		if !ok {
+			name = "UNKNOWN"
+		}
+		lower := strings.ToLower(name)
+		t[StatusProtocol][s] = name
+		t[StatusKebab][s] = strings.ReplaceAll(lower, "_", "-")
+		t[StatusSnake][s] = lower
+		var camel strings.Builder
+		for i, word := range strings.Split(lower, "_") {
+			if i > 0 {
+				word = strings.ToUpper(word)
+				if len(word) > 2 { // IO stays IO; WAIT_FOR would be waitFor
+					word = word[:1] + strings.ToLower(word[1:])
+				}
+			}
+			camel.WriteString(word)
+		}
+		t[StatusCamel][s] = camel.String()
 	}
-	return false
+	return t
+}()
+
+// Label returns s's name in style: every label of a status (the page's,
+// the exports', the captures') derives from its protocol name. Every
+// unknown value is UNKNOWN (unknown, …).
+func (s Status) Label(style StatusStyle) string {
+	return statusLabels[min(style, statusStyles-1)][min(s, StatusUnknown)]
 }
 
 // WindowTelemetry aggregates the slots of one ticketed route window: the
@@ -215,30 +247,27 @@ type WatchdogSnapshot struct {
 }
 
 // TotalSlots is the saturating sum of all nine counters.
-func (o RingOccupancy) TotalSlots() uint32 {
-	return satSum(o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown)
-}
+func (o RingOccupancy) TotalSlots() uint32 { return uint32(min(o.sum(anyStatus), 0xFFFFFFFF)) }
 
 // QueueDepth is the saturating count of slots that are neither EMPTY nor
 // DONE. As in vyre (reference §5.2) it includes FAULT and unknown slots,
 // which are not active: they still hold the ring until the host clears them.
 func (o RingOccupancy) QueueDepth() uint32 {
-	return satSum(o.Published, o.Claimed, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown)
+	return uint32(min(o.sum(func(s Status) bool { return s != StatusEmpty && s != StatusDone }), 0xFFFFFFFF))
 }
 
 // ActiveSlots is the saturating count of slots in an active status.
-func (o RingOccupancy) ActiveSlots() uint32 {
-	return satSum(o.Published, o.Claimed, o.WaitIO, o.Yield, o.Requeue)
-}
+func (o RingOccupancy) ActiveSlots() uint32 { return uint32(min(o.sum(Status.Active), 0xFFFFFFFF)) }
 
-// satSum adds 32-bit counters, saturating at the maximum.
-func satSum(vs ...uint32) uint32 {
-	var s uint64
-	for _, v := range vs {
-		s += uint64(v)
+func anyStatus(Status) bool { return true }
+
+// sum adds the counters of the statuses in, without overflow.
+func (o *RingOccupancy) sum(in func(Status) bool) uint64 {
+	var n uint64
+	for s, v := range o {
+		if in(Status(s)) {
+			n += uint64(v)
+		}
 	}
-	if s > 0xFFFFFFFF {
-		return 0xFFFFFFFF
-	}
-	return uint32(s)
+	return n
 }

@@ -44,11 +44,11 @@ func (t *RingTelemetry) health(prevDone, prevGen uint32, prevLegacy bool) Watchd
 	o := &t.Occupancy
 	s := WatchdogSnapshot{
 		QueueDepth:   o.QueueDepth(),
-		FaultSlots:   o.Fault,
-		RequeueSlots: o.Requeue,
+		FaultSlots:   o[StatusFault],
+		RequeueSlots: o[StatusRequeue],
 	}
 	if total := o.TotalSlots(); total > 0 {
-		s.GPUIdlePPM = uint32(min(ppmScale, uint64(min(o.Empty, total))*ppmScale/uint64(total)))
+		s.GPUIdlePPM = uint32(min(ppmScale, uint64(min(o[StatusEmpty], total))*ppmScale/uint64(total)))
 	}
 	delta := t.Control.DoneCount - prevDone // modulo 2^32
 	switch {

@@ -58,7 +58,7 @@ func testRing() *decode.RingTelemetry {
 		r.Slots = append(r.Slots, s)
 	}
 	r.Slots[3].Status, r.Slots[3].Priority = decode.StatusFault, 4
-	r.Occupancy = decode.RingOccupancy{Empty: 6, Done: 3, Fault: 1}
+	r.Occupancy = decode.RingOccupancy{decode.StatusEmpty: 6, decode.StatusDone: 3, decode.StatusFault: 1}
 	r.Windows = []decode.WindowTelemetry{
 		{Ticket: 1, Opcode: 0x100, Done: 4},
 		{Ticket: 2, Opcode: 0x100, Published: 3, Done: 1},
@@ -93,7 +93,7 @@ func TestControlPanel(t *testing.T) {
 func TestOccupancyPanel(t *testing.T) {
 	p := OccupancyPanel{Frame: &frame.Frame{Seq: 3, Ring: testRing()}}
 	rows := p.Rows()
-	require.Len(t, rows, 9)
+	require.Len(t, rows, int(decode.StatusUnknown)+1)
 	assert.Equal(t, "occupancy-done", rows[3].TestID)
 	assert.Equal(t, "3", rows[3].Count)
 	assert.Equal(t, "30.0 %", rows[3].Percent)

@@ -87,7 +87,7 @@ func (h *History) Push(f *frame.Frame) {
 	if f.Ring != nil {
 		o := &f.Ring.Occupancy
 		for i, s := range StatusOrder {
-			h.Occupancy[i].Push(float64(OccupancyCount(o, s)))
+			h.Occupancy[i].Push(float64(o.Of(s)))
 		}
 		h.Total.Push(float64(o.TotalSlots()))
 	}

@@ -31,106 +31,54 @@ func PriorityName(p uint32) string {
 	return fmt.Sprintf("P%d?", p)
 }
 
-// StatusOrder lists the slot statuses in display order; the last entry,
-// StatusUnknownKey, stands for every unknown raw value.
-var StatusOrder = [...]decode.Status{
-	decode.StatusEmpty, decode.StatusPublished, decode.StatusClaimed, decode.StatusDone,
-	decode.StatusWaitIO, decode.StatusYield, decode.StatusRequeue, decode.StatusFault,
-	StatusUnknownKey,
-}
-
-// StatusUnknownKey is the status value StatusOrder uses for "any unknown".
-const StatusUnknownKey decode.Status = abi.StatusCount
-
-// StatusKey returns the lower-case key of a status used in class names and
-// data-testid values: empty, published, claimed, done, wait-io, yield,
-// requeue, fault, unknown.
-func StatusKey(s decode.Status) string {
-	switch s {
-	case decode.StatusEmpty:
-		return "empty"
-	case decode.StatusPublished:
-		return "published"
-	case decode.StatusClaimed:
-		return "claimed"
-	case decode.StatusDone:
-		return "done"
-	case decode.StatusWaitIO:
-		return "wait-io"
-	case decode.StatusYield:
-		return "yield"
-	case decode.StatusRequeue:
-		return "requeue"
-	case decode.StatusFault:
-		return "fault"
+// StatusOrder lists the slot statuses in display order, by value; the
+// last entry, decode.StatusUnknown, stands for every unknown raw value.
+var StatusOrder = func() (order [decode.StatusUnknown + 1]decode.Status) {
+	for i := range order {
+		order[i] = decode.Status(i)
 	}
-	return "unknown"
-}
+	return order
+}()
+
+// StatusKey returns the key of a status used in class names and
+// data-testid values, its decode.StatusKebab label: empty, published,
+// claimed, done, wait-io, yield, requeue, fault, unknown.
+func StatusKey(s decode.Status) string { return s.Label(decode.StatusKebab) }
 
 // statusMeaning says in words what a slot in each status is doing.
-var statusMeaning = [...]string{
-	"EMPTY: free slot, nothing published",
-	"PUBLISHED: written by the host, waiting for a lane to claim it",
-	"CLAIMED: a lane owns it and is running its opcode",
-	"DONE: finished; reusable by the publisher",
-	"WAIT_IO: parked until the host services its I/O request",
-	"YIELD: gave up its turn (or tenant masked); republished at the same priority",
-	"REQUEUE: asked to run again; promoted after 32 requeues",
-	"FAULT: ended in a fault (see the log for the reason)",
-	"UNKNOWN: a STATUS value outside the protocol (kept, not dropped)",
+var statusMeaning = [decode.StatusUnknown + 1]string{
+	decode.StatusEmpty:     "free slot, nothing published",
+	decode.StatusPublished: "written by the host, waiting for a lane to claim it",
+	decode.StatusClaimed:   "a lane owns it and is running its opcode",
+	decode.StatusDone:      "finished; reusable by the publisher",
+	decode.StatusWaitIO:    "parked until the host services its I/O request",
+	decode.StatusYield:     "gave up its turn (or tenant masked); republished at the same priority",
+	decode.StatusRequeue:   "asked to run again; promoted after 32 requeues",
+	decode.StatusFault:     "ended in a fault (see the log for the reason)",
+	decode.StatusUnknown:   "a STATUS value outside the protocol (kept, not dropped)",
 }
 
-// StatusMeaning explains status s in one line (for titles and legends).
+// StatusMeaning explains status s in one line (for titles and legends),
+// after its protocol name: "WAIT_IO: parked until …".
 func StatusMeaning(s decode.Status) string {
-	if s < StatusUnknownKey {
-		return statusMeaning[s]
-	}
-	return statusMeaning[len(statusMeaning)-1]
+	s = min(s, decode.StatusUnknown)
+	return s.Label(decode.StatusProtocol) + ": " + statusMeaning[s]
 }
 
-// statusRGBA is the slot-map colour of each status, in StatusOrder order.
-// static/dashboard.css declares the same colours as --st-<key> (a test
-// checks that they agree).
-var statusRGBA = [...][4]byte{
-	{0x26, 0x2d, 0x38, 0xff}, // empty
-	{0x3b, 0x82, 0xf6, 0xff}, // published
-	{0xf5, 0x9e, 0x0b, 0xff}, // claimed
-	{0x22, 0xc5, 0x5e, 0xff}, // done
-	{0xa8, 0x55, 0xf7, 0xff}, // wait-io
-	{0x06, 0xb6, 0xd4, 0xff}, // yield
-	{0xec, 0x48, 0x99, 0xff}, // requeue
-	{0xef, 0x44, 0x44, 0xff}, // fault
-	{0xff, 0xff, 0xff, 0xff}, // unknown
+// statusRGBA is the slot-map colour of each status, by value, unknown
+// last. static/dashboard.css declares the same colours as --st-<key> (a
+// test checks that they agree).
+var statusRGBA = [decode.StatusUnknown + 1][4]byte{
+	decode.StatusEmpty:     {0x26, 0x2d, 0x38, 0xff},
+	decode.StatusPublished: {0x3b, 0x82, 0xf6, 0xff},
+	decode.StatusClaimed:   {0xf5, 0x9e, 0x0b, 0xff},
+	decode.StatusDone:      {0x22, 0xc5, 0x5e, 0xff},
+	decode.StatusWaitIO:    {0xa8, 0x55, 0xf7, 0xff},
+	decode.StatusYield:     {0x06, 0xb6, 0xd4, 0xff},
+	decode.StatusRequeue:   {0xec, 0x48, 0x99, 0xff},
+	decode.StatusFault:     {0xef, 0x44, 0x44, 0xff},
+	decode.StatusUnknown:   {0xff, 0xff, 0xff, 0xff},
 }
 
 // StatusColor returns the RGBA colour of status s on the slot map.
-func StatusColor(s decode.Status) [4]byte {
-	if s < StatusUnknownKey {
-		return statusRGBA[s]
-	}
-	return statusRGBA[len(statusRGBA)-1]
-}
-
-// OccupancyCount returns the counter of o for status s (StatusUnknownKey
-// and above read Unknown).
-func OccupancyCount(o *decode.RingOccupancy, s decode.Status) uint32 {
-	switch s {
-	case decode.StatusEmpty:
-		return o.Empty
-	case decode.StatusPublished:
-		return o.Published
-	case decode.StatusClaimed:
-		return o.Claimed
-	case decode.StatusDone:
-		return o.Done
-	case decode.StatusWaitIO:
-		return o.WaitIO
-	case decode.StatusYield:
-		return o.Yield
-	case decode.StatusRequeue:
-		return o.Requeue
-	case decode.StatusFault:
-		return o.Fault
-	}
-	return o.Unknown
-}
+func StatusColor(s decode.Status) [4]byte { return statusRGBA[min(s, decode.StatusUnknown)] }

@@ -31,8 +31,8 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "wait-io", StatusKey(decode.StatusWaitIO))
 	assert.Equal(t, "unknown", StatusKey(42))
 	assert.Contains(t, StatusMeaning(42), "UNKNOWN")
-	o := decode.RingOccupancy{Done: 3, Unknown: 2}
-	assert.EqualValues(t, 3, OccupancyCount(&o, decode.StatusDone))
-	assert.EqualValues(t, 2, OccupancyCount(&o, 99))
-	assert.Len(t, StatusOrder, 9)
+	o := decode.RingOccupancy{decode.StatusDone: 3, decode.StatusUnknown: 2}
+	assert.EqualValues(t, 3, o.Of(decode.StatusDone))
+	assert.EqualValues(t, 2, o.Of(99))
+	assert.Len(t, StatusOrder, int(decode.StatusUnknown)+1, "every status, then unknown")
 }

@@ -55,7 +55,7 @@ func (c *OccupancyPanel) Rows() []OccRow {
 			TestID: "occupancy-" + key, Swatch: "swatch st-" + key}
 		if c.Frame != nil && c.Frame.Ring != nil {
 			o := &c.Frame.Ring.Occupancy
-			n := OccupancyCount(o, s)
+			n := o.Of(s)
 			r.Count = Thousands(uint64(n))
 			r.Percent = Percent(uint64(n), uint64(o.TotalSlots()))
 		}

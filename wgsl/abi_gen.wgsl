@@ -98,6 +98,10 @@ const STATUS_REQUEUE: u32 = 6u;
 const STATUS_FAULT: u32 = 7u;
 // StatusCount is the number of known statuses; larger values are Unknown.
 const STATUS_COUNT: u32 = 8u;
+// StatusActiveMask has bit s set for each status s whose slot still has
+// work pending (SUMMARY §2's active slots): PUBLISHED, CLAIMED,
+// WAIT_IO, YIELD and REQUEUE.
+const STATUS_ACTIVE_MASK: u32 = 118u;
 
 // Priorities (PROTOCOL §3, word 3).
 const PRIORITY_CRITICAL: u32 = 0u;
@@ -221,7 +225,9 @@ const SUM_WINDOW_ENTRIES: u32 = 7u;
 const SUM_SKETCHED: u32 = 8u;
 // SumActive counts the slots in an active status.
 const SUM_ACTIVE: u32 = 9u;
-// SumOccupancy holds slots per status 0..7, then the unknown ones.
+// SumOccupancy holds slots per status below StatusCount, then the
+// unknown ones. Each region below follows the one before it, so a
+// status added to the ABI moves them rather than overlapping them.
 const SUM_OCCUPANCY: u32 = 10u; // 10..18, StatusCount+1 words
 // SumActiveTenant holds active slots per TENANT < TenantSlots, then
 // those of larger tenant ids.

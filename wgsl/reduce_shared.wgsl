@@ -210,9 +210,10 @@ fn sketch_index(row: u32, width: u32, key: u32) -> u32 {
     return row * width + mod64(splitmix64(vec2<u32>(key ^ salt.x, salt.y)), width);
 }
 
+// is_active says whether a slot in status st still has work pending: a
+// bit of STATUS_ACTIVE_MASK, the ABI's one list of active statuses.
 fn is_active(st: u32) -> bool {
-    return st == STATUS_PUBLISHED || st == STATUS_CLAIMED || st == STATUS_WAIT_IO ||
-           st == STATUS_YIELD || st == STATUS_REQUEUE;
+    return st < STATUS_COUNT && ((STATUS_ACTIVE_MASK >> st) & 1u) != 0u;
 }
 
 fn is_window_opcode(op: u32, n: u32) -> bool {

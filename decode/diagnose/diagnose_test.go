@@ -16,8 +16,8 @@ func TestHealthyRingsShowNoCause(t *testing.T) {
 	d, r := New(), newRing(65536, 8)
 	for i := range 600 {
 		r.clear()
-		r.queue(i%8, i%5, 40)     // fresh work, queued at readback
-		r.tel.Occupancy.Yield = 4 // a few parked slots
+		r.queue(i%8, i%5, 40)                   // fresh work, queued at readback
+		r.tel.Occupancy[decode.StatusYield] = 4 // a few parked slots
 		r.tel.Control.BudgetExhausted += uint32(i % 2)
 		for tn := range 8 {
 			r.complete(tn, tn%5, 500, uint32(tn%2)) // under 1% faults
@@ -147,7 +147,7 @@ func TestASmallFinishedWorkloadThatFaultedIsAStorm(t *testing.T) {
 	// ringscope runner reclaims its own): the same verdict.
 	ad, ar := New(), newRing(64, 2)
 	ar.complete(0, 2, 16, 4)
-	ar.tel.Occupancy.Fault, ar.tel.Occupancy.Empty = 4, 60
+	ar.tel.Occupancy[decode.StatusFault], ar.tel.Occupancy[decode.StatusEmpty] = 4, 60
 	ar.log.Records = r.log.Records
 	var att *Diagnosis
 	for range 3 {
@@ -253,7 +253,7 @@ func TestBackPressureNamesThePriority(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
 	r.tel.Control.PriorityOffsets = [6]uint32{0, 800, 1600, 2400, 3200, 4096}
 	// A masked tenant's YIELD slot parked in priority 3.
-	r.tel.Active.Priority[3], r.tel.Occupancy.Yield, r.tel.Occupancy.Empty = 1, 1, 4095
+	r.tel.Active.Priority[3], r.tel.Occupancy[decode.StatusYield], r.tel.Occupancy[decode.StatusEmpty] = 1, 1, 4095
 	var got *Diagnosis
 	for range 4 {
 		r.facts.Published += 900
@@ -288,7 +288,7 @@ func TestBackPressureOfABurst(t *testing.T) {
 func TestWaitIOWithoutAService(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
 	r.facts.IOService = false
-	r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 12, 4096-12
+	r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusEmpty] = 12, 4096-12
 	var got *Diagnosis
 	for range 3 {
 		got = r.step(d, 100)
@@ -297,7 +297,7 @@ func TestWaitIOWithoutAService(t *testing.T) {
 	assert.Equal(t, int64(abi.OpWaitIO), got.Causes[0].Subject.Opcode)
 	assert.Contains(t, got.Causes[0].Fix, "setIOService(true)")
 	r.facts.IOService = true // serviced: the slots complete
-	r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 0, 4096
+	r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusEmpty] = 0, 4096
 	for range 3 {
 		r.complete(0, 2, 12, 0)
 		got = r.step(d, 100)
@@ -307,7 +307,7 @@ func TestWaitIOWithoutAService(t *testing.T) {
 
 func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
-	r.tel.Occupancy.Requeue, r.tel.Occupancy.Empty = 20, 4096-20
+	r.tel.Occupancy[decode.StatusRequeue], r.tel.Occupancy[decode.StatusEmpty] = 20, 4096-20
 	var got *Diagnosis
 	for range 4 {
 		r.acct.RequeueCount += 20
@@ -374,7 +374,7 @@ func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 func TestAnUnexplainedStallStillNamesACause(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
 	r.queue(1, 2, 30)
-	r.tel.Occupancy.Claimed, r.tel.Occupancy.Published = 30, 0
+	r.tel.Occupancy[decode.StatusClaimed], r.tel.Occupancy[decode.StatusPublished] = 30, 0
 	var got *Diagnosis
 	for range 6 {
 		got = r.step(d, 100)
@@ -429,8 +429,8 @@ func TestExhaustedLanesThatDrainTheBacklogAreNoCause(t *testing.T) {
 	d, r := New(), newRing(65536, 8)
 	for i := range 100 {
 		r.clear()
-		r.tel.Occupancy.WaitIO, r.tel.Occupancy.Yield = uint32(30+i%20), 4
-		r.tel.Occupancy.Empty -= r.tel.Occupancy.WaitIO + 4
+		r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusYield] = uint32(30+i%20), 4
+		r.tel.Occupancy[decode.StatusEmpty] -= r.tel.Occupancy[decode.StatusWaitIO] + 4
 		r.tel.Control.BudgetExhausted += 60
 		r.complete(i%8, 2, 4000, 0)
 		got := r.step(d, 100)
@@ -472,7 +472,7 @@ func TestThresholdsHoldBothWays(t *testing.T) {
 	t.Run("WAIT_IO the service left waiting", func(t *testing.T) {
 		d, r := New(), newRing(4096, 2)
 		r.facts.IOWaiting = 5
-		r.tel.Occupancy.WaitIO, r.tel.Occupancy.Empty = 5, 4091
+		r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusEmpty] = 5, 4091
 		var got *Diagnosis
 		for range 3 {
 			r.complete(0, 2, 10, 0)

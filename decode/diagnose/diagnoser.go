@@ -97,7 +97,7 @@ func (d *Diagnoser) record(in *Input, f *Facts) *sample {
 	d.seq++
 	s := &d.hist[(d.seq-1)%windowFrames]
 	*s = sample{at: in.AtMillis, done: c.DoneCount, faults: c.Faults, denied: c.Denied, exhausted: c.BudgetExhausted,
-		dispatches: c.Dispatches, queue: in.Ring.Occupancy.QueueDepth(), active: in.Ring.Occupancy.ActiveSlots(), backlog: in.Ring.Occupancy.Published, refused: f.Refused, published: f.Published,
+		dispatches: c.Dispatches, queue: in.Ring.Occupancy.QueueDepth(), active: in.Ring.Occupancy.ActiveSlots(), backlog: in.Ring.Occupancy[decode.StatusPublished], refused: f.Refused, published: f.Published,
 		tenant: c.TenantFairness, priority: c.PriorityFairness}
 	if in.Requeues != nil {
 		s.requeues = in.Requeues.RequeueCount + in.Requeues.AgedPromotions

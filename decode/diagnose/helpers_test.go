@@ -19,7 +19,7 @@ type ring struct {
 
 func newRing(slots uint32, tenants uint32) *ring {
 	r := &ring{wd: decode.NewWatchdog(3), facts: Facts{Tenants: tenants, IOService: true, Budget: 64}}
-	r.tel.Occupancy.Empty = slots
+	r.tel.Occupancy[decode.StatusEmpty] = slots
 	for t := range tenants {
 		r.tel.Control.TenantMasks[t] = 1
 	}
@@ -31,14 +31,14 @@ func newRing(slots uint32, tenants uint32) *ring {
 func (r *ring) queue(t, p int, n uint32) {
 	r.tel.Active.Tenant[t] += n
 	r.tel.Active.Priority[p] += n
-	r.tel.Occupancy.Published += n
-	r.tel.Occupancy.Empty -= n
+	r.tel.Occupancy[decode.StatusPublished] += n
+	r.tel.Occupancy[decode.StatusEmpty] -= n
 }
 
 // clear empties the queue.
 func (r *ring) clear() {
-	r.tel.Occupancy.Empty += r.tel.Occupancy.QueueDepth()
-	r.tel.Occupancy.Published, r.tel.Occupancy.WaitIO, r.tel.Occupancy.Yield, r.tel.Occupancy.Requeue = 0, 0, 0, 0
+	r.tel.Occupancy[decode.StatusEmpty] += r.tel.Occupancy.QueueDepth()
+	r.tel.Occupancy[decode.StatusPublished], r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusYield], r.tel.Occupancy[decode.StatusRequeue] = 0, 0, 0, 0
 	r.tel.Active = decode.ActiveCounts{}
 }
 

@@ -154,7 +154,7 @@ func (r *rules) maskedTenants(dst []Cause) []Cause {
 }
 
 func (r *rules) waitIO(dst []Cause) []Cause {
-	n := r.in.Ring.Occupancy.WaitIO
+	n := r.in.Ring.Occupancy[decode.StatusWaitIO]
 	if n == 0 || (r.f.IOService && r.f.IOWaiting == 0) {
 		return dst
 	}
@@ -179,7 +179,7 @@ func (r *rules) requeueLoop(dst []Cause) []Cause {
 	c.Subject.Name = "REQUEUE"
 	c.Evidence.Add("requeues", float64(rq))
 	c.Evidence.Add("completed", float64(done))
-	c.Evidence.Add("slots", float64(r.in.Ring.Occupancy.Requeue))
+	c.Evidence.Add("slots", float64(r.in.Ring.Occupancy[decode.StatusRequeue]))
 	if r.in.Requeues != nil {
 		c.Evidence.Add("maxAge", float64(r.in.Requeues.MaxPriorityAge))
 	}
@@ -466,9 +466,9 @@ func (r *rules) noProgress(dst []Cause) []Cause {
 	o := &r.in.Ring.Occupancy
 	c := Cause{Kind: NoProgress, Subject: NoSubject}
 	c.Evidence.Add("queued", float64(r.cur.queue))
-	c.Evidence.Add("published", float64(o.Published))
-	c.Evidence.Add("claimed", float64(o.Claimed))
-	c.Evidence.Add("yield", float64(o.Yield))
+	c.Evidence.Add("published", float64(o[decode.StatusPublished]))
+	c.Evidence.Add("claimed", float64(o[decode.StatusClaimed]))
+	c.Evidence.Add("yield", float64(o[decode.StatusYield]))
 	c.Evidence.Add("stalledMs", r.in.Watchdog.StalledForMillis)
 	c.Fix = "Work is queued and nothing completes, and no rule explains it: inspect the oldest PUBLISHED and any CLAIMED slot."
 	return append(dst, c)

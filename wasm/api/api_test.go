@@ -27,7 +27,7 @@ func TestLowerCamel(t *testing.T) {
 func TestPlainTelemetry(t *testing.T) {
 	tel := decode.RingTelemetry{
 		Control:   decode.ControlSnapshot{DoneCount: 7, Metrics: []decode.Metric{{Opcode: 1, Count: 3}}},
-		Occupancy: decode.RingOccupancy{Done: 7, Empty: 1},
+		Occupancy: decode.RingOccupancy{decode.StatusDone: 7, decode.StatusEmpty: 1},
 		Slots:     []decode.RingSlotSnapshot{{Index: 2, Status: decode.StatusDone}},
 	}
 	p, ok := api.Plain(tel).(map[string]any)
@@ -128,13 +128,13 @@ func TestCheckKnownOpcodes(t *testing.T) {
 
 func TestStuckOf(t *testing.T) {
 	var tel decode.RingTelemetry
-	tel.Occupancy = decode.RingOccupancy{Published: 2, Yield: 500, WaitIO: 1, Done: 7, Fault: 3}
+	tel.Occupancy = decode.RingOccupancy{decode.StatusPublished: 2, decode.StatusYield: 500, decode.StatusWaitIO: 1, decode.StatusDone: 7, decode.StatusFault: 3}
 	tel.Active.Tenant[1], tel.Active.Tenant[4] = 500, 3
 	tel.Active.Priority[2] = 503
 	st := api.StuckOf(&tel)
 	assert.Equal(t, map[string]uint32{"1": 500, "4": 3}, st.ByTenant)
 	assert.Equal(t, map[string]uint32{"2": 503}, st.ByPriority)
-	assert.Equal(t, api.StuckStatus{Published: 2, WaitIO: 1, Yield: 500}, st.ByStatus, "ended slots are not stuck")
+	assert.Equal(t, api.StuckStatus{"published": 2, "claimed": 0, "waitIO": 1, "yield": 500, "requeue": 0}, st.ByStatus, "ended slots are not stuck")
 	b, ok := api.Encode(st).(api.RawJSON)
 	require.True(t, ok)
 	assert.JSONEq(t, `{"byTenant":{"1":500,"4":3},"byPriority":{"2":503},

@@ -65,6 +65,20 @@ func appendJSON(b []byte, v reflect.Value) (_ []byte, ok bool) {
 		}
 		return append(b, '}'), true
 	case reflect.Slice, reflect.Array:
+		if info.keys != nil {
+			b = append(b, '{')
+			for i, k := range info.keys {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = jsontext.AppendString(b, k)
+				b = append(b, ':')
+				if b, ok = appendJSON(b, v.Index(i)); !ok {
+					return b, false
+				}
+			}
+			return append(b, '}'), true
+		}
 		b = append(b, '[')
 		for i := range v.Len() { // a nil slice is [], as in plain
 			if i > 0 {

@@ -55,7 +55,7 @@ func TestEncodeParsesToPlain(t *testing.T) {
 		Err: errors.New(`lost: "device" \ again`), Text: "tab\tnew\nline \x01 é ✓ \u2028",
 		Neg: -5, Big: math.MaxUint64, Frac: 1.0 / 3, NegZero: math.Copysign(0, -1), F32: 0.1, Flag: true,
 		Tags: map[string]uint32{"a": 1, "b": 2}, ByNumber: map[uint32]string{7: "seven"},
-		Inner: inner{B: []byte{1, 255}, Ptr: &decode.RingOccupancy{Done: 3}, Mode: decode.ModeJIT},
+		Inner: inner{B: []byte{1, 255}, Ptr: &decode.RingOccupancy{decode.StatusDone: 3}, Mode: decode.ModeJIT},
 		Any:   []any{1.5e-7, 1e21, "x", nil}, hidden: 9,
 	}
 	assert.Equal(t, api.Plain(v), parsed(t, v))

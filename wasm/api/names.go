@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ringscope/ringscope/decode"
 )
 
 // LowerCamel turns an exported Go name into the API's JSON name: the leading
@@ -40,7 +42,8 @@ var (
 
 // Plain converts v into values js.ValueOf accepts: map[string]any for
 // structs (exported fields under their LowerCamel names), []any for slices
-// and arrays, float64 for numbers, string for TextMarshalers (enums),
+// and arrays (but for decode.RingOccupancy, by status: {"waitIO": 1, …}),
+// float64 for numbers, string for TextMarshalers (enums),
 // bool, nil for nil pointers. A []byte becomes an array of numbers; an
 // error becomes its message.
 func Plain(v any) any {
@@ -80,6 +83,13 @@ func plain(v reflect.Value) any {
 		}
 		fallthrough
 	case reflect.Array:
+		if info.keys != nil {
+			m := make(map[string]any, len(info.keys))
+			for i, k := range info.keys {
+				m[k] = plain(v.Index(i))
+			}
+			return m
+		}
 		s := make([]any, v.Len())
 		for i := range s {
 			s[i] = plain(v.Index(i))
@@ -113,6 +123,9 @@ type typeInfo struct {
 	text   bool // a TextMarshaler
 	err    bool // an error behind a pointer
 	fields []fieldName
+	// keys name the elements of an array written as an object:
+	// decode.RingOccupancy's statuses ({"done": 7, "waitIO": 1, …}).
+	keys []string
 }
 
 type fieldName struct {
@@ -137,6 +150,11 @@ func infoOf(t reflect.Type) *typeInfo {
 	info := &typeInfo{
 		text: t.Implements(textMarshaler),
 		err:  t.Kind() == reflect.Pointer && t.Implements(errorType),
+	}
+	if t == reflect.TypeFor[decode.RingOccupancy]() {
+		for s := range t.Len() {
+			info.keys = append(info.keys, decode.Status(s).Label(decode.StatusCamel))
+		}
 	}
 	if t.Kind() == reflect.Struct {
 		for i := range t.NumField() {

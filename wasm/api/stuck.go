@@ -18,18 +18,21 @@ type Stuck struct {
 	ByStatus   StuckStatus
 }
 
-// StuckStatus counts a ring's active slots by status, in RingOccupancy's
-// names.
-type StuckStatus struct {
-	Published, Claimed, WaitIO, Yield, Requeue uint32
-}
+// StuckStatus counts a ring's active slots by status, keyed by the
+// status's JSON label (decode.StatusCamel: waitIO), every active status
+// present.
+type StuckStatus map[string]uint32
 
 // StuckOf is where t's active work sits, from its occupancy and active
 // counts (a full decode's or the GPU summary's).
 func StuckOf(t *decode.RingTelemetry) Stuck {
 	o := &t.Occupancy
-	st := Stuck{ByTenant: map[string]uint32{}, ByPriority: map[string]uint32{},
-		ByStatus: StuckStatus{Published: o.Published, Claimed: o.Claimed, WaitIO: o.WaitIO, Yield: o.Yield, Requeue: o.Requeue}}
+	st := Stuck{ByTenant: map[string]uint32{}, ByPriority: map[string]uint32{}, ByStatus: StuckStatus{}}
+	for s, n := range o {
+		if s := decode.Status(s); s.Active() {
+			st.ByStatus[s.Label(decode.StatusCamel)] = n
+		}
+	}
 	for id, n := range t.Active.Tenant {
 		if n > 0 {
 			st.ByTenant[strconv.Itoa(id)] = n

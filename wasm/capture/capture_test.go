@@ -28,7 +28,7 @@ func TestFromDumpLegacy(t *testing.T) {
 	require.NoError(t, r.Decode(0, &d))
 	assert.True(t, d.Ring.Control.Legacy)
 	assert.EqualValues(t, 2, d.Ring.Control.DoneCount)
-	assert.Equal(t, decode.RingOccupancy{Published: 1, Done: 1, Empty: 1, Fault: 1}, d.Ring.Occupancy)
+	assert.Equal(t, decode.RingOccupancy{decode.StatusPublished: 1, decode.StatusDone: 1, decode.StatusEmpty: 1, decode.StatusFault: 1}, d.Ring.Occupancy)
 	// A dump capture exports and imports like any other.
 	b, err := Encode(c)
 	require.NoError(t, err)

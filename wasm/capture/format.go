@@ -162,20 +162,15 @@ type Meta struct {
 }
 
 // Occupancy is decode.RingOccupancy as a frame's meta writes it: the
-// slots of each status, in the order empty, published, claimed, done,
-// wait_io, yield, requeue, fault, unknown.
-type Occupancy [9]uint32
+// slots of each status, by status value (empty, published, claimed, done,
+// wait_io, yield, requeue, fault), unknown last.
+type Occupancy decode.RingOccupancy
 
 // OccupancyOf is o as a frame's meta writes it.
-func OccupancyOf(o decode.RingOccupancy) Occupancy {
-	return Occupancy{o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown}
-}
+func OccupancyOf(o decode.RingOccupancy) Occupancy { return Occupancy(o) }
 
 // Ring is o as decode counts it.
-func (o *Occupancy) Ring() decode.RingOccupancy {
-	return decode.RingOccupancy{Empty: o[0], Published: o[1], Claimed: o[2], Done: o[3], WaitIO: o[4], Yield: o[5],
-		Requeue: o[6], Fault: o[7], Unknown: o[8]}
-}
+func (o *Occupancy) Ring() decode.RingOccupancy { return decode.RingOccupancy(*o) }
 
 // Capture is a decoded or assembled capture file.
 type Capture struct {

@@ -75,7 +75,7 @@ func TestHistoryKeepsCompactFrames(t *testing.T) {
 	assert.Zero(t, logB.Dropped)
 	assert.EqualValues(t, 1, logB.Capacity, "its capacity is the records it holds")
 	require.NotNil(t, a.Meta.Occupancy, "counted from the ring it had")
-	assert.Equal(t, decode.RingOccupancy{Done: 3, Published: 3, Fault: 2}, a.Meta.Occupancy.Ring())
+	assert.Equal(t, decode.RingOccupancy{decode.StatusDone: 3, decode.StatusPublished: 3, decode.StatusFault: 2}, a.Meta.Occupancy.Ring())
 	assert.Equal(t, quiet.Meta.Published, a.Meta.Published)
 	assert.Equal(t, 2*compactOverhead+len(quiet.Control)*2+32, h.bytes)
 
@@ -276,8 +276,8 @@ func TestRecorderKeepsHistory(t *testing.T) {
 	require.NoError(t, err)
 	var d Decoded
 	require.NoError(t, rep.Decode(2, &d))
-	assert.Equal(t, decode.RingOccupancy{Done: 22, Published: 21, Fault: 21}, d.Ring.Occupancy)
-	assert.Equal(t, decode.RingOccupancy{Done: 22, Published: 21, Fault: 21}, rep.Summary(2).Occupancy)
+	assert.Equal(t, decode.RingOccupancy{decode.StatusDone: 22, decode.StatusPublished: 21, decode.StatusFault: 21}, d.Ring.Occupancy)
+	assert.Equal(t, decode.RingOccupancy{decode.StatusDone: 22, decode.StatusPublished: 21, decode.StatusFault: 21}, rep.Summary(2).Occupancy)
 	assert.EqualValues(t, 3, d.Ring.Control.DoneCount)
 	assert.Empty(t, d.Ring.Slots)
 	assert.Equal(t, -1, rep.Summary(2).RingFrom)

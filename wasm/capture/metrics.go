@@ -9,8 +9,6 @@ import (
 	"github.com/ringscope/ringscope/decode"
 )
 
-var statusLabels = [...]string{"empty", "published", "claimed", "done", "wait_io", "yield", "requeue", "fault", "unknown"}
-
 // Format is a metrics text format.
 type Format int
 
@@ -83,8 +81,8 @@ func Metrics(c *Capture, run *Totals, f Format) ([]byte, error) {
 
 	o := d.Ring.Occupancy
 	w.family("ringscope_slots", "gauge", "", "Ring slots by STATUS word.")
-	for i, v := range []uint32{o.Empty, o.Published, o.Claimed, o.Done, o.WaitIO, o.Yield, o.Requeue, o.Fault, o.Unknown} {
-		w.sample("ringscope_slots", `status="`+statusLabels[i]+`"`, float64(v))
+	for s, v := range o {
+		w.sample("ringscope_slots", `status="`+decode.Status(s).Label(decode.StatusSnake)+`"`, float64(v))
 	}
 	w.gauge("ringscope_queue_depth", "", "Slots that are neither EMPTY nor DONE.", float64(d.Counters.QueueDepth))
 	w.gauge("ringscope_frontier_density_ratio", "ratio", "Queue depth over total slots.", float64(d.Counters.FrontierDensityBps)/10000)

@@ -168,9 +168,11 @@ func traceOf(r *Replay) TraceFile {
 		}
 		counter("claims by priority", a)
 		o := s.Occupancy
-		counter("slots by status", args("empty", o.Empty, "published", o.Published, "claimed", o.Claimed, "done", o.Done,
-			"wait_io", o.WaitIO, "yield", o.Yield, "requeue", o.Requeue, "fault", o.Fault,
-			"unknown", o.Unknown))
+		byStatus := make(map[string]any, len(o))
+		for s, v := range o {
+			byStatus[decode.Status(s).Label(decode.StatusSnake)] = v
+		}
+		counter("slots by status", byStatus)
 		counter("done count", map[string]any{"done": s.DoneCount})
 		counter("faults", map[string]any{"faults": s.Faults})
 

@@ -51,7 +51,7 @@ func TestClaimIsExclusive(t *testing.T) {
 	assert.EqualValues(t, slots, tel.Control.Claims)
 	assert.EqualValues(t, slots, tel.Control.Faults, "the second ticket of each slot faults")
 	assert.EqualValues(t, 2*slots, tel.Control.DoneCount, "DONE then FAULT, both terminal")
-	assert.EqualValues(t, slots, tel.Occupancy.Fault, "the slot ends FAULT, as the reference's second ticket leaves it")
+	assert.EqualValues(t, slots, tel.Occupancy[decode.StatusFault], "the slot ends FAULT, as the reference's second ticket leaves it")
 	for p := 0; p < abi.PriorityLevels; p++ {
 		assert.EqualValues(t, 2, tel.Control.Heads[p])
 	}

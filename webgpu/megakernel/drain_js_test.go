@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
@@ -38,7 +39,7 @@ func TestDrainWithMaskedTenant(t *testing.T) {
 	assert.Equal(t, 4, *calls, "every submission is observed")
 	assert.EqualValues(t, 4, run.Report.DispatchCount)
 	assert.EqualValues(t, 2, run.Report.ItemsRemaining)
-	assert.EqualValues(t, 2, r.Telemetry().Occupancy.Yield)
+	assert.EqualValues(t, 2, r.Telemetry().Occupancy[decode.StatusYield])
 	assert.Equal(t, []uint32{1, 0}, r.Observable()[:2], "nothing of tenant 1 ran")
 
 	// A verdict that never settles gets StallGrace more submissions.
@@ -90,7 +91,7 @@ func TestDrainWithWaitIOAndShutdown(t *testing.T) {
 	// two more ask the service again and complete nothing either.
 	assert.Equal(t, 3, run.Submissions)
 	assert.Equal(t, 3, asked, "each submission asks the IO service again")
-	assert.EqualValues(t, 1, r.Telemetry().Occupancy.WaitIO)
+	assert.EqualValues(t, 1, r.Telemetry().Occupancy[decode.StatusWaitIO])
 
 	ready = true
 	run, err = r.DrainWith(ctxT(t), o)

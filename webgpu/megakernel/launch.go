@@ -182,6 +182,6 @@ func (s *ringScan) scan(control []byte, q *host.Queue, last *decode.RingOccupanc
 		}
 	}
 	if last != nil {
-		s.active += last.Claimed + last.WaitIO + last.Yield + last.Requeue
+		s.active += last[decode.StatusClaimed] + last[decode.StatusWaitIO] + last[decode.StatusYield] + last[decode.StatusRequeue]
 	}
 }

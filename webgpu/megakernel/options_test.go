@@ -213,7 +213,7 @@ func TestRingScan(t *testing.T) {
 	require.NoError(t, q.Absorb(control, nil, nil))
 
 	var s ringScan
-	last := decode.RingOccupancy{Claimed: 1, Yield: 2, Published: 9}
+	last := decode.RingOccupancy{decode.StatusClaimed: 1, decode.StatusYield: 2, decode.StatusPublished: 9}
 	s.scan(q.Control(), q, &last)
 	assert.EqualValues(t, 4+3, s.active, "4 pending + 3 claimed or parked")
 	assert.Equal(t, []uint32{abi.OpNop, abi.OpSpin}, s.opcodes)

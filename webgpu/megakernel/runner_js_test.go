@@ -89,7 +89,7 @@ func TestExactlyOnce(t *testing.T) {
 			// The GPU's own buffers decode to what was published.
 			var again decode.RingTelemetry
 			require.NoError(t, decode.DecodeInto(&again, new(decode.DecodeScratch), r.Control(), r.Ring(), nil))
-			assert.EqualValues(t, min(tc.items, tc.slots), again.Occupancy.Done)
+			assert.EqualValues(t, min(tc.items, tc.slots), again.Occupancy[decode.StatusDone])
 			assert.Zero(t, again.Occupancy.ActiveSlots())
 			assert.EqualValues(t, tc.slots, again.Occupancy.TotalSlots())
 		})
@@ -334,7 +334,7 @@ func TestFaults(t *testing.T) {
 	tel := r.Telemetry()
 	assert.EqualValues(t, 6, tel.Control.Faults)
 	assert.EqualValues(t, 6, tel.Control.DoneCount, "faults are terminal")
-	assert.EqualValues(t, 6, tel.Occupancy.Fault)
+	assert.EqualValues(t, 6, tel.Occupancy[decode.StatusFault])
 	assert.EqualValues(t, 6, ep.Claimed)
 	assert.Equal(t, 6, r.ReclaimFaults())
 	assert.False(t, r.needsSubmit())
@@ -348,7 +348,7 @@ func TestTenantDenial(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, rep.DispatchCount, "denied slots stay parked: no spinning")
 	assert.EqualValues(t, 2, r.Telemetry().Control.Denied)
-	assert.EqualValues(t, 2, r.Telemetry().Occupancy.Yield)
+	assert.EqualValues(t, 2, r.Telemetry().Occupancy[decode.StatusYield])
 	assert.Equal(t, []uint32{1, 0}, r.Observable()[:2])
 	require.NoError(t, r.SetTenantMask(1, true))
 	_, err = r.Drain(ctxT(t), 10)
@@ -733,7 +733,7 @@ func TestStagedRingUpload(t *testing.T) {
 		_, err = r.Drain(ctxT(t), 8)
 		require.NoError(t, err)
 		assert.EqualValues(t, (round+1)*slots, r.Observable()[0], "round %d: every item ran once", round)
-		assert.EqualValues(t, slots, r.Telemetry().Occupancy.Done, "round %d", round)
+		assert.EqualValues(t, slots, r.Telemetry().Occupancy[decode.StatusDone], "round %d", round)
 	}
 }
 

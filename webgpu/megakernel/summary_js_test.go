@@ -233,7 +233,7 @@ func TestSummaryKeepsOpenWindows(t *testing.T) {
 	_, err = r.Step(ctxT(t))
 	require.NoError(t, err)
 	tel := r.Telemetry()
-	require.Zero(t, tel.Occupancy.Published, "one Step drained every item")
+	require.Zero(t, tel.Occupancy[decode.StatusPublished], "one Step drained every item")
 	require.True(t, compareSummary(t, r, "500 windows in 16 entries"), "the table overflows")
 
 	var gpu decode.RingTelemetry
@@ -328,7 +328,7 @@ func TestSummaryDrainGivesEverySlot(t *testing.T) {
 	assert.Zero(t, rep.DispatchCount, "nothing was left to submit")
 	got := append([]decode.RingSlotSnapshot(nil), r.Telemetry().Slots...)
 	require.Len(t, got, int(o.Slots))
-	assert.Equal(t, uint32(len(items)), r.Telemetry().Occupancy.Done)
+	assert.Equal(t, uint32(len(items)), r.Telemetry().Occupancy[decode.StatusDone])
 
 	r.RequestRing()
 	ep, err := r.Step(ctxT(t))
@@ -373,8 +373,8 @@ func TestSummaryMode(t *testing.T) {
 	tel := r.Telemetry()
 	assert.Empty(t, tel.Slots, "a summary decode has no slot words")
 	assert.Equal(t, 4096, tel.SlotCount())
-	assert.Equal(t, uint32(300), tel.Occupancy.Done)
-	assert.Equal(t, uint32(4096-300), tel.Occupancy.Empty)
+	assert.Equal(t, uint32(300), tel.Occupancy[decode.StatusDone])
+	assert.Equal(t, uint32(4096-300), tel.Occupancy[decode.StatusEmpty])
 	assert.Len(t, tel.Windows, 7, "7 tickets of SPIN")
 	st, ok := tel.SlotStatus(0)
 	assert.True(t, ok)

@@ -108,7 +108,36 @@ const (
 	StatusFault     = 7
 	// StatusCount is the number of known statuses; larger values are Unknown.
 	StatusCount = 8
+	// StatusActiveMask has bit s set for each status s whose slot still has
+	// work pending (SUMMARY §2's active slots): PUBLISHED, CLAIMED,
+	// WAIT_IO, YIELD and REQUEUE.
+	StatusActiveMask = 1<<StatusPublished | 1<<StatusClaimed | 1<<StatusWaitIO | 1<<StatusYield | 1<<StatusRequeue
 )
+
+// statusNames are the protocol names of the slot statuses, by value: the
+// one table every status label derives from (decode.Status's String and
+// Label: the page's legends, class names and test ids, the exports' and
+// captures' keys). The Status constants above spell the same names
+// (StatusWaitIO, STATUS_WAIT_IO in WGSL); TestStatusNames checks it.
+var statusNames = [StatusCount]string{
+	StatusEmpty:     "EMPTY",
+	StatusPublished: "PUBLISHED",
+	StatusClaimed:   "CLAIMED",
+	StatusDone:      "DONE",
+	StatusWaitIO:    "WAIT_IO",
+	StatusYield:     "YIELD",
+	StatusRequeue:   "REQUEUE",
+	StatusFault:     "FAULT",
+}
+
+// StatusName returns the protocol name of status s (WAIT_IO), or false
+// for a value of StatusCount and above.
+func StatusName(s uint32) (string, bool) {
+	if s < StatusCount {
+		return statusNames[s], true
+	}
+	return "", false
+}
 
 // Priorities (PROTOCOL §3, word 3).
 const (

@@ -2,12 +2,14 @@ package abi_test
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/internal/abigen"
 )
 
 type region struct {
@@ -100,4 +102,28 @@ func TestOpcodeClasses(t *testing.T) {
 	} {
 		assert.Equal(t, want, abi.IsPublishable(op), "op %#x", op)
 	}
+}
+
+// TestStatusNames checks the name table against the Status constants: the
+// constant of each known status s spells its name (StatusWaitIO is
+// STATUS_WAIT_IO in WGSL, WAIT_IO in the table), and every other value
+// has none.
+func TestStatusNames(t *testing.T) {
+	consts, err := abigen.Constants(".")
+	require.NoError(t, err)
+	named := map[uint32]string{}
+	for _, c := range consts {
+		name, ok := strings.CutPrefix(c.WGSLName, "STATUS_")
+		if ok && c.File == "abi.go" && c.GoName != "StatusCount" && c.GoName != "StatusActiveMask" {
+			named[c.Value] = name
+		}
+	}
+	require.Len(t, named, abi.StatusCount, "one Status constant per known status")
+	for s := range uint32(abi.StatusCount) {
+		name, ok := abi.StatusName(s)
+		assert.True(t, ok)
+		assert.Equalf(t, named[s], name, "status %d", s)
+	}
+	_, ok := abi.StatusName(abi.StatusCount)
+	assert.False(t, ok, "an unknown status has no name")
 }

@@ -62,18 +62,20 @@ const (
 	SumSketched = 8
 	// SumActive counts the slots in an active status.
 	SumActive = 9
-	// SumOccupancy holds slots per status 0..7, then the unknown ones.
+	// SumOccupancy holds slots per status below StatusCount, then the
+	// unknown ones. Each region below follows the one before it, so a
+	// status added to the ABI moves them rather than overlapping them.
 	SumOccupancy = 10 // 10..18, StatusCount+1 words
 	// SumActiveTenant holds active slots per TENANT < TenantSlots, then
 	// those of larger tenant ids.
-	SumActiveTenant = 19 // 19..51, TenantSlots+1 words
+	SumActiveTenant = SumOccupancy + StatusCount + 1 // 19..51, TenantSlots+1 words
 	// SumActivePriority holds active slots per PRIORITY word < PriorityLevels,
 	// then those of larger values.
-	SumActivePriority = 52 // 52..57, PriorityLevels+1 words
+	SumActivePriority = SumActiveTenant + TenantSlots + 1 // 52..57, PriorityLevels+1 words
 	// SumActiveOpcode holds active slots per opcode < MetricOpcodes, then
 	// those of larger opcodes.
-	SumActiveOpcode = 58 // 58..90, MetricOpcodes+1 words
-	SumReserved     = 91 // 91..95
+	SumActiveOpcode = SumActivePriority + PriorityLevels + 1 // 58..90, MetricOpcodes+1 words
+	SumReserved     = SumActiveOpcode + MetricOpcodes + 1    // 91..95
 	// SummaryHeaderWords is where the first sketch starts.
 	SummaryHeaderWords = 96
 )

@@ -100,6 +100,10 @@ const STATUS_FAULT: u32 = 7u;
 const STATUS_COUNT: u32 = 8u;
 
 
+
+const STATUS_ACTIVE_MASK: u32 = 118u;
+
+
 const PRIORITY_CRITICAL: u32 = 0u;
 const PRIORITY_HIGH: u32 = 1u;
 const PRIORITY_NORMAL: u32 = 2u;
@@ -221,6 +225,8 @@ const SUM_WINDOW_ENTRIES: u32 = 7u;
 const SUM_SKETCHED: u32 = 8u;
 
 const SUM_ACTIVE: u32 = 9u;
+
+
 
 const SUM_OCCUPANCY: u32 = 10u;
 

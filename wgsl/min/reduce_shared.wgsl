@@ -210,9 +210,10 @@ fn sketch_index(row: u32, width: u32, key: u32) -> u32 {
     return row * width + mod64(splitmix64(vec2<u32>(key ^ salt.x, salt.y)), width);
 }
 
+
+
 fn is_active(st: u32) -> bool {
-    return st == STATUS_PUBLISHED || st == STATUS_CLAIMED || st == STATUS_WAIT_IO ||
-           st == STATUS_YIELD || st == STATUS_REQUEUE;
+    return st < STATUS_COUNT && ((STATUS_ACTIVE_MASK >> st) & 1u) != 0u;
 }
 
 fn is_window_opcode(op: u32, n: u32) -> bool {

@@ -227,13 +227,9 @@ func windowEntry(sum []uint32, win, capacity uint32, ring []byte, slot, ticket, 
 // open: every status but EMPTY and DONE.
 func windowOpen(st uint32) bool { return st != abi.StatusEmpty && st != abi.StatusDone }
 
-func active(st uint32) bool {
-	switch st {
-	case abi.StatusPublished, abi.StatusClaimed, abi.StatusWaitIO, abi.StatusYield, abi.StatusRequeue:
-		return true
-	}
-	return false
-}
+// active says whether st is one of abi.StatusActiveMask's statuses, as
+// reduce_shared.wgsl's is_active does.
+func active(st uint32) bool { return st < abi.StatusCount && abi.StatusActiveMask>>st&1 != 0 }
 
 func contains(s []uint32, v uint32) bool {
 	for _, x := range s {
