@@ -22,8 +22,8 @@ import (
 	"time"
 )
 
-// Limits of the server. Timeouts are generous for a ~3 MB main.wasm over a
-// slow link, and short enough that idle or stalled clients are dropped.
+// Limits of the server. Timeouts are generous for main.wasm (megabytes,
+// bench/results-size.md) over a slow link, and short enough that idle or stalled clients are dropped.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 15 * time.Second

@@ -166,7 +166,7 @@ func busyRing(tb testing.TB, slots uint32) (control, ring, log []byte) {
 
 // publishDropping publishes items into q, dropping the items of a full
 // priority partition (the page's back-pressure: wasm/session
-// publishWithBackPressure), and returns how many were published.
+// Session.publishShedding), and returns how many were published.
 func publishDropping(q interface {
 	Publish([]host.Item) (int, error)
 }, items []host.Item) int {

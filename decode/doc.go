@@ -22,6 +22,12 @@
 // one slot, DecodeSpawn a spawn pass's words. These five and Decoder are
 // the package's decode functions.
 //
+// Slot statuses have one vocabulary: package abi's name table. Status's
+// String and Label (WAIT_IO, wait-io, wait_io, waitIO) derive every label
+// the page, the exports and the captures use from it, and RingOccupancy
+// is an array indexed by Status, StatusUnknown last, so a status added to
+// the ABI is counted, named and exported without a change here.
+//
 // The package is pure Go: it imports only the standard library and
 // wgsl/abi, so it builds natively and for GOOS=js GOARCH=wasm alike.
 package decode

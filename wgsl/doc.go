@@ -9,6 +9,12 @@
 // that go generate ./wgsl writes too (package wgsl/internal/wgslmin); the
 // files here are the source to read and edit.
 //
+// Each .wgsl file holds one entry point, or says it holds none: a file the
+// entry points of one shader module share (reduce_shared.wgsl before
+// reduce.wgsl and reduce_windows.wgsl; spawn_shared.wgsl before
+// spawn_scan.wgsl and spawn_finalize.wgsl), or one spliced into the drain
+// (user_prelude.wgsl, trace.wgsl, spawn_prelude.wgsl).
+//
 // A runner creates one shader module per source and one compute pipeline per
 // Program: Drain for the bounded drain, JIT for the same drain specialised
 // to the opcodes a ring holds, Finalize for the HEAD clamp that ends each

@@ -151,7 +151,7 @@ fn shape() -> Shape {
 // both entry points (one grid): each lane owns a contiguous block of
 // ceil(words / lanes) words, so any grid covers the ring. A CPU adapter
 // runs a lane's loop as one stream, which its caches and prefetchers
-// follow (a grid-stride order over words ran 2-3× slower on SwiftShader).
+// follow (a grid-stride order over words ran slower on SwiftShader).
 // Below 2^25 words and 2^24 lanes (maxComputeWorkgroupsPerDimension × the
 // width), (g + 1) × per < words + lanes never wraps.
 fn lane_words(wid: u32, groups: u32, lane: u32, words: u32) -> vec2<u32> {

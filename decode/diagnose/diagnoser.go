@@ -15,8 +15,9 @@ type Diagnoser struct {
 	// once full (a ring indexed by seq).
 	hist [windowFrames]sample
 	seq  int
-	// claimMoved is, per tenant and priority, when its claim counter last
-	// rose or it last had nothing queued: the start of its wait.
+	// tenantSince and prioritySince are, per tenant and priority, when its
+	// claim counter last rose or it last had nothing queued: the start of
+	// its wait.
 	tenantSince   [abi.TenantSlots]float64
 	prioritySince [abi.PriorityLevels]float64
 

@@ -2,9 +2,10 @@
 // allocation, not stable.
 //
 // It exists for the wasm build's size. Each element type given to
-// slices.Sort or slices.SortFunc links its own pdqsort (13 to 20 KB of
-// main.wasm each), and sort.Slice allocates a swapper on every call. A
-// heapsort instantiation is about 1 KB. It is for the cold sorts: opcode
+// slices.Sort or slices.SortFunc links its own pdqsort, and sort.Slice
+// allocates a swapper on every call; a heapsort instantiation is a
+// fraction of a pdqsort's size (bench/results-render.md, the
+// `heapsort.Func` row of "wasm size as served"). It is for the cold sorts: opcode
 // sets, feature names, shader overrides, sorted once per open. Hot sorts
 // of nearly sorted data (the decoder's windows, the publisher's dirty
 // ranges) keep slices.SortFunc, whose pdqsort finishes them in about one

@@ -1,8 +1,9 @@
 // Package jsontext writes and reads the JSON of ringscope's own formats
 // (the capture file's header and frame meta, the trace export, the
 // renderer's event summaries) without encoding/json, whose reflection,
-// sorting and time code cost the page about 136 KB of its gzipped wasm
-// (issue 21: the served wasm has a 1.6 MB budget). Each format's Go code
+// sorting and time code were the largest part of the page's gzipped wasm
+// that its size budget could drop (bench/results-render.md, the "no
+// encoding/json at all" row; issue 21). Each format's Go code
 // writes and reads its fields by hand; this package holds what they
 // share.
 //

@@ -151,7 +151,8 @@ func (d *Decoder) String(dst *string) {
 // is the member's. It takes a func, not an interface with an
 // UnmarshalText method: a call through such an interface makes the linker
 // keep every UnmarshalText of every type the program converts to an
-// interface, time.Time's parser among them (20 KB of the page's wasm).
+// interface, time.Time's parser among them (bench/results-render.md, "On
+// main: under the budget").
 func (d *Decoder) Text(parse func([]byte) error) {
 	var s string
 	if d.peek() != '"' {

@@ -11,7 +11,8 @@ const MaxLen = 128
 // escapes are not needed for the names a fleet of test runs gives itself.
 // The page checks it before a push and the server's relay again before it
 // forwards one. It is a loop, not a regexp, because regexp and the unicode
-// tables it pulls in were about 60 KB of the gzipped wasm.
+// tables it pulls in would grow the page's gzipped wasm, whose size has a
+// budget (bench/results-size.md).
 func Valid(s string) bool {
 	if len(s) == 0 || len(s) > MaxLen || s == "." || s == ".." {
 		return false

@@ -12,7 +12,7 @@ import (
 // RawJSON is a result already written as the JSON of its Plain form. The
 // page's bridge hands it to one JSON.parse instead of building the JS value
 // field by field through syscall/js: for a 65,536-slot snapshot that is one
-// call instead of about 600,000 (js.ValueOf of Plain's maps took 1.4 s).
+// call instead of about ten per slot.
 type RawJSON []byte
 
 // Encode returns v's Plain form as RawJSON, or, where JSON cannot carry a

@@ -118,7 +118,7 @@ func plain(v reflect.Value) any {
 
 // typeInfo is what plain needs to know of a type, worked out once per type:
 // a snapshot converts 65,536 slot structs, and naming each field and asking
-// Implements per value was half of its time (1.0 s in wasm).
+// Implements per value was half of its time.
 type typeInfo struct {
 	text   bool // a TextMarshaler
 	err    bool // an error behind a pointer

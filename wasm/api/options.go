@@ -6,7 +6,7 @@ import (
 )
 
 // OptionTable is the keys one options object of the API accepts: a method
-// refuses any other key by name (UnknownOption), and docs/OPTIONS.md has a
+// refuses any other key by name (jsarg.Known), and docs/OPTIONS.md has a
 // table of each, which options_test.go keeps in step with these.
 type OptionTable struct {
 	// Where names the object as the refusal and the doc name it: a method

@@ -15,7 +15,8 @@ const MaxQueryParams = 10000
 // holding ';' or a bad %-escape skipped with an error (the first one
 // returned), '+' read as a space. The page parses its URL with it rather
 // than with net/url, which would link net/netip and package unique into
-// the wasm module for this one call (~28 KB gzip). A url.Values is a
+// the wasm module for this one call (bench/results-size.md: the page's
+// wasm has a size budget). A url.Values is a
 // map[string][]string, so the result is one.
 func ParseQueryString(query string) (map[string][]string, error) {
 	m := map[string][]string{}

@@ -47,7 +47,8 @@ func FromDump(control, ring []byte, windowOpcodes []uint32) (*Capture, error) {
 }
 
 // Decoded is one frame decoded for display: what the dashboard's panels
-// read. The zero value is ready for DecodeFrame, which reuses its storage.
+// read. The zero value is ready for DecodeBuffers and Replay.Decode, which
+// reuse its storage.
 type Decoded struct {
 	Ring     decode.RingTelemetry
 	Counters decode.RuntimeCounters

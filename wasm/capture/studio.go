@@ -42,7 +42,7 @@ type Studio struct {
 	wasRunning bool
 	decoded    Decoded
 	frames     frame.Store
-	// recReplay caches RecordingReplay for a recording of recReplayLen
+	// recReplay caches recordingReplay for a recording of recReplayLen
 	// frames ending at seq recReplaySeq.
 	recReplay    *Replay
 	recReplayLen int

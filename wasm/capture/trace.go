@@ -236,8 +236,8 @@ func roundTrip(s *Summary) float64 {
 }
 
 // args builds a trace event's args from key, value pairs: one loop here
-// instead of the inline map assignment of every literal entry, 8 KB of
-// traceOf's code in main.wasm.
+// instead of the inline map assignment of every literal entry, which made
+// traceOf's code in main.wasm several times larger.
 func args(kv ...any) map[string]any {
 	m := make(map[string]any, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {

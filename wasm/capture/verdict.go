@@ -63,7 +63,7 @@ func sameVerdict(v *Verdict, d *diagnose.Diagnosis) bool {
 	return true
 }
 
-// verdictMetrics writes the newest verdict: the health as a StateSet
+// verdict writes the newest verdict: the health as a StateSet
 // (a gauge per state in the classic format) and every cause kind as a
 // gauge, 1 while a cause of that kind is active.
 func (w *metricsWriter) verdict(vs []Verdict) {

@@ -13,7 +13,8 @@ import (
 // What decode and importCapture accept: raw buffers and capture files,
 // checked type, then size, then content, so that a refused call copies
 // nothing into Go (the wasm memory, once grown, never shrinks: before these
-// checks a refused 600 MiB import left the page at 619 MiB for good).
+// checks a refused import of a file larger than the bound left the page's
+// memory that large for good, as e2e/tests/api-robust.spec.mjs checks).
 
 // maxDecodeBytes bounds decode's buffers together. Its result holds one JS
 // object per slot, so the bound is a ring of 1,048,576 slots (64 MiB) with

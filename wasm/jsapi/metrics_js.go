@@ -31,7 +31,7 @@ func (a *Capture) apiExportMetrics(args []js.Value) (any, error) {
 	return string(b), err
 }
 
-// metricsKind reads the format option into exportBytes' kind.
+// metricsKind reads the format option into Studio.Export's kind.
 func metricsKind(o js.Value, what string) (string, error) {
 	if err := Known(o, &api.ExportMetricsOptions, what); err != nil {
 		return "", err

@@ -24,8 +24,8 @@ const MinRate = 1.0
 
 // RenderWeight is how many times its measured cost a render counts: the
 // browser's style, layout and paint of the DOM a render changed, which Go
-// cannot time, cost about as much again as the render itself (measured on
-// the H200 in Chromium: wasm/view_js.go, renderSpacing).
+// cannot time, cost about as much again as the render itself (the CPU
+// profile under row 4 of bench/results-h200.md).
 const RenderWeight = 2
 
 // Window is how far back Report looks.

@@ -19,7 +19,7 @@ var ErrNoRing = errors.New("session: no ring is open")
 // items, one submission, republish parked slots, assemble the frame, tell
 // the observers, free the faulted slots. warm, when set, runs just before
 // the Step (the page's first frame starts compiling its pipelines there).
-// Attached, it reads the host's ring instead (AttachedFrame's frame, nil
+// Attached, it reads the host's ring instead (attachedFrame's frame, nil
 // when the host had a buffer mapped).
 func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, error) {
 	if s.attached != nil {

@@ -25,7 +25,7 @@ type Page interface {
 // loseTimeout bounds how long loseDevice waits for submissions.
 const loseTimeout = 30 * time.Second
 
-// installTestHooks adds ringscope.__test: fault injection for tests only,
+// Install adds ringscope.__test: fault injection for tests only,
 // not part of the embedding API (its shape may change at any time).
 //
 //	loseDevice({afterSubmits})  destroys the device now, or once it has made

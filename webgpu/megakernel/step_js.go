@@ -51,9 +51,9 @@ func (r *Runner) planLaunch() (decode.LaunchRecommendation, error) {
 }
 
 // Warm starts compiling the pipelines the next Step would use for what is
-// published now, and returns before they are ready: the compile (300 ms
-// for the first JIT program on SwiftShader) then overlaps what the caller
-// does next, such as the page's first render. The next Step waits for it;
+// published now, and returns before they are ready: the compile (the
+// first JIT program's is the longest part of a SwiftShader startup) then
+// overlaps what the caller does next, such as the page's first render. The next Step waits for it;
 // a failed compile is that Step's to report.
 func (r *Runner) Warm(ctx context.Context) {
 	if r.prog.warming != nil || r.usable("warm") != nil {

@@ -91,10 +91,10 @@ func (r *Runner) upload(ctx context.Context) error {
 // ranges into the ring before the drain. The map for the next upload
 // starts right after the submission, so it has resolved by then.
 //
-// Why: Dawn's writeBuffer of a 4 MiB ring measured 1.7 ms on the H200 (its
-// staging for a write that large is allocated per call), most of a 65,536
-// item drain's 2.9 ms; the reused, already mapped buffer costs the copy
-// alone (bench/results-ring-earlier.md). The zero value holds nothing.
+// Why: Dawn's writeBuffer of a large ring allocates its staging per call,
+// and on the H200 it was most of a 65,536-item drain; the reused, already
+// mapped buffer costs the copy alone (bench/results-ring-earlier.md, "Staged
+// ring upload" and row 6). The zero value holds nothing.
 type upStage struct {
 	buf    *webgpu.Buffer
 	copies []host.ByteRange // written this step; encode copies them

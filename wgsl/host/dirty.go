@@ -45,7 +45,7 @@ func (r ByteRange) Len() int { return r.End - r.Start }
 // what keeps a publish cheap: items go to their priority's partition, so a
 // batch of mixed priorities writes up to PriorityLevels interleaved runs of
 // consecutive slots, and merging only with the last range would leave one
-// range per item to sort (0.65 ms per frame of 4,096 items in the page).
+// range per item to sort, every frame.
 // Its slice is reused, so the hot path does not allocate once it has grown.
 type dirtySet struct {
 	r     []ByteRange
