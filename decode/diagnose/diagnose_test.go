@@ -181,6 +181,14 @@ func TestASmallFinishedWorkloadThatFaultedIsAStorm(t *testing.T) {
 		got = r.step(d, 100)
 	}
 	assert.False(t, got.Has(FaultStorm), "work still queued: too few completions to judge")
+	// While frames still complete work, the window judges, whole
+	// workloads or not: 60 a frame, a third faults, needs 64 in it.
+	d, r = New(), newRing(1024, 1)
+	for range 2 {
+		r.complete(0, 2, 60, 20)
+		got = r.step(d, 100)
+	}
+	assert.False(t, got.Has(FaultStorm), "work completing every frame: the window's 64 first")
 }
 
 func TestTenantStarvationNamesTheHotTenant(t *testing.T) {

@@ -368,13 +368,15 @@ func (r *rules) backPressure(dst []Cause) []Cause {
 func (r *rules) faultStorm(dst []Cause) []Cause {
 	done := float64(r.cur.done - r.old.done)
 	faults := float64(r.cur.faults - r.old.faults)
-	if done < FaultMinDone && r.cur.active == 0 {
+	if done < FaultMinDone && r.cur.active == 0 && r.cur.done == r.prev.done {
 		// A workload that ended with too few completions for the window
 		// to judge (a test's 16 items, a host's small batch): it is
 		// judged whole, on the generation's counters, which a ring
 		// ringscope runs and one attached count alike. Ended means no
-		// slot left to run: FAULT slots a host kernel leaves in place
-		// (ringscope's runner reclaims its own) are no work.
+		// slot left to run (FAULT slots a host kernel leaves in place,
+		// where ringscope's runner reclaims its own, are no work) and
+		// nothing completed since the frame before: while frames still
+		// complete work, the window judges.
 		done, faults = float64(r.cur.done), float64(r.cur.faults)
 		if faults == 0 {
 			return dst
