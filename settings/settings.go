@@ -78,6 +78,10 @@ type Settings struct {
 	// LogCapacity is the log records a ring keeps per submission (the
 	// log panel's DROPPED line asks to raise it).
 	LogCapacity int
+	// TraceCapacity is the records per submission the live ring traces
+	// (docs/TRACE.md), 0: off. A traced ring's hang hunter keeps the
+	// window when the diagnosis says stalled or lost.
+	TraceCapacity int
 }
 
 // Bounds of the GPU summary's sketches (docs/SUMMARY.md §1: SKETCH_MAX_DEPTH,
@@ -197,6 +201,9 @@ func (s Settings) Validate() []FieldError {
 	}
 	if s.LogCapacity < 0 || s.LogCapacity > MaxLogCapacity {
 		add("LogCapacity", "log capacity must be 0…%s records", numfmt.Thousands(MaxLogCapacity))
+	}
+	if s.TraceCapacity < 0 || s.TraceCapacity > abi.MaxTraceCapacity {
+		add("TraceCapacity", "trace capacity must be 0 (off) … %s records", numfmt.Thousands(abi.MaxTraceCapacity))
 	}
 	switch s.Readback {
 	case decode.ReadbackAuto, decode.ReadbackFull:

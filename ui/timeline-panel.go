@@ -171,6 +171,21 @@ func (c *TimelinePanel) LaneRows() []TimelineRow {
 	return rows
 }
 
+// Hang is the hang hunter's report, nil when none is kept.
+func (c *TimelinePanel) Hang() *TimelineHang {
+	if c.Timeline == nil {
+		return nil
+	}
+	return c.Timeline.Hang
+}
+
+// ExportHang downloads the kept hang as a capture.
+func (c *TimelinePanel) ExportHang() {
+	if h := c.Hang(); h != nil && h.Export != nil {
+		h.Export()
+	}
+}
+
 // PassText sums the bubbles of each pass.
 func (c *TimelinePanel) PassText() string {
 	t := c.Timeline

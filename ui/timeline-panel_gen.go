@@ -100,6 +100,60 @@ func (c *TimelinePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = vgEl(vgparent, "div", "class", "dim", "data-testid", "timeline-passes")
 		vgn.SetInnerHTML(c.PassText())
+		if c.Hang() != nil {
+			vgn = vgEl(vgparent, "div", "class", "timeline-hang", "data-testid", "hang-hunter")
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = vgEl(vgparent, "h3", "class", "panel-title", "title", "When the diagnosis said stalled or lost, the page kept the trace window above and the ring's slots (a state dump): each workgroup's last claimed task, and the slots a lane claimed and had not ended")
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = vgText(vgparent, "Hang hunter ")
+					vgn = vgEl(vgparent, "span", "class", "panel-sub", "data-testid", "hang-title")
+					vgn.SetInnerHTML(c.Hang().Title)
+				}
+				if c.Hang().Export != nil {
+					vgn = vgEl(vgparent, "button", "class", "btn btn-small", "data-testid", "hang-export")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ExportHang() })
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = vgText(vgparent, "export hang capture")
+					}
+				}
+				vgn = vgEl(vgparent, "table", "class", "grid-table")
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = vgEl(vgparent, "thead")
+					vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth\x3Eworkgroup\x3C/th\x3E\x3Cth\x3Elast claimed task\x3C/th\x3E\x3C/tr\x3E"))
+					vgn = vgEl(vgparent, "tbody")
+					{
+						vgparent := vgn
+						_ = vgparent
+						for _, r := range c.Hang().Rows {
+							var vgiterkey interface{} = r.Key
+							_ = vgiterkey
+							r := r
+							_ = r
+							vgn = vgEl(vgparent, "tr", "data-testid", "hang-row")
+							vgn.AddAttrInterface("data-workgroup", r.Workgroup)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgEl(vgparent, "td")
+								vgn.SetInnerHTML(r.Workgroup)
+								vgn = vgEl(vgparent, "td")
+								vgn.SetInnerHTML(r.Task)
+							}
+						}
+					}
+				}
+				vgn = vgEl(vgparent, "div", "class", "dim", "data-testid", "hang-running")
+				vgn.SetInnerHTML(c.Hang().Running)
+			}
+		}
 	}
 	return vgout
 }

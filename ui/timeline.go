@@ -23,6 +23,24 @@ type Timeline struct {
 	// Width is the most lanes (threads) one workgroup used, the rows of a
 	// lane's band.
 	Width uint32
+	// Hang is the hang hunter's report on this window, or nil.
+	Hang *TimelineHang
+}
+
+// TimelineHang is what the hang hunter kept (docs/TRACE.md §7), as the
+// panel shows it: the verdict, each workgroup's last claimed task, the
+// slots running at the state dump, and Export, which downloads it as a
+// capture (nil: a replayed hang, already a file).
+type TimelineHang struct {
+	Title   string
+	Rows    []TimelineHangRow
+	Running string
+	Export  func()
+}
+
+// TimelineHangRow is one workgroup's last claimed task, as text.
+type TimelineHangRow struct {
+	Key, Workgroup, Task string
 }
 
 // TimelineLane is one workgroup's lane.

@@ -30,6 +30,7 @@ type app struct {
 	// capture concern over it, with the subscribers (wasm/jsapi).
 	studio  *capture.Studio
 	capture *jsapi.Capture
+	imports uint64 // imports that carried a trace window (timeline_js.go)
 	ready   *browser.Readiness
 	// cleanup removes the page's listeners and releases its js.Funcs
 	// (dispose() runs it; the page itself lives as long as the module).
@@ -110,11 +111,16 @@ func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 		Description: info.Description, IsFallback: info.IsFallback, IsCPU: info.IsCPU})
 }
 
-// Tasks shows a traced ring's window on the timeline panel.
+// Tasks shows a traced ring's window on the timeline panel, and the hang
+// the hunter kept with it, which one click exports.
 func (d appDisplay) Tasks(seq uint64, t *capture.TaskTrace) {
 	var tl *ui.Timeline
 	if t != nil {
-		tl = ui.BuildTimeline(seq, t.Passes, t.Budget, t.Records, t.OpcodeName)
+		var export func()
+		if t.Hang != nil {
+			export = func() { go d.a.capture.ExportHang(t) } // not under the event lock the click holds
+		}
+		tl = timeline(seq, t, export)
 	}
 	d.a.ui(func(dash *ui.Dashboard) { dash.Tasks = tl })
 }

@@ -132,3 +132,32 @@ func Header(dst []byte, capacity, clock uint32, parents bool) []byte {
 	}
 	return dst
 }
+
+// AppendBuffer appends a trace buffer in the layout a traced drain writes
+// (docs/TRACE.md §1) holding recs: cursor and capacity len(recs), the
+// clock at clock, no parent table. DecodeInto reads it back as recs; a
+// capture file carries a trace window this way, and a host kernel in
+// attach mode writes the same layout.
+func AppendBuffer(dst []byte, clock uint32, recs []Record) []byte {
+	n := uint32(len(recs))
+	var h [abi.TraceHeaderWords]uint32
+	h[abi.TraceCursor], h[abi.TraceCapacity], h[abi.TraceClock] = n, n, clock
+	le := binary.LittleEndian
+	for _, w := range h {
+		dst = le.AppendUint32(dst, w)
+	}
+	for i := range recs {
+		r := &recs[i]
+		var w [abi.TraceRecordWords]uint32
+		w[abi.TraceRecSlot] = r.Slot
+		w[abi.TraceRecOpTenant] = r.Opcode&abi.TraceOpMask | r.Tenant<<abi.TraceTenantShift
+		w[abi.TraceRecGroup], w[abi.TraceRecLane] = r.Workgroup, r.Lane
+		w[abi.TraceRecStart], w[abi.TraceRecEnd] = r.Start, r.End
+		w[abi.TraceRecOutcome] = uint32(r.Status) | uint32(r.Fault)<<abi.TraceFaultShift
+		w[abi.TraceRecParent] = r.Parent
+		for _, x := range w {
+			dst = le.AppendUint32(dst, x)
+		}
+	}
+	return dst
+}

@@ -184,3 +184,17 @@ func TestBubbles(t *testing.T) {
 		{Workgroup: 1, Pass: 1, From: 24, To: 30, Reason: ReasonBudget},
 	}, got)
 }
+
+func TestAppendBufferDecodesBack(t *testing.T) {
+	recs := []Record{
+		{Slot: 3, Opcode: 0x101, Tenant: 2, Workgroup: 1, Lane: 5, Start: 10, End: 12, Status: decode.StatusDone, Parent: abi.TraceNoParent},
+		{Slot: 9, Opcode: 3, Tenant: 0, Workgroup: 0, Lane: 0, Start: 11, End: 15, Status: decode.StatusFault, Fault: decode.FaultOutOfBounds, Parent: 3},
+	}
+	b := AppendBuffer([]byte{0xAA}, 16, recs)
+	assert.Len(t, b, 1+HeaderBytes+2*RecordBytes)
+	got, err := Decode(b[1:])
+	require.NoError(t, err)
+	assert.Equal(t, recs, got.Records)
+	assert.EqualValues(t, 16, got.Clock)
+	assert.Zero(t, got.Overflow)
+}

@@ -3,6 +3,7 @@
 // would name, in the header, the watchdog panel and the API; and no false
 // alarm from nop-flood over a minute, sampled every frame (default-mix:
 // five minutes in recorder-history.spec).
+import { readFile } from 'node:fs/promises';
 import { test, expect, gotoReady, headerStat } from './fixtures.mjs';
 
 // watch collects every live frame's health and causes (subscribe).
@@ -25,8 +26,9 @@ async function firstCause(page, kind, timeout = 45_000) {
     .toBe(kind);
 }
 
-test('stall: stalled, masked-tenant naming tenant 0 and its queued slots', async ({ page }) => {
-  await gotoReady(page, '?preset=stall');
+test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the hang hunter keeps it', async ({ page }) => {
+  // trace=4096: the live ring traces, so the hang hunter has a window.
+  await gotoReady(page, '?preset=stall&trace=4096');
   await watch(page);
   await firstCause(page, 'masked-tenant');
   await expect.poll(async () => (await seen(page)).at(-1).health).toBe('stalled');
@@ -50,6 +52,29 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots', async
   const metrics = await page.evaluate(() => ringscope.exportMetrics());
   expect(metrics).toContain('ringscope_health{ringscope_health="stalled"} 1');
   expect(metrics).toContain('ringscope_cause{kind="masked-tenant"} 1');
+
+  // The hang hunter (docs/TRACE.md §7) kept the trace window and the slots
+  // when the verdict turned stalled: a row per workgroup of the window
+  // names its last claimed task, a YIELD of the masked tenant.
+  const hunter = page.getByTestId('hang-hunter');
+  await expect(page.getByTestId('hang-title')).toContainText(/^stalled at frame \d+/);
+  const kept = await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => `${e.dataset.workgroup}:${e.dataset.tasks}`));
+  expect(kept.length).toBeGreaterThan(0);
+  const rows = hunter.getByTestId('hang-row');
+  expect(await rows.evaluateAll((els) => els.map((e) => e.dataset.workgroup))).toEqual(kept.map((k) => k.split(':')[0]));
+  await expect(rows.first()).toContainText('YIELD');
+  const title = await page.getByTestId('hang-title').textContent();
+
+  // One click exports it as a capture; importing the file replays it: the
+  // timeline of the kept window and the same report, with no export.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('hang-export').click()]);
+  expect(download.suggestedFilename()).toMatch(/^ringscope-hang-\d{8}-\d{6}\.rscap$/);
+  const b64 = (await readFile(await download.path())).toString('base64');
+  const info = await page.evaluate((s) => ringscope.importCapture(Uint8Array.from(atob(s), (c) => c.charCodeAt(0))), b64);
+  expect(info.replaying).toBe(true);
+  await expect(page.getByTestId('hang-export')).toHaveCount(0);
+  await expect(page.getByTestId('hang-title')).toHaveText(title);
+  expect(await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => `${e.dataset.workgroup}:${e.dataset.tasks}`))).toEqual(kept);
 });
 
 test('fault-storm: degraded, fault-storm with the fault share', async ({ page }) => {

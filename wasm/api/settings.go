@@ -27,6 +27,7 @@ const (
 	ParamSeed      = "seed"      // workload seed
 	ParamReadback  = "readback"  // auto, summary or full (decode.PageReadbacks)
 	ParamLog       = "log"       // log capacity, records per submission
+	ParamTrace     = "trace"     // trace capacity, records per submission, 0: off
 )
 
 // PageConfig is what the URL asks of the page.
@@ -52,7 +53,7 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	ints := []struct {
 		name string
 		dst  *int
-	}{{ParamSlots, &s.RingSlots}, {ParamTenants, &s.Tenants}, {ParamBudget, &s.Budget}, {ParamWorkgroup, &s.WorkgroupSizeX}, {ParamWorkers, &s.WorkerCap}, {ParamLog, &s.LogCapacity}}
+	}{{ParamSlots, &s.RingSlots}, {ParamTenants, &s.Tenants}, {ParamBudget, &s.Budget}, {ParamWorkgroup, &s.WorkgroupSizeX}, {ParamWorkers, &s.WorkerCap}, {ParamLog, &s.LogCapacity}, {ParamTrace, &s.TraceCapacity}}
 	for _, p := range ints {
 		if v := first(q, p.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -105,7 +106,7 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 var settingParams = map[string]string{
 	"RingSlots": ParamSlots, "Tenants": ParamTenants, "Budget": ParamBudget, "WorkgroupSizeX": ParamWorkgroup,
 	"WorkerCap": ParamWorkers, "WindowOpcodes": ParamWindows, "SketchDepth": ParamSketch, "SketchWidth": ParamSketch,
-	"Readback": ParamReadback, "LogCapacity": ParamLog,
+	"Readback": ParamReadback, "LogCapacity": ParamLog, "TraceCapacity": ParamTrace,
 }
 
 // optionParams maps a megakernel.Options field (OptionError.Field) to the
@@ -113,7 +114,7 @@ var settingParams = map[string]string{
 var optionParams = map[string]string{
 	"Slots": ParamSlots, "Tenants": ParamTenants, "Masks": ParamTenants, "Budget": ParamBudget,
 	"WorkgroupSize": ParamWorkgroup, "WorkerGroups": ParamWorkers, "WindowOpcodes": ParamWindows,
-	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "Readback": ParamReadback, "LogCapacity": ParamLog,
+	"Summary.Depth": ParamSketch, "Summary.Width": ParamSketch, "Readback": ParamReadback, "LogCapacity": ParamLog, "TraceCapacity": ParamTrace,
 }
 
 // paramError names the URL parameter behind a refused setting, with the

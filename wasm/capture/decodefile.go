@@ -31,8 +31,8 @@ func Decode(data []byte) (*Capture, error) {
 	}
 	le := binary.LittleEndian
 	version := le.Uint32(data[8:])
-	if version != VersionNoPatches && version != Version {
-		return nil, fail(8, -1, "version", "container version %d is not supported (this build reads %d and %d)", version, VersionNoPatches, Version)
+	if version != VersionNoPatches && version != Version && version != VersionTasks {
+		return nil, fail(8, -1, "version", "container version %d is not supported (this build reads %d to %d)", version, VersionNoPatches, VersionTasks)
 	}
 	hlen := int64(le.Uint32(data[12:]))
 	if hlen > MaxHeaderBytes {
@@ -127,6 +127,19 @@ func Decode(data []byte) (*Capture, error) {
 		}
 		off = p + rec
 	}
+	if version == VersionTasks {
+		if n-off < 4 {
+			return nil, fail(off, -1, "task section", "a version %d file ends without its task section", VersionTasks)
+		}
+		t := int64(le.Uint32(data[off:]))
+		if t > n-off-4 {
+			return nil, fail(off, -1, "task section", "%d bytes runs past the end of the file (%d bytes left)", t, n-off-4)
+		}
+		if err := decodeTaskSection(c, data[off+4:off+4+t], off+4); err != nil {
+			return nil, err
+		}
+		off += 4 + t
+	}
 	if off != n {
 		return nil, fail(off, -1, "frameCount", "%d bytes follow the last of the %d frames the header declares", n-off, c.Header.FrameCount)
 	}
@@ -142,12 +155,12 @@ func checkHeader(h *Header, off int64) error {
 	switch {
 	case h.Format != FormatName:
 		return fail(off, -1, "format", "%q, expected %q", h.Format, FormatName)
-	case h.Version != VersionNoPatches && h.Version != Version:
-		return fail(off, -1, "version", "header version %d, expected %d or %d", h.Version, VersionNoPatches, Version)
+	case h.Version < VersionNoPatches || h.Version > VersionTasks:
+		return fail(off, -1, "version", "header version %d, expected %d to %d", h.Version, VersionNoPatches, VersionTasks)
 	case h.ABIVersion != abi.Version:
 		return fail(off, -1, "abiVersion", "ABI %d is not supported (this build decodes ABI %d)", h.ABIVersion, abi.Version)
-	case h.Source != SourceLive && h.Source != SourceDump:
-		return fail(off, -1, "source", "%q, expected %q or %q", h.Source, SourceLive, SourceDump)
+	case h.Source != SourceLive && h.Source != SourceDump && h.Source != SourceHang:
+		return fail(off, -1, "source", "%q, expected %q, %q or %q", h.Source, SourceLive, SourceDump, SourceHang)
 	case h.FrameCount < 0:
 		return fail(off, -1, "frameCount", "%d is negative", h.FrameCount)
 	case len(h.WindowOpcodes) > MaxWindowOpcodes:

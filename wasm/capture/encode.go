@@ -22,6 +22,9 @@ func Encode(c *Capture) ([]byte, error) {
 			h.Version = Version
 		}
 	}
+	if c.Tasks != nil {
+		h.Version = VersionTasks
+	}
 	if h.ABIVersion == 0 {
 		h.ABIVersion = abi.Version
 	}
@@ -89,6 +92,9 @@ func Encode(c *Capture) ([]byte, error) {
 		out = append(out, f.Ring...)
 		out = append(out, f.Patch...)
 		out = append(out, f.Log...)
+	}
+	if c.Tasks != nil {
+		out = appendTaskSection(out, c.Tasks)
 	}
 	return out, nil
 }

@@ -21,6 +21,10 @@ const (
 	Version = 2
 	// VersionNoPatches is the container version without ring patches.
 	VersionNoPatches = 1
+	// VersionTasks adds a task section after the frames (tasksection.go):
+	// a traced ring's window, and a hang's report. Encode writes it only
+	// for a capture that has one.
+	VersionTasks = 3
 	// FormatName is Header.Format.
 	FormatName = "ringscope-capture"
 	// FilePrefixBytes is magic (8) + version (4) + header length (4).
@@ -59,6 +63,7 @@ const (
 const (
 	SourceLive = "live" // recorded by the page's live loop
 	SourceDump = "dump" // a bare control + ring dump pair
+	SourceHang = "hang" // the hang hunter's state dump and trace window (hang.go)
 )
 
 // Header is the capture file's JSON header. The zero value, filled in by
@@ -107,6 +112,14 @@ func (h *Header) UserOpcodeName(op uint32) string {
 		}
 	}
 	return ""
+}
+
+// OpcodeName names op: h's name of a user opcode, else decode.OpcodeName.
+func (h *Header) OpcodeName(op uint32) string {
+	if n := h.UserOpcodeName(op); n != "" {
+		return n
+	}
+	return decode.OpcodeName(op)
 }
 
 // Adapter is the WebGPU adapter a live capture ran on.
@@ -180,7 +193,8 @@ type Capture struct {
 	// written to files: verdict.go).
 	Verdicts []Verdict
 	// Tasks is the traced drain's window (docs/TRACE.md), nil when the
-	// ring was not traced; the trace export draws it.
+	// ring was not traced; the trace export draws it, and a version-3
+	// file carries it in its task section.
 	Tasks *TaskTrace
 }
 

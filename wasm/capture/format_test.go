@@ -72,7 +72,7 @@ func TestDecodeMalformed(t *testing.T) {
 		{"empty", func([]byte) []byte { return nil }, -1, "magic", nil, "not a capture file"},
 		{"json", func([]byte) []byte { return []byte(`{"traceEvents":[]}`) }, -1, "magic", nil, "starts like JSON"},
 		{"short prefix", func(b []byte) []byte { return b[:10] }, -1, "version", nil, "inside the 16-byte prefix"},
-		{"version", func(b []byte) []byte { return put(b, 8, 3) }, -1, "version", func([]byte) int { return 8 }, "not supported"},
+		{"version", func(b []byte) []byte { return put(b, 8, 4) }, -1, "version", func([]byte) int { return 8 }, "not supported"},
 		{"versions disagree", func(b []byte) []byte { return put(b, 8, 2) }, -1, "version", func([]byte) int { return 16 }, "header version 1, but the container's is 2"},
 		{"header past end", func(b []byte) []byte { return put(b, 12, uint32(len(b))) }, -1, "header length", func([]byte) int { return 12 }, "runs past the end"},
 		{"header not json", func(b []byte) []byte { b[16] = 'x'; return b }, -1, "header", func([]byte) int { return 16 }, "invalid JSON"},

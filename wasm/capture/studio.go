@@ -80,12 +80,8 @@ func (s *Studio) SetUserOpcodes(ops []NamedOpcode) {
 // (SetUserOpcodes), else decode.OpcodeName.
 func (s *Studio) OpcodeName(op uint32) string {
 	s.mu.Lock()
-	name := s.header.UserOpcodeName(op)
-	s.mu.Unlock()
-	if name != "" {
-		return name
-	}
-	return decode.OpcodeName(op)
+	defer s.mu.Unlock()
+	return s.header.OpcodeName(op)
 }
 
 // SetSketchShape is the shape replayed frames are sketched in (the live

@@ -21,6 +21,8 @@ type TaskTrace struct {
 	// Name names an opcode (the page's names, the user's included); nil
 	// names it by number.
 	Name func(op uint32) string
+	// Hang is what the hang hunter kept with this window, or nil.
+	Hang *Hang
 }
 
 // Axis is "ns" when every pass has timestamps, else "logical" (tickets).

@@ -80,6 +80,7 @@ type Controller struct {
 	// below it is guarded by it.
 	mu          sync.Mutex
 	taskSeq     uint64 // the timeline panel's data, numbered (trace_js.go)
+	hunter      capture.Hunter
 	ctx         context.Context
 	dev         *webgpu.Device
 	runner      *megakernel.Runner
@@ -248,7 +249,7 @@ func (c *Controller) openWorkload(s settings.Settings, seed uint64) error {
 		Slots: uint32(s.RingSlots), Masks: gen.Masks(), Observable: workload.ObservableWords,
 		LogCapacity: uint32(s.LogCapacity), Budget: uint32(s.Budget), WorkgroupSize: uint32(s.WorkgroupSizeX),
 		WorkerGroups: uint32(s.WorkerCap), WindowOpcodes: s.WindowOpcodeList(),
-		MemoryBudgetBytes: MemoryBudget, Data: gen.Data(),
+		MemoryBudgetBytes: MemoryBudget, Data: gen.Data(), TraceCapacity: uint32(s.TraceCapacity),
 	}
 	summary, why := readbackFor(s, c.software)
 	if summary {

@@ -178,6 +178,9 @@ func (c *Controller) liveFrame() (*frame.Frame, error) {
 	if errors.As(err, &ended) {
 		return nil, c.attachmentEnded(ended)
 	}
+	if err == nil {
+		c.hunt(f)
+	}
 	return f, err
 }
 

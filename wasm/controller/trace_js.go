@@ -5,6 +5,7 @@ package controller
 import (
 	"slices"
 
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wasm/capture"
 	"github.com/ringscope/ringscope/webgpu/megakernel"
 )
@@ -23,6 +24,21 @@ func taskTrace(r *megakernel.Runner) *capture.TaskTrace {
 	return &capture.TaskTrace{Capacity: o.TraceCapacity, Overflow: w.Overflow, Evicted: w.Evicted,
 		Passes: slices.Clone(w.Passes), Budget: slices.Clone(w.Budget), Records: slices.Clone(w.Records),
 		Name: opcodeNamer(o.Kernel)}
+}
+
+// hunt is the hang hunter (docs/TRACE.md §7): at the first frame of
+// stalled or lost health, it keeps the traced ring's window and a state
+// dump of f's buffers, and shows them on the timeline panel with a report
+// of each workgroup's last claimed task. Called with mu held, while f's
+// buffers are the host copies.
+func (c *Controller) hunt(f *frame.Frame) {
+	if f == nil || !c.hunter.Enter(f) {
+		return
+	}
+	if tt := taskTrace(c.runner); tt != nil {
+		tt.Hang = capture.NewHang(f, tt)
+		c.showTasks(tt)
+	}
 }
 
 // showTasks puts tt on the timeline panel (nil hides it).

@@ -62,6 +62,8 @@ type CapturePage interface {
 	ResumeLive()
 	// TaskTrace is the live ring's trace window, nil when it is not traced.
 	TaskTrace() *capture.TaskTrace
+	// ShowTasks shows an import's trace window on the timeline panel.
+	ShowTasks(t *capture.TaskTrace)
 }
 
 // Capture is the capture concern of the ringscope object: the studio
@@ -233,6 +235,7 @@ func (a *Capture) startReplay(c *capture.Capture, name string) error {
 		}
 		return err
 	}
+	a.showImportedTasks(c)
 	return a.applyReplay(0, true)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/decode/tasktrace"
+	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // TraceWindow is what a traced runner (Options.TraceCapacity) kept of its
@@ -24,9 +25,8 @@ type TraceWindow struct {
 
 // Trace limits.
 const (
-	// MaxTraceCapacity bounds Options.TraceCapacity: 4 Mi records (128 MiB
-	// of trace buffer and as much of readback staging).
-	MaxTraceCapacity = 1 << 22
+	// MaxTraceCapacity bounds Options.TraceCapacity.
+	MaxTraceCapacity = abi.MaxTraceCapacity
 	// traceWindowPasses is the most passes a window holds.
 	traceWindowPasses = 256
 )

@@ -29,6 +29,9 @@ const (
 	TraceParents = 3
 	// TraceRecordWords is the size of one record in words.
 	TraceRecordWords = 8
+	// MaxTraceCapacity bounds the records of one trace buffer: 4 Mi
+	// records (128 MiB of trace buffer and as much of readback staging).
+	MaxTraceCapacity = 1 << 22
 )
 
 // Words of one trace record.

@@ -1,0 +1,129 @@
+package capture
+
+import (
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
+	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// stalledFrame is a frame the diagnosis calls stalled, whose ring holds a
+// CLAIMED SPIN at slot 2 and a PUBLISHED NOP at slot 5.
+func stalledFrame() *frame.Frame {
+	r := ring(8, abi.StatusDone, abi.StatusDone, abi.StatusClaimed, abi.StatusEmpty, abi.StatusEmpty, abi.StatusPublished)
+	binary.LittleEndian.PutUint32(r[2*SlotBytes+abi.SlotOpcode*abi.WordBytes:], abi.OpSpin)
+	return &frame.Frame{Seq: 7, AtMillis: 120.5,
+		Diagnosis: &diagnose.Diagnosis{Health: diagnose.Stalled, Causes: []diagnose.Cause{{Kind: diagnose.MaskedTenant}}},
+		Raw:       frame.Raw{Control: control(3, 8, 2, 1), Ring: r, Published: 3}}
+}
+
+func TestHunterEntersOncePerEpisode(t *testing.T) {
+	var h Hunter
+	at := func(health diagnose.Health) *frame.Frame {
+		return &frame.Frame{Diagnosis: &diagnose.Diagnosis{Health: health}}
+	}
+	var got []bool
+	for _, health := range []diagnose.Health{diagnose.Progressing, diagnose.Stalled, diagnose.Stalled, diagnose.Lost, diagnose.Idle, diagnose.Lost} {
+		got = append(got, h.Enter(at(health)))
+	}
+	assert.Equal(t, []bool{false, true, false, false, false, true}, got)
+	assert.False(t, h.Enter(nil))
+}
+
+func TestNewHangReportsEachWorkgroupsLastTaskAndTheRunning(t *testing.T) {
+	tt := taskSample()
+	h := NewHang(stalledFrame(), tt)
+	assert.Equal(t, diagnose.Stalled, h.Health)
+	assert.Equal(t, []diagnose.Kind{diagnose.MaskedTenant}, h.Causes)
+	// Workgroup 0 last claimed slot 2 (start 1), workgroup 1 slot 4 (start 9).
+	assert.Equal(t, []HangWorkgroup{
+		{Workgroup: 0, Last: HangTask{Slot: 2, Opcode: abi.OpSpin, Name: "SPIN", Status: decode.StatusDone, Lane: 1, StartTicket: 1}},
+		{Workgroup: 1, Last: HangTask{Slot: 4, Opcode: abi.OpNop, Name: "NOP", Status: decode.StatusDone, Lane: 3, StartTicket: 9}},
+	}, h.Workgroups)
+	assert.Equal(t, []HangTask{{Slot: 2, Opcode: abi.OpSpin, Name: "SPIN", Status: decode.StatusClaimed}}, h.Running)
+	assert.EqualValues(t, 3, h.Dump.Generation)
+	assert.Len(t, h.Dump.Ring, 8*SlotBytes)
+}
+
+func TestHangCaptureRoundTrips(t *testing.T) {
+	tt := taskSample()
+	tt.Overflow, tt.Evicted = 3, 1
+	tt.Hang = NewHang(stalledFrame(), tt)
+	b, err := Encode(HangCapture(Header{Ringscope: "test", UserOpcodes: []NamedOpcode{{Opcode: 0x10, Name: "square"}}}, tt))
+	require.NoError(t, err)
+	c, err := Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, VersionTasks, c.Header.Version)
+	assert.Equal(t, SourceHang, c.Header.Source)
+	require.Len(t, c.Frames, 1)
+	assert.Equal(t, tt.Hang.Dump.Ring, c.Frames[0].Ring)
+	got := c.Tasks
+	require.NotNil(t, got)
+	assert.Equal(t, tt.Passes, got.Passes)
+	assert.Equal(t, tt.Budget, got.Budget)
+	assert.Equal(t, tt.Records, got.Records)
+	assert.Equal(t, []uint64{16, 3, 1}, []uint64{uint64(got.Capacity), got.Overflow, got.Evicted})
+	require.NotNil(t, got.Hang)
+	assert.Equal(t, tt.Hang.Workgroups, got.Hang.Workgroups, "the report, rebuilt from the records and the dump")
+	assert.Equal(t, tt.Hang.Running, got.Hang.Running)
+	assert.Equal(t, []any{diagnose.Stalled, []diagnose.Kind{diagnose.MaskedTenant}, uint64(7), 120.5},
+		[]any{got.Hang.Health, got.Hang.Causes, got.Hang.Seq, got.Hang.AtMillis})
+
+	// The replay's trace export draws the window it carries.
+	r, err := NewReplay(c)
+	require.NoError(t, err)
+	assert.NotNil(t, r)
+	tr, err := Trace(c)
+	require.NoError(t, err)
+	assert.Contains(t, string(tr), `"taskRecords":4`)
+}
+
+func TestTaskSectionRefusals(t *testing.T) {
+	tt := taskSample()
+	tt.Hang = NewHang(stalledFrame(), tt)
+	b, err := Encode(HangCapture(Header{}, tt))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name  string
+		edit  func([]byte) []byte
+		field string
+	}{
+		{"cut", func(b []byte) []byte { return b[:len(b)-1] }, "task section"},
+		{"missing", func(b []byte) []byte { return b[:len(b)-len(tasksBytes(t, tt))] }, "task section"},
+		{"record outside the passes", func(b []byte) []byte {
+			binary.LittleEndian.PutUint32(b[len(b)-4*abi.TraceRecordWords+abi.TraceRecStart*abi.WordBytes:], 99)
+			return b
+		}, "task records"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode(tc.edit(append([]byte(nil), b...)))
+			var fe *FormatError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tc.field, fe.Field)
+		})
+	}
+}
+
+func tasksBytes(_ *testing.T, tt *TaskTrace) []byte { return appendTaskSection(nil, tt) }
+
+func TestStudioExportHang(t *testing.T) {
+	s := NewStudio("v1", 4, 64)
+	_, _, err := s.ExportHang(taskSample(), time.Unix(0, 0))
+	assert.EqualError(t, err, "export hang: no hang kept")
+	tt := taskSample()
+	tt.Hang = NewHang(stalledFrame(), tt)
+	b, name, err := s.ExportHang(tt, time.Date(2026, 12, 5, 22, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.Equal(t, "ringscope-hang-20261205-220000.rscap", name)
+	c, err := Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, "v1", c.Header.Ringscope)
+	assert.Len(t, c.Tasks.Records, 4)
+}
