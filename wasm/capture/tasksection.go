@@ -7,7 +7,7 @@ import (
 	"github.com/ringscope/ringscope/decode/tasktrace"
 )
 
-// The task section (docs/CAPTURE.md §1.4) follows the frames of a
+// The task section (docs/CAPTURE.md §1.5) follows the frames of a
 // version-3 file: u32 length T, then T bytes of little-endian u32 words:
 //
 //	capacity, overflow (2 words, low first), evicted (2 words), passes P,
