@@ -318,3 +318,10 @@ func TestStatusLabels(t *testing.T) {
 	assert.EqualValues(t, 3, o.ActiveSlots())
 	assert.EqualValues(t, 5, o.QueueDepth())
 }
+
+func TestLowerLabels(t *testing.T) {
+	k, s, c := lowerLabels("A_LONG_IO_NAME2")
+	assert.Equal(t, []string{"a-long-io-name2", "a_long_io_name2", "aLongIOName2"}, []string{k, s, c})
+	k, s, c = lowerLabels("EMPTY")
+	assert.Equal(t, []string{"empty", "empty", "empty"}, []string{k, s, c})
+}

@@ -2,7 +2,6 @@ package decode
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -161,24 +160,45 @@ var statusLabels = func() (t [statusStyles][StatusUnknown + 1]string) {
 		if !ok {
 			name = "UNKNOWN"
 		}
-		lower := strings.ToLower(name)
 		t[StatusProtocol][s] = name
-		t[StatusKebab][s] = strings.ReplaceAll(lower, "_", "-")
-		t[StatusSnake][s] = lower
-		var camel strings.Builder
-		for i, word := range strings.Split(lower, "_") {
-			if i > 0 {
-				word = strings.ToUpper(word)
-				if len(word) > 2 { // IO stays IO; WAIT_FOR would be waitFor
-					word = word[:1] + strings.ToLower(word[1:])
-				}
-			}
-			camel.WriteString(word)
-		}
-		t[StatusCamel][s] = camel.String()
+		t[StatusKebab][s], t[StatusSnake][s], t[StatusCamel][s] = lowerLabels(name)
 	}
 	return t
 }()
+
+// lowerLabels spells an upper-snake protocol name (ASCII: A–Z, 0–9, _) as
+// kebab, snake and lower camel case: WAIT_IO is wait-io, wait_io, waitIO
+// (a word of two letters after the first stays upper case, as IO; a
+// longer one is capitalised: WAIT_FOR would be waitFor).
+func lowerLabels(name string) (kebab, snake, camel string) {
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	snake = string(b)
+	var cam []byte
+	start := 0 // the current word's first byte
+	for i := 0; i <= len(b); i++ {
+		if i < len(b) && b[i] != '_' {
+			continue
+		}
+		switch word := b[start:i]; {
+		case start == 0:
+			cam = append(cam, word...)
+		case len(word) <= 2:
+			cam = append(cam, name[start:i]...) // IO stays IO
+		default:
+			cam = append(append(cam, name[start]), word[1:]...)
+		}
+		if i < len(b) {
+			b[i] = '-'
+		}
+		start = i + 1
+	}
+	return string(b), snake, string(cam)
+}
 
 // Label returns s's name in style: every label of a status (the page's,
 // the exports', the captures') derives from its protocol name. Every
