@@ -70,5 +70,5 @@ func trimQuery(search string) string {
 // ringscopeVersion is the build's version, which captures record: the
 // Makefile sets it to git describe's answer (revision, "-dirty" for
 // uncommitted changes) with -X. Reading it from debug.ReadBuildInfo instead
-// would link the build-info parser (8 KB of main.wasm gzipped).
+// would link the build-info parser (bench/results-size.md).
 var ringscopeVersion = "unknown"

@@ -100,11 +100,10 @@ func (v *view) run(helper js.Value, selector string) {
 // predecessor's cost (Build, the DOM sync and the canvases) after that one
 // started. The browser's style, layout and paint of a render cost about as
 // much again, so rendering takes at most about two thirds of the main
-// thread and the live loop, which shares it, the rest. Measured on the
-// H200 in Chromium at 65,536 slots (node bench/ab.mjs, 4 rounds of 6 s):
-// one render per frame ran 31 frames/s and 30 renders/s; spacing 3, 46
-// frames/s and 23 renders/s; spacing 4, 55 and 15. Frames are the GPU
-// drains the page observes; renders only what a person sees.
+// thread and the live loop, which shares it, the rest. The choice of 3
+// over 1 and 4 is measured in bench/results-h200.md (render spacing,
+// bench/ab.mjs): frames are the GPU drains the page observes; renders
+// only what a person sees.
 const renderSpacing = 3
 
 // maxRenderWait caps that spacing, so that one slow render (a collection, a

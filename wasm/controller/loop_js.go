@@ -185,7 +185,7 @@ func (c *Controller) liveFrame() (*frame.Frame, error) {
 }
 
 // warmFirst starts compiling the first frame's pipelines and lets the
-// first render run meanwhile (renderLoop waits for the gate). Called with
+// first render run meanwhile (the view's first render waits for its gate). Called with
 // mu held, just before a Step.
 func (c *Controller) warmFirst() {
 	c.display.OpenGateAfter(func() { c.runner.Warm(c.ctx) })

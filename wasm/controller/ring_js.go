@@ -201,7 +201,7 @@ func (c *Controller) SetTenantMask(tenant uint32, on bool) (any, error) {
 // Drain runs submissions until the ring is drained, makes no progress or
 // max of them ran, and shows the result on the dashboard (ringscope.drain).
 // The watchdog and the diagnosis judge every submission, so a drain that
-// stops on no progress says why: it stops once drainStall(N) submissions
+// stops on no progress says why: it stops once N submissions
 // in a row completed nothing, N the watchdog's intervals, and the verdict
 // is settled (the watchdog says stalled and the diagnosis names a cause),
 // or drainGrace submissions later. A drain a device loss cut short

@@ -18,7 +18,8 @@ type TraceWindow struct {
 	// budgets (BUDGET_EXHAUSTED grew in it): the reason of its bubbles.
 	Budget []bool
 	// Overflow counts the records dropped by the device since the window
-	// was cleared; Evicted those the window let go to hold MaxRecords.
+	// was cleared; Evicted those the window let go to stay within its
+	// record and pass bounds.
 	Overflow uint64
 	Evicted  uint64
 }
