@@ -32,6 +32,9 @@ const TRACE_CLOCK: u32 = 2u;
 const TRACE_PARENTS: u32 = 3u;
 // TraceRecordWords is the size of one record in words.
 const TRACE_RECORD_WORDS: u32 = 8u;
+// MaxTraceCapacity bounds the records of one trace buffer: 4 Mi
+// records (128 MiB of trace buffer and as much of readback staging).
+const MAX_TRACE_CAPACITY: u32 = 4194304u;
 
 // Words of one trace record.
 const TRACE_REC_SLOT: u32 = 0u; // the slot's index in the ring

@@ -34,6 +34,9 @@ const TRACE_PARENTS: u32 = 3u;
 const TRACE_RECORD_WORDS: u32 = 8u;
 
 
+const MAX_TRACE_CAPACITY: u32 = 4194304u;
+
+
 const TRACE_REC_SLOT: u32 = 0u;
 const TRACE_REC_OP_TENANT: u32 = 1u;
 const TRACE_REC_GROUP: u32 = 2u;
