@@ -14,11 +14,20 @@
 // Everything is a function of the frame number and the buffers, so two runs
 // of the same frames produce the same bytes (the e2e test compares them).
 //
+// Traced (attach-host.html?trace=N), the lines that start with the trace
+// hook comment below are code (attach-host.js strips the comment, as
+// ringscope's own traced drain does its hooks): every claimed slot takes a
+// ticket of one global clock before its claim and another once its final
+// status is stored, and appends a record in docs/TRACE.md's layout, which
+// ringscope.attach({trace}) reads. The TRACE_ constants are the generated
+// wgsl/trace_abi_gen.wgsl's (wgsl.TestAttachHostTraceLayout compares them).
+//
 // Bindings (group 0):
 //   0 control  storage, read_write  array<atomic<u32>>  160 + observable words
 //   1 ring     storage, read_write  array<u32>          slots × 16 words
 //   2 log      storage, read_write  array<atomic<u32>>  4 + 4 × capacity words
 //   3 params   uniform              frame, slots, wave, legacy
+//   4 trace    storage, read_write  array<atomic<u32>>  4 + 8 × capacity words (traced only)
 
 struct Params { frame: u32, slots: u32, wave: u32, legacy: u32 }
 
@@ -50,6 +59,45 @@ const OP_ATOMIC_ADD = 2u;
 const OP_YIELD = 0xFFF0u;
 const OP_BOGUS = 0x7777u; // not an opcode: faults UNKNOWN_OPCODE
 
+// @trace: @group(0) @binding(4) var<storage, read_write> trace_buf: array<atomic<u32>>;
+// @trace: const TRACE_HEADER_WORDS: u32 = 4u;
+// @trace: const TRACE_CURSOR: u32 = 0u;
+// @trace: const TRACE_CAPACITY: u32 = 1u;
+// @trace: const TRACE_CLOCK: u32 = 2u;
+// @trace: const TRACE_RECORD_WORDS: u32 = 8u;
+// @trace: const TRACE_REC_SLOT: u32 = 0u;
+// @trace: const TRACE_REC_OP_TENANT: u32 = 1u;
+// @trace: const TRACE_REC_GROUP: u32 = 2u;
+// @trace: const TRACE_REC_LANE: u32 = 3u;
+// @trace: const TRACE_REC_START: u32 = 4u;
+// @trace: const TRACE_REC_END: u32 = 5u;
+// @trace: const TRACE_REC_OUTCOME: u32 = 6u;
+// @trace: const TRACE_REC_PARENT: u32 = 7u;
+// @trace: const TRACE_OP_MASK: u32 = 0xFFFFu;
+// @trace: const TRACE_TENANT_SHIFT: u32 = 16u;
+// @trace: const TRACE_FAULT_SHIFT: u32 = 8u;
+// @trace: const TRACE_NO_PARENT: u32 = 0xFFFFFFFFu;
+// @trace:
+// @trace: fn traceTicket() -> u32 { return atomicAdd(&trace_buf[TRACE_CLOCK], 1u); }
+// @trace:
+// @trace: // traceRecord takes the slot's end ticket and appends its record, when
+// @trace: // the buffer holds it (else the cursor alone counts it: the overflow).
+// @trace: fn traceRecord(slot: u32, op: u32, tenant: u32, group: u32, lane: u32, start: u32, status: u32, fault: u32) {
+// @trace:   let end = traceTicket();
+// @trace:   let r = atomicAdd(&trace_buf[TRACE_CURSOR], 1u);
+// @trace:   let held = (arrayLength(&trace_buf) - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS;
+// @trace:   if (r >= min(atomicLoad(&trace_buf[TRACE_CAPACITY]), held)) { return; }
+// @trace:   let w = TRACE_HEADER_WORDS + r * TRACE_RECORD_WORDS;
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_SLOT], slot);
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT));
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_GROUP], group);
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_LANE], lane);
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_START], start);
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_END], end);
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], status | (fault << TRACE_FAULT_SHIFT));
+// @trace:   atomicStore(&trace_buf[w + TRACE_REC_PARENT], TRACE_NO_PARENT);
+// @trace: }
+
 fn partitionOf(slot: u32) -> u32 {
   for (var p = 0u; p < 4u; p++) {
     if (slot < atomicLoad(&control[PRIORITY_OFFSETS + p + 1u])) { return p; }
@@ -71,7 +119,7 @@ fn v1Add(word: u32, n: u32) {
 }
 
 @compute @workgroup_size(64)
-fn frame(@builtin(global_invocation_id) id: vec3u) {
+fn frame(@builtin(global_invocation_id) id: vec3u, @builtin(workgroup_id) group: vec3u, @builtin(local_invocation_index) lane: u32) {
   let s = id.x;
   if (s == 0u) {
     v1Add(DISPATCHES, 1u);
@@ -82,6 +130,7 @@ fn frame(@builtin(global_invocation_id) id: vec3u) {
   let st = ring[base];
   let p = partitionOf(s);
   if (st == PUBLISHED) {
+    // @trace: let start = traceTicket();
     let op = ring[base + 1u];
     let tenant = ring[base + 2u];
     v1Add(HEAD + p, 1u);
@@ -110,6 +159,7 @@ fn frame(@builtin(global_invocation_id) id: vec3u) {
         atomicStore(&logbuf[7u + at * 4u], params.frame);
       }
     }
+    // @trace: traceRecord(s, op, tenant, group.x, lane, start, ring[base], select(0u, 1u, ring[base] == FAULT)); // 1: UNKNOWN_OPCODE
     return;
   }
   let inWave = (s + params.slots - (params.frame * params.wave) % params.slots) % params.slots < params.wave;

@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,4 +89,35 @@ func TestTraceABIGenIsFresh(t *testing.T) {
 		t.Fatalf("trace_abi_gen.wgsl is stale (wgsl/abi/trace.go changed): run go generate ./wgsl")
 	}
 	assert.NotContains(t, ABISource(), "TRACE_", "abi_gen.wgsl leaves the trace constants to trace_abi_gen.wgsl")
+}
+
+// TestAttachHostTraceLayout: the example host app's traced kernel
+// (static/attach-host.wgsl, its trace hook lines) writes records in the
+// layout ringscope reads: each TRACE_ constant it declares is the generated
+// trace_abi_gen.wgsl's, name and value, and it declares every header and
+// record word it needs, so a change to wgsl/abi/trace.go fails here until
+// the host app follows.
+func TestAttachHostTraceLayout(t *testing.T) {
+	decl := regexp.MustCompile(`(?m)^(?:// @trace: )?const (TRACE_[A-Z_]+): u32 = ([0-9A-Fa-fx]+u);`)
+	consts := func(src string) map[string]string {
+		m := map[string]string{}
+		for _, d := range decl.FindAllStringSubmatch(src, -1) {
+			m[d[1]] = d[2]
+		}
+		return m
+	}
+	host, err := os.ReadFile("../static/attach-host.wgsl")
+	require.NoError(t, err)
+	gen, err := os.ReadFile("trace_abi_gen.wgsl")
+	require.NoError(t, err)
+	want, got := consts(string(gen)), consts(string(host))
+	for _, name := range []string{"TRACE_HEADER_WORDS", "TRACE_CURSOR", "TRACE_CAPACITY", "TRACE_CLOCK", "TRACE_RECORD_WORDS",
+		"TRACE_REC_SLOT", "TRACE_REC_OP_TENANT", "TRACE_REC_GROUP", "TRACE_REC_LANE", "TRACE_REC_START", "TRACE_REC_END",
+		"TRACE_REC_OUTCOME", "TRACE_REC_PARENT", "TRACE_OP_MASK", "TRACE_TENANT_SHIFT", "TRACE_FAULT_SHIFT", "TRACE_NO_PARENT"} {
+		require.Contains(t, want, name, "trace_abi_gen.wgsl")
+		assert.Contains(t, got, name, "attach-host.wgsl declares it")
+	}
+	for name, v := range got {
+		assert.Equal(t, want[name], v, "attach-host.wgsl's %s", name)
+	}
 }

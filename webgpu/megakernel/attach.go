@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/tasktrace"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
 // AttachError is a host buffer, or an option, that Attach refuses.
 type AttachError struct {
-	Field  string // "control", "ring", "log", "Slots", "WindowOpcodes", …
+	Field  string // "control", "ring", "log", "trace", "Slots", "WindowOpcodes", …
 	Label  string // the buffer's GPUBuffer label, "" when none or not a buffer
 	Reason string
 }
@@ -20,7 +21,7 @@ func (e *AttachError) Error() string {
 	what := e.Field
 	if e.Label != "" {
 		what = fmt.Sprintf("%s buffer %q", e.Field, e.Label)
-	} else if e.Field == "control" || e.Field == "ring" || e.Field == "log" {
+	} else if e.Field == "control" || e.Field == "ring" || e.Field == "log" || e.Field == "trace" {
 		what = e.Field + " buffer"
 	}
 	return "megakernel: attach: " + what + ": " + e.Reason
@@ -39,26 +40,43 @@ type attachGeometry struct {
 	observable  uint32
 	logCapacity uint32
 	hasLog      bool
+	// traceCapacity is the trace records a frame reads, 0 without a trace.
+	traceCapacity uint32
 }
 
 // maxAttachSlots bounds an attached ring: the status map and the staging
 // arithmetic count slots in u32, as the runner's rings do.
 const maxAttachSlots = 1 << 26
 
-// checkAttach validates the host's buffers and the slot count (0: the
-// ring's whole slots) and returns the ring's geometry. Every refusal names
-// the buffer and what it lacks.
-func checkAttach(control, ring hostBuffer, log *hostBuffer, slots uint32, windowOpcodes int) (attachGeometry, error) {
+// checkAttach validates the host's buffers, the slot count (0: the ring's
+// whole slots) and the trace capacity (0: all the trace buffer holds), and
+// returns the ring's geometry. Every refusal names the buffer and what it
+// lacks.
+func checkAttach(control, ring hostBuffer, log, trace *hostBuffer, traceCapacity, slots uint32, windowOpcodes int) (attachGeometry, error) {
 	var g attachGeometry
 	bufs := []*hostBuffer{&control, &ring}
-	if log != nil {
-		bufs = append(bufs, log)
+	for _, b := range []*hostBuffer{log, trace} {
+		if b != nil {
+			bufs = append(bufs, b)
+		}
 	}
 	for _, b := range bufs {
 		if b.usage&webgpu.BufferUsageCopySrc == 0 {
 			return g, &AttachError{b.field, b.label, fmt.Sprintf("lacks COPY_SRC usage (usage %#x = %s): ringscope copies it into its own staging, so the host must create it with GPUBufferUsage.COPY_SRC",
 				uint32(b.usage), usageNames(b.usage))}
 		}
+	}
+	if trace != nil {
+		held := (max(trace.size, tasktrace.HeaderBytes) - tasktrace.HeaderBytes) / tasktrace.RecordBytes
+		most := uint32(min(held, MaxTraceCapacity))
+		if traceCapacity == 0 {
+			traceCapacity = most
+		}
+		if traceCapacity == 0 || traceCapacity > most {
+			return g, &AttachError{"trace", trace.label, fmt.Sprintf("capacity %d: want 1 … %d, the records of %d bytes (a 16-byte header, 32 bytes a record: docs/TRACE.md §1; at most 4,194,304)",
+				traceCapacity, most, trace.size)}
+		}
+		g.traceCapacity = traceCapacity
 	}
 	const minControl = abi.ControlMinWords * abi.WordBytes
 	switch {

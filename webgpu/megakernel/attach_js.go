@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/tasktrace"
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -41,6 +42,11 @@ type AttachOptions struct {
 	// (0: DefaultSubmissionTimeout): past it the attachment ends with
 	// ErrCopyTimeout (attachbound_js.go).
 	SubmissionTimeout time.Duration
+	// Trace is the host's trace buffer (docs/TRACE.md §8), nil for none;
+	// each frame reads the records its kernel appended (Trace). It needs
+	// COPY_SRC usage and room for TraceCapacity records (0: all it holds).
+	Trace         *webgpu.Buffer
+	TraceCapacity uint32
 }
 
 // ErrDetached is returned by the methods of a detached Attachment.
@@ -104,6 +110,8 @@ type Attachment struct {
 	// and still waits in the host's queue (attachbound_js.go).
 	bound copyBound
 	stuck bool
+	// tr reads the host's trace buffer, nil without one.
+	tr *hostTrace
 }
 
 // attachWidth is the reduce pass's workgroup width on a host's device
@@ -132,12 +140,16 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	hb := func(field string, b *webgpu.Buffer) hostBuffer {
 		return hostBuffer{field: field, label: b.Label(), size: b.Size(), usage: b.Usage()}
 	}
-	var logInfo *hostBuffer
+	var logInfo, traceInfo *hostBuffer
 	if o.Log != nil {
 		l := hb("log", o.Log)
 		logInfo = &l
 	}
-	geo, err := checkAttach(hb("control", o.Control), hb("ring", o.Ring), logInfo, o.Slots, len(o.WindowOpcodes))
+	if o.Trace != nil {
+		t := hb("trace", o.Trace)
+		traceInfo = &t
+	}
+	geo, err := checkAttach(hb("control", o.Control), hb("ring", o.Ring), logInfo, traceInfo, o.TraceCapacity, o.Slots, len(o.WindowOpcodes))
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +172,11 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 	} else {
 		a.lay.log = o.Log.Size()
 	}
+	if n := geo.traceCapacity; n > 0 {
+		a.lay.trace = tasktrace.HeaderBytes
+		a.tr = &hostTrace{buf: o.Trace, recs: (a.lay.staging() + 7) &^ 7, rb: make([]byte, tasktrace.Bytes(n))}
+		a.tr.win.Capacity = n
+	}
 	if err := a.create(ctx); err != nil {
 		a.release()
 		return nil, err
@@ -173,8 +190,12 @@ func Attach(ctx context.Context, dev *webgpu.Device, o AttachOptions) (*Attachme
 // pass's resources, all ringscope's own, on the host's device.
 func (a *Attachment) create(ctx context.Context) error {
 	for i := range a.staging {
+		size := a.lay.staging()
+		if a.tr != nil {
+			size = a.tr.recs + uint64(len(a.tr.rb))
+		}
 		b, err := a.dev.CreateBuffer(webgpu.BufferDescriptor{Label: fmt.Sprintf("ringscope attach readback %d", i),
-			Size: a.lay.staging(), Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
+			Size: size, Usage: webgpu.BufferUsageMapRead | webgpu.BufferUsageCopyDst})
 		if err != nil {
 			return failOn(a.dev, "attach: create staging", err)
 		}
@@ -248,6 +269,11 @@ func (a *Attachment) Step(ctx context.Context) (stepped bool, err error) {
 	tScope := time.Now()
 	serr := scope.Wait(bctx)
 	mapWait += time.Since(tScope)
+	if serr == nil && mapErr == nil && a.tr != nil {
+		var w time.Duration
+		w, mapErr = a.tr.read(bctx, stage, a.rb[a.lay.ringOffset()-tasktrace.HeaderBytes:])
+		mapWait += w
+	}
 	if a.bound.disarm() {
 		return false, a.timedOut(bound)
 	}
@@ -296,6 +322,13 @@ func (a *Attachment) encode(stage *webgpu.Buffer, readRing bool) error {
 	}
 	if readRing {
 		enc.CopyBufferToBuffer(a.opts.Ring, 0, stage, a.lay.ringOffset(), a.lay.ring)
+	}
+	if t := a.tr; t != nil {
+		// The trace header before the ring, and the records from the last
+		// one read (read again: hostTrace) to the capacity after it.
+		enc.CopyBufferToBuffer(t.buf, 0, stage, a.lay.ringOffset()-tasktrace.HeaderBytes, tasktrace.HeaderBytes)
+		from := uint64(max(t.seen, 1)-1) * tasktrace.RecordBytes
+		enc.CopyBufferToBuffer(t.buf, tasktrace.HeaderBytes+from, stage, t.recs+from, uint64(len(t.rb))-tasktrace.HeaderBytes-from)
 	}
 	cmd, err := enc.Finish()
 	if err != nil {
@@ -401,7 +434,7 @@ func (a *Attachment) refusedCopy(msg string) string {
 	for _, b := range []struct {
 		field string
 		buf   *webgpu.Buffer
-	}{{"control", a.opts.Control}, {"ring", a.opts.Ring}, {"log", a.opts.Log}} {
+	}{{"control", a.opts.Control}, {"ring", a.opts.Ring}, {"log", a.opts.Log}, {"trace", a.opts.Trace}} {
 		if b.buf != nil && b.buf.Label() != "" && strings.Contains(first, fmt.Sprintf("[Buffer %q]", b.buf.Label())) &&
 			strings.Contains(first, "destroyed") {
 			return fmt.Sprintf("its %s buffer %q was destroyed", b.field, b.buf.Label())

@@ -17,15 +17,15 @@ func TestCheckAttachGeometry(t *testing.T) {
 	ctl := hostBuffer{field: "control", label: "c", size: 640 + 4*8, usage: src}
 	ring := hostBuffer{field: "ring", label: "r", size: 64 * 100, usage: src}
 	log := hostBuffer{field: "log", label: "l", size: 16 + 16*32, usage: src}
-	g, err := checkAttach(ctl, ring, &log, 0, 0)
+	g, err := checkAttach(ctl, ring, &log, nil, 0, 0, 0)
 	require.NoError(t, err)
 	assert.Equal(t, attachGeometry{slots: 100, observable: 8, logCapacity: 32, hasLog: true}, g)
-	g, err = checkAttach(ctl, hostBuffer{field: "ring", size: 64*100 + 8, usage: src}, nil, 40, 0)
+	g, err = checkAttach(ctl, hostBuffer{field: "ring", size: 64*100 + 8, usage: src}, nil, nil, 0, 40, 0)
 	require.NoError(t, err, "slots watches a prefix of a ring that is not whole slots")
 	assert.EqualValues(t, 40, g.slots)
-	_, err = checkAttach(ctl, ring, nil, 0, MaxWindowOpcodes+1)
+	_, err = checkAttach(ctl, ring, nil, nil, 0, 0, MaxWindowOpcodes+1)
 	assert.ErrorContains(t, err, "megakernel: attach: WindowOpcodes: 65 opcodes: at most 64")
-	_, err = checkAttach(ctl, hostBuffer{field: "ring", size: 0, usage: src}, nil, 0, 0)
+	_, err = checkAttach(ctl, hostBuffer{field: "ring", size: 0, usage: src}, nil, nil, 0, 0, 0)
 	assert.ErrorContains(t, err, `ring buffer: 0 bytes holds no 64-byte slot`)
 }
 

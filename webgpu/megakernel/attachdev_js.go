@@ -21,7 +21,7 @@ func checkHostDevice(ctx context.Context, dev *webgpu.Device, probe *webgpu.Buff
 	bufs := []struct {
 		field string
 		b     *webgpu.Buffer
-	}{{"control", o.Control}, {"ring", o.Ring}, {"log", o.Log}}
+	}{{"control", o.Control}, {"ring", o.Ring}, {"log", o.Log}, {"trace", o.Trace}}
 	for _, hb := range bufs {
 		if hb.b == nil {
 			continue

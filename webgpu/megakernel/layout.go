@@ -21,6 +21,9 @@ type layout struct {
 	// spawn is the spawn state (a spawning kernel's, else 0), counted in
 	// user too and read back after the status map.
 	spawn uint64
+	// trace is an attachment's copy of the host's trace header
+	// (attachtrace_js.go), read back with control; 0 for a runner.
+	trace uint64
 }
 
 func (o *Options) layout() layout {
@@ -57,21 +60,22 @@ const paramsBytes = abi.ParamsWords * abi.WordBytes
 const timestampBytes = 16
 
 // staging is the size of one MAP_READ staging buffer: timestamps, control,
-// log, summary, status map (both empty unless decode.ReadbackSummary), then ring,
-// back to back (all whole words), so a readback without the ring maps one
-// contiguous range.
+// log, summary, status map (both empty unless decode.ReadbackSummary), spawn
+// state, trace header, then ring, back to back (all whole words), so a
+// readback without the ring maps one contiguous range.
 func (l layout) staging() uint64 {
-	return timestampBytes + l.control + l.log + l.summary + l.statusMap + l.spawn + l.ring
+	return timestampBytes + l.control + l.log + l.summary + l.statusMap + l.spawn + l.trace + l.ring
 }
 
-// controlOffset, logOffset, summaryOffset, statusMapOffset and ringOffset
-// are offsets in a staging buffer.
+// controlOffset, logOffset, summaryOffset, statusMapOffset, spawnOffset
+// and ringOffset are offsets in a staging buffer; the trace header is
+// the trace bytes before the ring.
 func (l layout) controlOffset() uint64   { return timestampBytes }
 func (l layout) logOffset() uint64       { return timestampBytes + l.control }
 func (l layout) summaryOffset() uint64   { return timestampBytes + l.control + l.log }
 func (l layout) statusMapOffset() uint64 { return l.summaryOffset() + l.summary }
 func (l layout) spawnOffset() uint64     { return l.statusMapOffset() + l.statusMap }
-func (l layout) ringOffset() uint64      { return l.spawnOffset() + l.spawn }
+func (l layout) ringOffset() uint64      { return l.spawnOffset() + l.spawn + l.trace }
 
 // stagedUploadMin and stagedUploadMax bound the ring uploads that go
 // through a mapped staging buffer (upload_js.go): a ring upload of at

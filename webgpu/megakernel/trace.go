@@ -22,6 +22,11 @@ type TraceWindow struct {
 	// record and pass bounds.
 	Overflow uint64
 	Evicted  uint64
+	// Capacity is the trace records one pass reads at most; Changes
+	// counts the passes added and the clears, so a reader tells a window
+	// that changed.
+	Capacity uint32
+	Changes  uint64
 }
 
 // Trace limits.
@@ -44,6 +49,7 @@ func (w *TraceWindow) add(p tasktrace.Pass, budget bool, recs []tasktrace.Record
 	w.Budget = append(w.Budget, budget)
 	w.Records = append(w.Records, recs...)
 	w.Overflow += uint64(overflow)
+	w.Changes++
 	for len(w.Passes) > 1 && (len(w.Records) > maxRecords || len(w.Passes) > traceWindowPasses) {
 		old := w.Passes[0]
 		n := 0
@@ -61,6 +67,7 @@ func (w *TraceWindow) add(p tasktrace.Pass, budget bool, recs []tasktrace.Record
 func (w *TraceWindow) Clear() {
 	w.Passes, w.Records, w.Budget = w.Passes[:0], w.Records[:0], w.Budget[:0]
 	w.Overflow, w.Evicted = 0, 0
+	w.Changes++
 }
 
 // checkTrace refuses a trace capacity the device cannot bind.

@@ -48,6 +48,7 @@ func traceLayoutEntries(traced bool) []webgpu.BindGroupLayoutEntry {
 // error scopes), and returns the bind group entry of the buffer.
 func (t *tracer) ensure() ([]webgpu.BindGroupEntry, error) {
 	capacity := t.opts.TraceCapacity
+	t.win.Capacity = capacity
 	if capacity == 0 {
 		t.release()
 		return nil, nil
