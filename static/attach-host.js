@@ -17,12 +17,17 @@
 // share of the main thread ringscope may take, 0.05 by default; budget is
 // ringscope's own runner parameter), pace=gpu (the next frame once the
 // last one's GPU work is done, instead of one per animation frame),
-// stopAt=N (pause after frame N; host.playTo(n) moves it).
+// stopAt=N (pause after frame N; host.playTo(n) moves it), trace=N (the
+// kernel traces its claims into a trace buffer of N records in
+// docs/TRACE.md's layout, which attach hands ringscope: its timeline panel
+// shows them; the app starts the trace over every ⌊N / wave⌋ frames, before
+// it can fill).
 //
 // window.host is the app's own handle, for people and tests: frame,
 // running, pause(), resume(), runTo(n), readback() (the app's own copy of
-// its buffers), summary() (what that copy says), hash(), and attach() /
-// detach() for ringscope.
+// its buffers), summary() (what that copy says), hash(), traced:
+// resetTrace() and traceCounts() (tasks per workgroup, from the app's
+// copy), and attach() / detach() for ringscope.
 
 const q = new URLSearchParams(location.search);
 const int = (name, def) => (q.has(name) ? Number.parseInt(q.get(name), 10) : def);
@@ -30,6 +35,7 @@ const SLOTS = int('slots', 4096);
 const WAVE = Math.max(1, int('wave', Math.floor(SLOTS / 8)));
 const LEGACY = q.get('magic') === '0';
 const PACE = q.get('pace') === 'gpu' ? 'gpu' : 'raf';
+const TRACE = int('trace', 0); // trace records, 0: untraced
 const OBSERVABLE = 8;
 const LOG_CAPACITY = 64;
 const MAGIC = 0x31435352;
@@ -56,6 +62,11 @@ const control = device.createBuffer({ label: 'host control', size: (160 + OBSERV
 const ring = device.createBuffer({ label: 'host ring', size: SLOTS * 64, usage });
 const log = device.createBuffer({ label: 'host log', size: (4 + 4 * LOG_CAPACITY) * 4, usage });
 const params = device.createBuffer({ label: 'host params', size: 16, usage: U.UNIFORM | U.COPY_DST });
+// The trace buffer (docs/TRACE.md §1): header (cursor, capacity, clock,
+// no parent table), then 8 words a record.
+const trace = TRACE > 0 ? device.createBuffer({ label: 'host trace', size: (4 + 8 * TRACE) * 4, usage }) : null;
+const traceHeader = new Uint32Array([0, TRACE, 0, 0]);
+const traceEvery = Math.max(1, Math.floor(TRACE / WAVE)); // frames a wave's claims cannot overflow
 
 // The control words the host owns (PROTOCOL §2): tenants 0–3 on, the
 // default partitions (vyre's rule), and the v1 header unless legacy.
@@ -77,12 +88,15 @@ if (!LEGACY) {
 }
 device.queue.writeBuffer(control, 0, init);
 device.queue.writeBuffer(log, 0, new Uint32Array([0, LOG_CAPACITY, 0, 0]));
+if (trace) device.queue.writeBuffer(trace, 0, traceHeader);
 
-const module = device.createShaderModule({ label: 'host kernel', code: await (await fetch('attach-host.wgsl')).text() });
+let code = await (await fetch('attach-host.wgsl')).text();
+if (trace) code = code.replace(/^(\s*)\/\/ @trace: /gm, '$1'); // the trace hooks are code
+const module = device.createShaderModule({ label: 'host kernel', code });
 const pipeline = await device.createComputePipelineAsync({ label: 'host frame', layout: 'auto', compute: { module, entryPoint: 'frame' } });
 const bindGroup = device.createBindGroup({
   layout: pipeline.getBindGroupLayout(0),
-  entries: [control, ring, log, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
+  entries: [control, ring, log, params, trace].filter(Boolean).map((buffer, binding) => ({ binding, resource: { buffer } })),
 });
 const paramWords = new Uint32Array(4);
 const logReset = new Uint32Array([0]);
@@ -90,7 +104,7 @@ const groups = Math.ceil(SLOTS / 64);
 
 const host = {
   device, control, ring, log, slots: SLOTS, legacy: LEGACY,
-  frame: 0, running: true, times: [], stopAt: int('stopAt', 0),
+  frame: 0, running: true, times: [], stopAt: int('stopAt', 0), trace, traceFrames: 0,
   // runFrame submits one frame: the params, a fresh log cursor, one
   // dispatch. All in one task, so nothing (ringscope's copy included) can
   // land between the writes and the dispatch.
@@ -99,6 +113,7 @@ const host = {
     paramWords.set([host.frame, SLOTS, WAVE, LEGACY ? 1 : 0]);
     device.queue.writeBuffer(params, 0, paramWords);
     device.queue.writeBuffer(log, 0, logReset);
+    if (trace && host.traceFrames++ % traceEvery === 0) host.resetTrace();
     const enc = device.createCommandEncoder({ label: 'host frame' });
     const pass = enc.beginComputePass();
     pass.setPipeline(pipeline);
@@ -110,6 +125,13 @@ const host = {
     if (host.times.length > 4096) host.times.splice(0, 2048);
     $('host-frame').textContent = String(host.frame);
     if (host.stopAt > 0 && host.frame >= host.stopAt) host.running = false;
+  },
+  // resetTrace starts the trace over (the header rewritten: no records,
+  // clock 0), as a host does between the runs it traces; ringscope's
+  // window starts over with it. The next frame's records are the first.
+  resetTrace() {
+    device.queue.writeBuffer(trace, 0, traceHeader);
+    host.traceFrames = 1;
   },
   pause() { host.running = false; },
   resume() {
@@ -138,7 +160,7 @@ const host = {
   // staging, as any WebGPU app reads results).
   async readback() {
     const out = {};
-    const bufs = { control, ring, log };
+    const bufs = trace ? { control, ring, log, trace } : { control, ring, log };
     const enc = device.createCommandEncoder({ label: 'host readback' });
     const staging = {};
     for (const [name, b] of Object.entries(bufs)) {
@@ -170,6 +192,15 @@ const host = {
     for (let op = 0; op < 32; op++) if (r.control[96 + op]) metrics.push({ opcode: op, count: r.control[96 + op] });
     return { frame: r.frame, observedFrame: r.control[160], doneCount: r.control[1], claims: r.control[145],
       faults: r.control[146], metrics, occupancy, logCursor: r.log[0] };
+  },
+  // traceCounts is the app's own reading of its trace buffer: the records
+  // landed per workgroup, the cursor and the capacity.
+  async traceCounts() {
+    const t = (await host.readback()).trace;
+    const groups = {};
+    const n = Math.min(t[0], t[1]);
+    for (let r = 0; r < n; r++) groups[t[4 + 8 * r + 2]] = (groups[t[4 + 8 * r + 2]] ?? 0) + 1;
+    return { records: n, cursor: t[0], capacity: t[1], groups };
   },
   // hash is FNV-1a over the app's readback of its three buffers. The log's
   // records are hashed in sorted order: the kernel appends them through an
@@ -213,7 +244,8 @@ const host = {
     // nothing, so the attach benchmark tells a frame's cost from a render's.
     if (q.get('holdRender') === '1') await globalThis.ringscope.__test.holdRender(true);
     const budget = q.has('attachBudget') ? { budget: Number(q.get('attachBudget')) } : {};
-    const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...budget, ...options });
+    const traced = trace ? { trace } : {};
+    const info = await host.ringscope.attach({ device, control, ring, log, readback: q.get('readback') ?? 'auto', ...budget, ...traced, ...options });
     if (q.get('mount') !== '0') await host.mount();
     return info;
   },

@@ -75,6 +75,10 @@ export interface AttachOptions {
   readback?: Readback;
   budget?: number;
   submissionTimeoutMs?: number;
+  /** The host's trace buffer (docs/TRACE.md §8): the timeline panel shows its records. */
+  trace?: GPUBuffer;
+  /** Records of trace read (default: all it holds). */
+  traceCapacity?: number;
 }
 
 export interface DrainOptions {

@@ -21,10 +21,11 @@ type TimelinePanel struct {
 
 	plot  Plot
 	view  TimelineView
-	seen  uint64 // Timeline.Seq the view was fitted to
-	draws uint64 // bumped by every view change: the plot repaints
-	w     int    // the canvas's CSS width at the last draw
-	hostH int    // the host's CSS height as last set
+	fit   TimelineView // the last timeline's Fit
+	seen  uint64       // Timeline.Seq the view was fitted to
+	draws uint64       // bumped by every view change: the plot repaints
+	w     int          // the canvas's CSS width at the last draw
+	hostH int          // the host's CSS height as last set
 
 	dragging bool
 	dragX    float64
@@ -32,10 +33,14 @@ type TimelinePanel struct {
 
 func (c *TimelinePanel) mount(host js.Value) { c.plot.Mount(host) }
 
-// Compute fits the view to a new timeline.
+// Compute fits the view to a new timeline, unless it is live and the
+// view was zoomed or panned.
 func (c *TimelinePanel) Compute() {
 	if t := c.Timeline; t != nil && t.Seq != c.seen {
-		c.view, c.seen = t.Fit(), t.Seq
+		if !t.Live || c.view == c.fit {
+			c.view = t.Fit()
+		}
+		c.fit, c.seen = t.Fit(), t.Seq
 		c.draws++
 	}
 }

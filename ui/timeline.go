@@ -25,6 +25,9 @@ type Timeline struct {
 	Width uint32
 	// Hang is the hang hunter's report on this window, or nil.
 	Hang *TimelineHang
+	// Live says the data grew from the last timeline's (an attached
+	// ring's window): the panel keeps a zoomed view, and follows a fitted one.
+	Live bool
 }
 
 // TimelineHang is what the hang hunter kept (docs/TRACE.md §7), as the

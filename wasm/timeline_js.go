@@ -20,6 +20,7 @@ const importSeq = 1 << 40
 // replayed one, already a file).
 func timeline(seq uint64, t *capture.TaskTrace, export func()) *ui.Timeline {
 	tl := ui.BuildTimeline(seq, t.Passes, t.Budget, t.Records, t.OpcodeName)
+	tl.Live = t.Live
 	h := t.Hang
 	if h == nil {
 		return tl

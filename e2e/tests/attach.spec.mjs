@@ -286,3 +286,55 @@ for (const how of ['destroys its ring', 'loses its device']) {
     expect((await page.evaluate(() => ringscope.open({ slots: 64 }))).slots).toBe(64);
   });
 }
+
+test("trace=N: the host kernel's trace records are the timeline, a lane per workgroup", async ({ page }) => {
+  await openHost(page, 'slots=1024&trace=65536');
+  const res = await page.evaluate(async () => {
+    await ringscope.stop();
+    window.host.pause();
+    const before = await window.host.summary();
+    window.host.resetTrace(); // a run of its own: the window starts over with it
+    await window.host.runTo(window.host.frame + 12);
+    await ringscope.step(); // finds the new run
+    await ringscope.step(); // reads it
+    const after = await window.host.summary();
+    const exported = JSON.parse(await ringscope.exportTrace());
+    const events = exported.traceEvents ?? exported;
+    return { claims: after.claims - before.claims, counts: await window.host.traceCounts(),
+      trace: (await ringscope.snapshot({ trace: true })).trace,
+      slices: events.filter((e) => e.cat === 'task' && e.ph === 'X').length };
+  });
+  expect(res.claims).toBeGreaterThan(0);
+  expect(res.counts.records, "the app's own reading: a record per claim").toBe(res.claims);
+  expect(res.trace.records.length, 'the window holds the run, nothing before it').toBe(res.claims);
+  expect(res.trace).toMatchObject({ axis: 'logical', overflow: 0, capacity: 65536 });
+  expect(res.slices, 'exportTrace has a task slice per record').toBe(res.claims);
+  for (const r of res.trace.records) expect(r.startTicket).toBeLessThan(r.endTicket);
+
+  const panel = page.getByTestId('timeline-panel');
+  await expect(panel).toBeVisible();
+  const lanes = panel.getByTestId('timeline-lane');
+  await expect(lanes).toHaveCount(1024 / 64);
+  const rows = await lanes.evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.workgroup, Number(e.dataset.tasks)])));
+  expect(rows, "each workgroup's task count is the app's own").toEqual(res.counts.groups);
+
+  // Bad trace options are refused by name; a trace buffer the host
+  // destroys ends the attachment in one line naming it.
+  const err = await page.evaluate(async () => {
+    await ringscope.detach();
+    const { device, control, ring, trace } = window.host;
+    const tryAttach = (o) => ringscope.attach({ device, control, ring, ...o }).then(() => 'attached', (e) => e.message);
+    const out = { alone: await tryAttach({ traceCapacity: 4 }), key: await tryAttach({ trace, traceCapacty: 4 }),
+      large: await tryAttach({ trace, traceCapacity: 65537 }), wrong: await tryAttach({ trace: ring.size }) };
+    await ringscope.attach({ device, control, ring, trace });
+    window.host.resume();
+    return out;
+  });
+  expect(err.alone).toBe('attach: megakernel: attach: TraceCapacity: given without a trace buffer');
+  expect(err.key).toBe('attach: unknown option "traceCapacty" (did you mean "traceCapacity"?)');
+  expect(err.large).toContain('attach: megakernel: attach: trace buffer "host trace": capacity 65537: want 1 … 65536');
+  expect(err.wrong).toContain('attach: webgpu: trace: want a GPUBuffer, got number');
+  await page.evaluate(async () => { await ringscope.start(); window.host.pause(); window.host.trace.destroy(); });
+  await expect.poll(() => page.evaluate(() => ringscope.attachInfo().then((i) => i.reason)), { timeout: 15_000 })
+    .toBe('the host\'s buffers can no longer be copied: its trace buffer "host trace" was destroyed');
+});

@@ -30,7 +30,7 @@ var (
 	OpcodeOptions = OptionTable{"open: opcodes[i]", []string{"opcode", "name", "wgsl"}}
 	BufferOptions = OptionTable{"open: buffers[i]", []string{"name", "access", "element", "size", "bytes", "words"}}
 	AttachOptions = OptionTable{"attach", []string{
-		"device", "control", "ring", "log", "slots", "windowOpcodes", "readback", "budget", "submissionTimeoutMs"}}
+		"device", "control", "ring", "log", "slots", "windowOpcodes", "readback", "budget", "submissionTimeoutMs", "trace", "traceCapacity"}}
 	DrainOptions         = OptionTable{"drain", []string{"maxSubmissions"}}
 	PublishOptions       = OptionTable{"publish", []string{"allowUnknownOpcodes"}}
 	SnapshotOptions      = OptionTable{"snapshot", []string{"slots", "trace"}}

@@ -64,6 +64,9 @@ func (h *Hunter) Enter(f *frame.Frame) bool {
 	return enter
 }
 
+// Hunting reports whether an episode runs (the last frame's health hunts).
+func (h *Hunter) Hunting() bool { return h.in }
+
 // NewHang keeps f's verdict and a copy of its buffers, and reports on the
 // window t (whose opcode names it uses).
 func NewHang(f *frame.Frame, t *TaskTrace) *Hang {

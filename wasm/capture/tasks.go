@@ -23,6 +23,9 @@ type TaskTrace struct {
 	Name func(op uint32) string
 	// Hang is what the hang hunter kept with this window, or nil.
 	Hang *Hang
+	// Live marks a window that grows (an attachment's, shown as it
+	// reads): the timeline panel keeps a person's zoom across updates.
+	Live bool
 }
 
 // Axis is "ns" when every pass has timestamps, else "logical" (tickets).

@@ -28,6 +28,10 @@ type attachState struct {
 	att  *megakernel.Attachment
 	desc string // "ring \"label\" (4,096 slots)"
 	pace *pace.Budget
+	// shown is the attachment's TraceChanges the timeline panel shows,
+	// shownAt when it was put there (showAttachedTasks).
+	shown   uint64
+	shownAt time.Time
 }
 
 // errAttached is the rejection of the runner's methods while attached.
@@ -86,6 +90,9 @@ type AttachRequest struct {
 	// SubmissionTimeout bounds one frame's copy (0: the default), as
 	// open's bounds a submission.
 	SubmissionTimeout time.Duration
+	// TraceCapacity is the records of the host's trace buffer read (0:
+	// all it holds).
+	TraceCapacity uint32
 }
 
 // Attach watches the host's buffers (ringscope.attach): the live loop,
@@ -116,7 +123,8 @@ func (c *Controller) Attach(req AttachRequest) (any, error) {
 	}
 	dev := host.Device
 	opts := megakernel.AttachOptions{Slots: req.Slots, WindowOpcodes: req.WindowOpcodes, Readback: req.Readback,
-		SubmissionTimeout: req.SubmissionTimeout, Control: host.Control, Ring: host.Ring, Log: host.Log}
+		SubmissionTimeout: req.SubmissionTimeout, Control: host.Control, Ring: host.Ring, Log: host.Log,
+		Trace: host.Trace, TraceCapacity: req.TraceCapacity}
 	why := ""
 	if info, ok := dev.AdapterInfo(); ok {
 		opts.Software = info.IsCPU()
@@ -156,10 +164,11 @@ func (c *Controller) AttachInfo() (any, error) {
 }
 
 // HostRing is the host's device and the buffers of its ring, wrapped
-// (webgpu.WrapDevice, WrapBuffer); Log is nil when the host has none.
+// (webgpu.WrapDevice, WrapBuffer); Log and Trace are nil when the host
+// has none.
 type HostRing struct {
-	Device             *webgpu.Device
-	Control, Ring, Log *webgpu.Buffer
+	Device                    *webgpu.Device
+	Control, Ring, Log, Trace *webgpu.Buffer
 }
 
 // Detach (ringscope.detach) stops the attachment and restores the runner's

@@ -180,6 +180,7 @@ func (c *Controller) liveFrame() (*frame.Frame, error) {
 	}
 	if err == nil {
 		c.hunt(f)
+		c.showAttachedTasks()
 	}
 	return f, err
 }

@@ -223,7 +223,7 @@ func (c *Controller) Drain(max int) (any, error) {
 			return nil, fmt.Errorf("drain: %w", err)
 		}
 		res, err := c.drainResult(run, run.Submissions > 0, nil)
-		tt := taskTrace(r)
+		tt := c.tasks()
 		res.Trace = api.TraceOf(tt)
 		c.showTasks(tt)
 		return res, err
@@ -315,8 +315,8 @@ func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)
 		snap.Waits, snap.Spawn = f.Waits, f.Spawn
 	}
-	if trace && c.attached == nil {
-		snap.Trace = api.TraceOf(taskTrace(c.runner))
+	if trace {
+		snap.Trace = api.TraceOf(c.tasks())
 	}
 	return api.Encode(snap), nil
 }

@@ -18,7 +18,7 @@ import (
 // Attach: the live telemetry of a ring the host page's own kernel drives
 // (wasm/controller's Attach does it).
 //
-//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?, submissionTimeoutMs?})
+//	attach({device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?, submissionTimeoutMs?, trace?, traceCapacity?})
 //	        watches the host's GPUBuffers on the host's GPUDevice: the live
 //	        loop (start, stop, step), every panel, the watchdog, the flight
 //	        recorder and the exports follow it instead of ringscope's own
@@ -26,7 +26,9 @@ import (
 //	        is the share of the page's main thread its frames and renders
 //	        may take (wasm/pace; default pace.DefaultBudget);
 //	        submissionTimeoutMs bounds each frame's copy as open's does a
-//	        submission
+//	        submission; trace is the host's trace buffer, whose records
+//	        (traceCapacity of them, all it holds by default) the timeline
+//	        panel shows (docs/TRACE.md §8)
 //	detach()      stops watching and releases what attach created; the
 //	        host's buffers and device are left as they were
 //	attachInfo()  the attachment's state
@@ -83,8 +85,11 @@ func attachRequest(o js.Value, devices *hostDevices) (controller.AttachRequest, 
 	if req.SubmissionTimeout, err = megakernel.SubmissionTimeoutMs(ms); err != nil {
 		return req, fmt.Errorf("attach: %w", err)
 	}
-	var host [4]js.Value // device, control, ring, log
-	for i, name := range []string{"device", "control", "ring", "log"} {
+	if req.TraceCapacity, err = OptUint32(o, "attach", "traceCapacity", 0); err != nil {
+		return req, err
+	}
+	var host [5]js.Value // device, control, ring, log, trace
+	for i, name := range []string{"device", "control", "ring", "log", "trace"} {
 		if host[i], err = OptProp(o, "attach", name); err != nil {
 			return req, err
 		}
@@ -100,8 +105,8 @@ func attachRequest(o js.Value, devices *hostDevices) (controller.AttachRequest, 
 type hostDevices struct{ known []*webgpu.Device }
 
 // wrap wraps the host's device and its control, ring and (optional) log
-// buffers, v in that order.
-func (h *hostDevices) wrap(v [4]js.Value) (controller.HostRing, error) {
+// and trace buffers, v in that order.
+func (h *hostDevices) wrap(v [5]js.Value) (controller.HostRing, error) {
 	var r controller.HostRing
 	var err error
 	if r.Device, err = h.device(v[0]); err != nil {
@@ -111,7 +116,7 @@ func (h *hostDevices) wrap(v [4]js.Value) (controller.HostRing, error) {
 		name     string
 		dst      **webgpu.Buffer
 		optional bool
-	}{{"control", &r.Control, false}, {"ring", &r.Ring, false}, {"log", &r.Log, true}} {
+	}{{"control", &r.Control, false}, {"ring", &r.Ring, false}, {"log", &r.Log, true}, {"trace", &r.Trace, true}} {
 		bv := v[i+1]
 		if bv.IsUndefined() || bv.IsNull() {
 			if b.optional {

@@ -84,6 +84,10 @@ func TestAttachRequest(t *testing.T) {
 	req, err = attachRequest(val("({device: 1, control: 2, ring: 3})"), &devices)
 	require.NoError(t, err)
 	assert.Equal(t, decode.ReadbackAuto, req.Readback, "auto unless asked")
+	assert.Zero(t, req.TraceCapacity)
+	req, err = attachRequest(val("({device: 1, control: 2, ring: 3, trace: 4, traceCapacity: 100})"), &devices)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(100), req.TraceCapacity)
 
 	for src, want := range map[string]string{
 		"5":                        "attach: options must be an object {device, control, ring, log?, slots?, windowOpcodes?, readback?, budget?}, got number",
@@ -93,6 +97,8 @@ func TestAttachRequest(t *testing.T) {
 		"({slots: -1})":            "attach: slots",
 		"({budget: '0.1'})":        "attach: budget must be a number, got string",
 		"({windowOpcodes: 'nop'})": "attach: windowOpcodes must be an array, got string",
+		"({traceCapacty: 1})":      `attach: unknown option "traceCapacty" (did you mean "traceCapacity"?)`,
+		"({traceCapacity: 'all'})": "attach: traceCapacity must be a number, got string",
 	} {
 		_, err := attachRequest(val(src), &devices)
 		require.Error(t, err, src)

@@ -21,7 +21,7 @@ func (e *AttachError) Error() string {
 	what := e.Field
 	if e.Label != "" {
 		what = fmt.Sprintf("%s buffer %q", e.Field, e.Label)
-	} else if e.Field == "control" || e.Field == "ring" || e.Field == "log" || e.Field == "trace" {
+	} else if e.Field == "control" || e.Field == "ring" || e.Field == "log" {
 		what = e.Field + " buffer"
 	}
 	return "megakernel: attach: " + what + ": " + e.Reason
@@ -65,6 +65,9 @@ func checkAttach(control, ring hostBuffer, log, trace *hostBuffer, traceCapacity
 			return g, &AttachError{b.field, b.label, fmt.Sprintf("lacks COPY_SRC usage (usage %#x = %s): ringscope copies it into its own staging, so the host must create it with GPUBufferUsage.COPY_SRC",
 				uint32(b.usage), usageNames(b.usage))}
 		}
+	}
+	if trace == nil && traceCapacity > 0 {
+		return g, &AttachError{Field: "TraceCapacity", Reason: "given without a trace buffer"}
 	}
 	if trace != nil {
 		held := (max(trace.size, tasktrace.HeaderBytes) - tasktrace.HeaderBytes) / tasktrace.RecordBytes

@@ -27,6 +27,11 @@ func TestCheckAttachGeometry(t *testing.T) {
 	assert.ErrorContains(t, err, "megakernel: attach: WindowOpcodes: 65 opcodes: at most 64")
 	_, err = checkAttach(ctl, hostBuffer{field: "ring", size: 0, usage: src}, nil, nil, 0, 0, 0)
 	assert.ErrorContains(t, err, `ring buffer: 0 bytes holds no 64-byte slot`)
+	_, err = checkAttach(ctl, ring, nil, nil, 8, 0, 0)
+	assert.EqualError(t, err, "megakernel: attach: TraceCapacity: given without a trace buffer")
+	g, err = checkAttach(ctl, ring, nil, &hostBuffer{field: "trace", size: 16 + 32*5 + 8, usage: src}, 0, 0, 0)
+	require.NoError(t, err)
+	assert.EqualValues(t, 5, g.traceCapacity, "all the buffer holds")
 }
 
 func TestResolveAttachReadback(t *testing.T) {

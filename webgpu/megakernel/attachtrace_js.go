@@ -4,7 +4,6 @@ package megakernel
 
 import (
 	"context"
-	"encoding/binary"
 	"time"
 
 	"github.com/ringscope/ringscope/decode/tasktrace"
@@ -75,7 +74,8 @@ func (t *hostTrace) read(ctx context.Context, stage *webgpu.Buffer, h []byte) (w
 	// and capacity n − seen) in the 16 bytes before record seen (the last
 	// record read's second half, compared already), then DecodeInto.
 	b := t.rb[uint64(t.seen)*tasktrace.RecordBytes : tasktrace.Bytes(n)]
-	binary.LittleEndian.PutUint64(b, uint64(n-t.seen)*(1+1<<32))
+	abi.PutWord(b, abi.TraceCursor, n-t.seen)
+	abi.PutWord(b, abi.TraceCapacity, n-t.seen)
 	if err := tasktrace.DecodeInto(&t.dec, b); err != nil {
 		return wait, err
 	}
