@@ -36,12 +36,18 @@ func (o *occupancies) of(i int, f *Frame) *Occupancy {
 	case f.Ring == nil:
 		return nil
 	}
-	c, err := decode.CountOccupancy(f.Ring)
-	if err != nil {
+	if !o.count(i, f.Ring) {
 		return nil
 	}
-	o.occ[i], o.known[i] = OccupancyOf(c), true
 	return &o.occ[i]
+}
+
+// count sets slot i's occupancy to ring's; false, knowing nothing, for a
+// ring that is not whole slots.
+func (o *occupancies) count(i int, ring []byte) bool {
+	c, err := decode.CountOccupancy(ring)
+	o.occ[i], o.known[i] = OccupancyOf(c), err == nil
+	return err == nil
 }
 
 // patched sets slot i's occupancy to base's with the slots of patch, as

@@ -176,8 +176,14 @@ func (r *Recorder) Record(f *Frame) bool {
 		r.skipped++ // its base was evicted after all (patchable guards this)
 		return false
 	}
-	slot := &r.frames[(r.start+r.n)%len(r.frames)]
-	r.occ.forget((r.start + r.n) % len(r.frames))
+	at := (r.start + r.n) % len(r.frames)
+	slot := &r.frames[at]
+	r.occ.forget(at)
+	if f.Ring != nil && r.hist.maxFrames > 0 {
+		// Counted now, from the caller's bytes that the page has just
+		// decoded (in cache), not at eviction from a copy long out of it.
+		r.occ.count(at, f.Ring)
+	}
 	slot.Control = roomier(slot.Control, spare.Control)
 	slot.Ring = roomier(slot.Ring, spare.Ring)
 	slot.Patch = roomier(slot.Patch, spare.Patch)
