@@ -64,11 +64,15 @@ type Dashboard struct {
 	// Tasks is the traced ring's timeline (the timeline panel); nil
 	// hides the panel.
 	Tasks *Timeline
+	// BuildAll makes the next build build the throttled tables too (a DOM
+	// event since the last render: TableRefreshMillis).
+	BuildAll bool
 
 	frame   *frame.Frame
 	hist    *History
 	capture *CaptureModel // the capture bar's (CaptureModel)
 	inspect SlotRequest   // the slot map's inspector, asked by the timeline
+	tables  tables        // the throttled panels (throttled.go)
 }
 
 // SlotRequest asks the slot map to inspect Slot; a new Seq is a new ask.

@@ -130,10 +130,11 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
-					vgcompKey := vugu.MakeCompKey(0xDB716B6474CCAD5C^vgin.CurrentPositionHash(), vgiterkey)
+					vgcompKey := vugu.MakeCompKey(0x7458E15416F0B5A8^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp := vgComponent[CountersPanel](vgin, vgcompKey)
-					vgcomp.Frame = c.frame
+					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+					vgcomp.Keep = c.keep(tableCounters)
+					vgcomp.Panel = c.countersPanel()
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
@@ -171,10 +172,11 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 				}
 				{
-					vgcompKey := vugu.MakeCompKey(0x42FE3D0A7F17054F^vgin.CurrentPositionHash(), vgiterkey)
+					vgcompKey := vugu.MakeCompKey(0x7DF9D892C4F1ACF6^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp := vgComponent[WaitsPanel](vgin, vgcompKey)
-					vgcomp.Frame = c.frame
+					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+					vgcomp.Keep = c.keep(tableWaits)
+					vgcomp.Panel = c.waitsPanel()
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
@@ -207,11 +209,11 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 				}
 				{
-					vgcompKey := vugu.MakeCompKey(0xE7D842C4AF9131F5^vgin.CurrentPositionHash(), vgiterkey)
+					vgcompKey := vugu.MakeCompKey(0x8F1BFA2BF98FB5DD^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp := vgComponent[DispatchPanel](vgin, vgcompKey)
-					vgcomp.Frame = c.frame
-					vgcomp.History = c.History()
+					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+					vgcomp.Keep = c.keep(tableDispatch)
+					vgcomp.Panel = c.dispatchPanel()
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				vgn = vgEl(vgparent, "div", "class", "row-2")
@@ -219,19 +221,19 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					{
-						vgcompKey := vugu.MakeCompKey(0x5B65842CE57C3D10^vgin.CurrentPositionHash(), vgiterkey)
+						vgcompKey := vugu.MakeCompKey(0x8CD2995015C6E64C^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp := vgComponent[ControlPanel](vgin, vgcompKey)
-						vgcomp.Frame = c.frame
-						vgcomp.Names = c.OpcodeNames
-						vgcomp.Tenants = c.Settings.Tenants
+						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+						vgcomp.Keep = c.keep(tableControl)
+						vgcomp.Panel = c.controlPanel()
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
-						vgcompKey := vugu.MakeCompKey(0x163DAB174795CB5D^vgin.CurrentPositionHash(), vgiterkey)
+						vgcompKey := vugu.MakeCompKey(0xBF37257D7621DB0D^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp := vgComponent[LaunchPanel](vgin, vgcompKey)
-						vgcomp.Frame = c.frame
+						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+						vgcomp.Keep = c.keep(tableLaunch)
+						vgcomp.Panel = c.launchPanel()
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
@@ -240,29 +242,28 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					{
-						vgcompKey := vugu.MakeCompKey(0xE80277D7E711127B^vgin.CurrentPositionHash(), vgiterkey)
+						vgcompKey := vugu.MakeCompKey(0xB28BB38DE69726C0^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp := vgComponent[WindowsPanel](vgin, vgcompKey)
-						vgcomp.Frame = c.frame
-						vgcomp.Names = c.OpcodeNames
+						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+						vgcomp.Keep = c.keep(tableWindows)
+						vgcomp.Panel = c.windowsPanel()
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
-						vgcompKey := vugu.MakeCompKey(0x48E78BCD4F13471^vgin.CurrentPositionHash(), vgiterkey)
+						vgcompKey := vugu.MakeCompKey(0xC458AE82F0FD2CBD^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
-						vgcomp := vgComponent[LogPanel](vgin, vgcompKey)
-						vgcomp.Formats = c.Formats
-						vgcomp.Frame = c.frame
-						vgcomp.Names = c.OpcodeNames
+						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+						vgcomp.Keep = c.keep(tableLog)
+						vgcomp.Panel = c.logPanel()
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
 				{
-					vgcompKey := vugu.MakeCompKey(0x7120BC423807C3C2^vgin.CurrentPositionHash(), vgiterkey)
+					vgcompKey := vugu.MakeCompKey(0xB31A47C30615D6D3^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
-					vgcomp := vgComponent[SketchPanel](vgin, vgcompKey)
-					vgcomp.Frame = c.frame
-					vgcomp.Names = c.OpcodeNames
+					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
+					vgcomp.Keep = c.keep(tableSketch)
+					vgcomp.Panel = c.sketchPanel()
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}

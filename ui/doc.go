@@ -18,7 +18,11 @@
 // <canvas> from a reused Go RGBA buffer (Raster) copied in one
 // putImageData per frame (Canvas). The slot map repaints only the cells
 // whose status changed (SlotPainter, 8 slots compared a word at a time)
-// and puts only the pixel rows they lie in (Canvas.DrawRows).
+// and puts only the pixel rows they lie in (Canvas.DrawRows). While the
+// live loop runs, the tables of numbers (counters, waits, dispatches,
+// control, launch, windows, log, sketches) are built at most every
+// TableRefreshMillis (Throttled): between two, a build puts a marker in
+// their place and the renderer keeps their DOM as it is.
 //
 // The page runs under a strict Content-Security-Policy: components carry no
 // inline style or script; their classes live in static/dashboard.css.

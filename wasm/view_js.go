@@ -70,6 +70,7 @@ func (v *view) run(helper js.Value, selector string) {
 	frames := browser.NewAnimationFrames(v.cleanup, maxFrameWait)
 	var lastStart time.Time
 	var lastCost time.Duration
+	var events uint64 // the renderer's Events at the last render
 	for ok := true; ok; ok = v.renderer.EventWait() {
 		// Renders are spaced so that the live loop keeps its share of the
 		// main thread (renderSpacing), then wait for the next display frame:
@@ -86,6 +87,9 @@ func (v *view) run(helper js.Value, selector string) {
 			continue
 		}
 		lastStart = time.Now()
+		// A DOM event may have changed what a throttled table shows.
+		n := v.renderer.Events()
+		v.dash.BuildAll, events = n != events, n
 		if err := v.renderer.Render(buildEnv.RunBuild(v.dash)); err != nil {
 			jsGlobal.Get("console").Call("error", "ringscope: render:", err.Error())
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 
 	"github.com/vugu/vugu"
@@ -28,7 +29,13 @@ type Renderer struct {
 	mu   sync.RWMutex // held for reading by Render, for writing by event handlers
 	wait requests
 	env  *vugu.EventEnvImpl
+	// events counts the DOM events dispatched to handlers (Events).
+	events atomic.Uint64
 }
+
+// Events counts the DOM events whose handlers have run: a render after
+// one may need components that skip builds (KeepAttr) to build again.
+func (r *Renderer) Events() uint64 { return r.events.Load() }
 
 // New makes a renderer for the element selector names (it must exist
 // when the first render runs), applied by helper: static/render.js's
@@ -147,5 +154,6 @@ func (r *Renderer) dispatch(id, slot uint32, typ string, ev *domEvent) {
 	}()
 	if h, ok := r.tree.handler(id, slot, typ); ok && h.Func != nil {
 		h.Func(ev)
+		r.events.Add(1)
 	}
 }

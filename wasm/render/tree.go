@@ -156,8 +156,24 @@ func (t *Tree) release(n *node, detached bool) {
 	t.free = append(t.free, n.id)
 }
 
+// KeepAttr, as an element's only attribute, marks a node that stands for
+// the DOM the last render left at its place: the renderer writes nothing
+// there and keeps that subtree's record (its listeners and their
+// handlers too). A component that skips a build (ui.Throttled) builds one
+// in place of its tree. Where no DOM is there yet, it becomes an empty
+// element of its tag.
+const KeepAttr = "data-rs-keep"
+
+// keeps reports whether v is such a marker.
+func keeps(v *vugu.VGNode) bool {
+	return v.Type == vugu.ElementNode && len(v.Attr) == 1 && v.Attr[0].Key == KeepAttr && v.FirstChild == nil
+}
+
 // syncElement makes element n hold v's attributes, listeners and children.
 func (t *Tree) syncElement(n *node, v *vugu.VGNode) {
+	if keeps(v) && (len(n.attrs) > 0 || len(n.children) > 0 || n.hasContent) {
+		return // a kept subtree (a new node gets v's tag and no more)
+	}
 	t.syncAttrs(n, v.Attr)
 	for _, p := range v.Prop {
 		k := t.enc.sym(p.Key)
@@ -261,6 +277,9 @@ func (t *Tree) flatten(out []*vugu.VGNode, v *vugu.VGNode) []*vugu.VGNode {
 func fits(n *node, v *vugu.VGNode) bool {
 	if n.kind != v.Type {
 		return false
+	}
+	if keeps(v) {
+		return true // whatever element is there stays
 	}
 	return v.Type != vugu.ElementNode || (n.tag == v.Data && n.ns == namespaceURI(v.Namespace))
 }

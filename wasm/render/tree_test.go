@@ -269,3 +269,45 @@ func TestRootErrors(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestKeepMarkerLeavesTheSubtree(t *testing.T) {
+	h := newHarness(t)
+	keep, count := false, "1"
+	clicks := 0
+	root := &comp{view: func() *vugu.BuildOut {
+		var panel *vugu.VGNode
+		if keep {
+			panel = el("section", attrs(KeepAttr, ""))
+		} else {
+			panel = el("section", attrs("class", "panel"), withContent(el("span", nil), count))
+			panel.DOMEventHandlerSpecList = []vugu.DOMEventHandlerSpec{{EventType: "click", Func: func(vugu.DOMEvent) { clicks++ }}}
+		}
+		return &vugu.BuildOut{Out: []*vugu.VGNode{el("div", nil, withContent(el("b", nil), count), panel)}}
+	}}
+	h.render(root)
+	want := `<div><b>1</b><section class="panel"><span>1</span></section></div>`
+	require.Equal(t, want, h.html())
+
+	keep, count = true, "2"
+	h.render(root)
+	assert.Equal(t, map[byte]int{opContent: 1, opEnd: 1}, h.dom.ops, "only the header's count: the kept panel is not written")
+	assert.Equal(t, `<div><b>2</b><section class="panel"><span>1</span></section></div>`, h.html())
+	section := h.tree.root.children[1]
+	hd, ok := h.tree.handler(section.id, 0, "click")
+	require.True(t, ok, "a kept element's listener still leads to its handler")
+	hd.Func(nil)
+	assert.Equal(t, 1, clicks)
+
+	keep = false
+	h.render(root)
+	assert.Equal(t, `<div><b>2</b><section class="panel"><span>2</span></section></div>`, h.html(), "built again, it shows the new state")
+}
+
+func TestKeepMarkerWithNothingToKeepIsAnEmptyElement(t *testing.T) {
+	h := newHarness(t)
+	root := &comp{view: func() *vugu.BuildOut {
+		return &vugu.BuildOut{Out: []*vugu.VGNode{el("div", nil, el("section", attrs(KeepAttr, "")))}}
+	}}
+	h.render(root)
+	assert.Equal(t, `<div><section `+KeepAttr+`=""></section></div>`, h.html())
+}
