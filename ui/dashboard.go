@@ -124,7 +124,8 @@ func (c *Dashboard) StatusText() string {
 	return c.Status
 }
 
-// Compute normalises the status before a build.
+// Compute normalises the status before a build and gives the throttled
+// tables their inputs.
 func (c *Dashboard) Compute() {
 	if c.Status == "" {
 		c.Status = StatusLoading
@@ -132,6 +133,7 @@ func (c *Dashboard) Compute() {
 	if c.Settings == (settings.Settings{}) {
 		c.Settings = settings.DefaultSettings()
 	}
+	c.tables.show(c)
 }
 
 // Run, Pause, Step and Reset forward the buttons' intent.

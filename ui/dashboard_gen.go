@@ -134,7 +134,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 					vgcomp.Keep = c.keep(tableCounters)
-					vgcomp.Panel = c.countersPanel()
+					vgcomp.Panel = &c.tables.counters
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
@@ -176,7 +176,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 					vgcomp.Keep = c.keep(tableWaits)
-					vgcomp.Panel = c.waitsPanel()
+					vgcomp.Panel = &c.tables.waits
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				{
@@ -213,7 +213,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 					vgcomp.Keep = c.keep(tableDispatch)
-					vgcomp.Panel = c.dispatchPanel()
+					vgcomp.Panel = &c.tables.dispatch
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 				vgn = vgEl(vgparent, "div", "class", "row-2")
@@ -225,7 +225,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 						vgcomp.Keep = c.keep(tableControl)
-						vgcomp.Panel = c.controlPanel()
+						vgcomp.Panel = &c.tables.control
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
@@ -233,7 +233,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 						vgcomp.Keep = c.keep(tableLaunch)
-						vgcomp.Panel = c.launchPanel()
+						vgcomp.Panel = &c.tables.launch
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
@@ -246,7 +246,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 						vgcomp.Keep = c.keep(tableWindows)
-						vgcomp.Panel = c.windowsPanel()
+						vgcomp.Panel = &c.tables.windows
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 					{
@@ -254,7 +254,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						// ask BuildEnv for prior instance of this specific component
 						vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 						vgcomp.Keep = c.keep(tableLog)
-						vgcomp.Panel = c.logPanel()
+						vgcomp.Panel = &c.tables.log
 						vgn = vgMount(vgout, vgparent, vgcomp)
 					}
 				}
@@ -263,7 +263,7 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					// ask BuildEnv for prior instance of this specific component
 					vgcomp := vgComponent[Throttled](vgin, vgcompKey)
 					vgcomp.Keep = c.keep(tableSketch)
-					vgcomp.Panel = c.sketchPanel()
+					vgcomp.Panel = &c.tables.sketch
 					vgn = vgMount(vgout, vgparent, vgcomp)
 				}
 			}

@@ -97,52 +97,14 @@ func (c *Dashboard) keep(p tablePanel) bool {
 	return false
 }
 
-// The throttled panels with this build's inputs.
-
-func (c *Dashboard) countersPanel() *CountersPanel {
-	p := &c.tables.counters
-	p.Frame = c.frame
-	return p
-}
-
-func (c *Dashboard) waitsPanel() *WaitsPanel {
-	p := &c.tables.waits
-	p.Frame = c.frame
-	return p
-}
-
-func (c *Dashboard) dispatchPanel() *DispatchPanel {
-	p := &c.tables.dispatch
-	p.Frame, p.History = c.frame, c.History()
-	return p
-}
-
-func (c *Dashboard) controlPanel() *ControlPanel {
-	p := &c.tables.control
-	p.Frame, p.Names, p.Tenants = c.frame, c.OpcodeNames, c.Settings.Tenants
-	return p
-}
-
-func (c *Dashboard) launchPanel() *LaunchPanel {
-	p := &c.tables.launch
-	p.Frame = c.frame
-	return p
-}
-
-func (c *Dashboard) windowsPanel() *WindowsPanel {
-	p := &c.tables.windows
-	p.Frame, p.Names = c.frame, c.OpcodeNames
-	return p
-}
-
-func (c *Dashboard) logPanel() *LogPanel {
-	p := &c.tables.log
-	p.Frame, p.Names, p.Formats = c.frame, c.OpcodeNames, c.Formats
-	return p
-}
-
-func (c *Dashboard) sketchPanel() *SketchPanel {
-	p := &c.tables.sketch
-	p.Frame, p.Names = c.frame, c.OpcodeNames
-	return p
+// show gives every throttled panel this build's inputs (Dashboard.Compute):
+// a kept panel's are set too, and unused until it builds.
+func (t *tables) show(c *Dashboard) {
+	f, names := c.frame, c.OpcodeNames
+	t.counters.Frame, t.waits.Frame, t.launch.Frame = f, f, f
+	t.dispatch.Frame, t.dispatch.History = f, c.History()
+	t.control.Frame, t.control.Names, t.control.Tenants = f, names, c.Settings.Tenants
+	t.windows.Frame, t.windows.Names = f, names
+	t.log.Frame, t.log.Names, t.log.Formats = f, names, c.Formats
+	t.sketch.Frame, t.sketch.Names = f, names
 }
