@@ -2,14 +2,14 @@
 // refuses a key its table (wasm/api/options.go, docs/OPTIONS.md) does not
 // have, by name and with the nearest key it has, and does nothing else:
 // open({slot: 1024}) must not open the default ring.
-import { test, expect } from './fixtures.mjs';
+import { test, expect, gotoReady } from './fixtures.mjs';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 let page;
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
-  await page.goto('/?autostart=0');
+  await gotoReady(page, '?autostart=0');
   await page.evaluate(async () => {
     await ringscope.ready;
     await ringscope.open({ slots: 64 });
