@@ -1003,12 +1003,14 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         if (lane == 0u) {
             shut = atomicLoad(&control[CTRL_SHUTDOWN]);
         }
+        // @trace: trace_rounds = true;
         for (var it = 0u; it < budget; it++) {
             var need = WORKGROUP_SIZE_X;
             let c = claim_next(&lr, lane, &need, &shut, &stopped);
             if (stopped) {
                 break;
             }
+            // @trace: trace_round(lane, WORKGROUP_SIZE_X - need);
             if (c.owned) {
                 run_slot(c, &counts);
             }
@@ -1020,6 +1022,7 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
             // wg_shutdown, before lane 0 claims again.
             workgroupBarrier();
         }
+        // @trace: trace_end(lane);
     } else {
         lr = lane_ring(slots);
         stopped = lane_loop(budget, &counts, &lr.live);

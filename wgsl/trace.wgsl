@@ -23,6 +23,13 @@
 //   holds): an overflowing trace drops records, counts them, and never
 //   writes past its buffer.
 // - A binding shorter than the header traces nothing and takes no ticket.
+// - A workgroup-claiming drain (WORKGROUP_CLAIMS) takes its tickets and
+//   record places per claim round, not per slot: one atomicAdd on the
+//   clock hands the last round's lanes their end tickets and this
+//   round's their start tickets, one on the cursor places the last
+//   round's records (trace_round). Still two tickets per record, each
+//   unique; a task's end is its round's end, the barrier every lane of
+//   the workgroup waits at before it claims again.
 // - A spawn writes its child's parent (spawner + 1) at the child's word of
 //   the parent table (spawn_prelude.wgsl's hook); the child's record takes
 //   it (an exchange with 0), so a slot the host publishes later reads 0,
@@ -36,6 +43,26 @@ var<private> trace_lane: u32;
 var<private> trace_cap: u32;
 var<private> trace_on: bool;
 var<private> trace_parents: u32; // the parent table's first word, 0: none
+
+// A record waiting for its end ticket, in a workgroup-claiming drain.
+struct TraceTask {
+    slot: u32,
+    op_tenant: u32,
+    start: u32,
+    outcome: u32,
+    parent: u32,
+}
+
+// Per-round state (trace_round): whether the drain traces by round, this
+// lane's start ticket for the round, the lanes that claimed last round
+// (uniform), and this lane's record of it.
+var<private> trace_rounds: bool;
+var<private> trace_start_ticket: u32;
+var<private> trace_claimed: u32;
+var<private> trace_held: TraceTask;
+var<private> trace_holds: bool;
+// Lane 0's tickets and record place for the round: clock, cursor.
+var<workgroup> trace_round_at: vec2<u32>;
 
 // trace_at records where this lane runs and how many records the buffer
 // holds (the smaller of the host's capacity word and the binding).
@@ -72,32 +99,85 @@ fn trace_parent(slot: u32) -> u32 {
     return atomicExchange(&trace_buf[trace_parents + slot], 0u) - 1u;
 }
 
-// trace_ticket takes the next ticket of the clock.
+// trace_ticket takes the next ticket of the clock: a slot's start ticket.
+// In a round (trace_round) the lane's was taken with the round's.
 fn trace_ticket() -> u32 {
     if (!trace_on) {
         return 0u;
     }
+    if (trace_rounds) {
+        return trace_start_ticket;
+    }
     return atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
 }
 
-// trace_record takes the slot's end ticket and appends its record.
+// trace_record takes the slot's end ticket and appends its record; in a
+// round, it keeps the record for the next round's tickets (trace_round).
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     if (!trace_on) {
         return;
     }
-    let end = trace_ticket();
     let parent = trace_parent(slot); // taken even when the record is dropped
-    let r = atomicAdd(&trace_buf[TRACE_CURSOR], 1u);
+    let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
+        out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
+    if (trace_rounds) {
+        trace_held = task;
+        trace_holds = true;
+        return;
+    }
+    let end = atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
+    trace_append(atomicAdd(&trace_buf[TRACE_CURSOR], 1u), task, end);
+}
+
+// trace_append writes a record at place r, when the buffer holds it.
+fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
     let w = TRACE_HEADER_WORDS + r * TRACE_RECORD_WORDS;
-    atomicStore(&trace_buf[w + TRACE_REC_SLOT], slot);
-    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT));
+    atomicStore(&trace_buf[w + TRACE_REC_SLOT], task.slot);
+    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], task.op_tenant);
     atomicStore(&trace_buf[w + TRACE_REC_GROUP], trace_group);
     atomicStore(&trace_buf[w + TRACE_REC_LANE], trace_lane);
-    atomicStore(&trace_buf[w + TRACE_REC_START], start);
+    atomicStore(&trace_buf[w + TRACE_REC_START], task.start);
     atomicStore(&trace_buf[w + TRACE_REC_END], end);
-    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], out.status | (out.fault << TRACE_FAULT_SHIFT));
-    atomicStore(&trace_buf[w + TRACE_REC_PARENT], parent);
+    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], task.outcome);
+    atomicStore(&trace_buf[w + TRACE_REC_PARENT], task.parent);
+}
+
+// trace_round starts a claim round of a workgroup-claiming drain, in which
+// lanes 0 … claimed − 1 own a slot (claim_next ranks them so): the last
+// round's lanes, which held their records since, take their end tickets
+// and this round's lanes their start tickets, from one atomicAdd on the
+// clock; the held records take their places from one atomicAdd on the
+// cursor. Every lane of the workgroup calls it, in uniform control flow,
+// after the barrier that ended the last round (every slot of it stored
+// its final status first); claimed 0 ends the drain's last round.
+fn trace_round(lane: u32, claimed: u32) {
+    let held = trace_claimed;
+    if (lane == 0u && trace_on) {
+        var at = vec2<u32>(0u, 0u);
+        if (held + claimed != 0u) {
+            at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + claimed);
+        }
+        if (held != 0u) {
+            at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+        }
+        trace_round_at = at;
+    }
+    let at = workgroupUniformLoad(&trace_round_at);
+    if (trace_holds) {
+        trace_append(at.y + lane, trace_held, at.x + lane);
+        trace_holds = false;
+    }
+    trace_start_ticket = at.x + held + lane;
+    trace_claimed = claimed;
+}
+
+// trace_end ends the last round (trace_round), after a barrier: the loop
+// may have left right after a round's trace_round, whose value every lane
+// must have read before lane 0 writes it again.
+fn trace_end(lane: u32) {
+    workgroupBarrier();
+    trace_round(lane, 0u);
 }

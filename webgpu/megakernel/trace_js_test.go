@@ -112,16 +112,27 @@ func testTraceRandom(t *testing.T) {
 
 func TestTraceRandomWorkloads(t *testing.T) { testTraceRandom(t) }
 
-func TestTraceRandomWorkloadsWorkgroupClaims(t *testing.T) {
-	on := true
-	testWorkgroupClaims = &on
-	t.Cleanup(func() { testWorkgroupClaims = nil })
-	testTraceRandom(t)
+// withWorkgroupClaims runs test with the drain claiming by workgroup, as
+// on a GPU: its trace takes tickets and record places per claim round
+// (trace.wgsl's trace_round), not per slot.
+func withWorkgroupClaims(test func(*testing.T)) func(*testing.T) {
+	return func(t *testing.T) {
+		on := true
+		testWorkgroupClaims = &on
+		t.Cleanup(func() { testWorkgroupClaims = nil })
+		test(t)
+	}
 }
+
+func TestTraceRandomWorkloadsWorkgroupClaims(t *testing.T) { withWorkgroupClaims(testTraceRandom)(t) }
 
 // TestTraceOverflow: a trace buffer smaller than a pass keeps the first
 // records, counts the rest exactly, and writes nothing past its end.
-func TestTraceOverflow(t *testing.T) {
+func TestTraceOverflow(t *testing.T) { testTraceOverflow(t) }
+
+func TestTraceOverflowWorkgroupClaims(t *testing.T) { withWorkgroupClaims(testTraceOverflow)(t) }
+
+func testTraceOverflow(t *testing.T) {
 	const slots, capacity = 300, 7
 	r := openT(t, shared(t), Options{Slots: slots, Tenants: 1, Observable: 4, Budget: 64, TraceCapacity: capacity})
 	items := make([]host.Item, slots)
@@ -158,7 +169,13 @@ func TestTraceOff(t *testing.T) {
 // TestTraceSpawnParents: a traced spawn tree, in a ring that reuses no
 // slot: every spawned node's record names its parent's slot, whose start
 // ticket precedes the child's; the root, published by the host, has none.
-func TestTraceSpawnParents(t *testing.T) {
+func TestTraceSpawnParents(t *testing.T) { testTraceSpawnParents(t) }
+
+func TestTraceSpawnParentsWorkgroupClaims(t *testing.T) {
+	withWorkgroupClaims(testTraceSpawnParents)(t)
+}
+
+func testTraceSpawnParents(t *testing.T) {
 	for _, gens := range []uint32{1, 3} {
 		tr := examples.SpawnTree{Fanout: 2, Depth: 5, Seed: 7, Capacity: treeCapacity}
 		o := userOptions(tr.Kernel())

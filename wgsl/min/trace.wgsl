@@ -28,6 +28,13 @@
 
 
 
+
+
+
+
+
+
+
 @group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: array<atomic<u32>>;
 
 
@@ -36,6 +43,26 @@ var<private> trace_lane: u32;
 var<private> trace_cap: u32;
 var<private> trace_on: bool;
 var<private> trace_parents: u32;
+
+
+struct TraceTask {
+    slot: u32,
+    op_tenant: u32,
+    start: u32,
+    outcome: u32,
+    parent: u32,
+}
+
+
+
+
+var<private> trace_rounds: bool;
+var<private> trace_start_ticket: u32;
+var<private> trace_claimed: u32;
+var<private> trace_held: TraceTask;
+var<private> trace_holds: bool;
+
+var<workgroup> trace_round_at: vec2<u32>;
 
 
 
@@ -73,31 +100,84 @@ fn trace_parent(slot: u32) -> u32 {
 }
 
 
+
 fn trace_ticket() -> u32 {
     if (!trace_on) {
         return 0u;
     }
+    if (trace_rounds) {
+        return trace_start_ticket;
+    }
     return atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
 }
+
 
 
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     if (!trace_on) {
         return;
     }
-    let end = trace_ticket();
     let parent = trace_parent(slot);
-    let r = atomicAdd(&trace_buf[TRACE_CURSOR], 1u);
+    let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
+        out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
+    if (trace_rounds) {
+        trace_held = task;
+        trace_holds = true;
+        return;
+    }
+    let end = atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
+    trace_append(atomicAdd(&trace_buf[TRACE_CURSOR], 1u), task, end);
+}
+
+
+fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
     let w = TRACE_HEADER_WORDS + r * TRACE_RECORD_WORDS;
-    atomicStore(&trace_buf[w + TRACE_REC_SLOT], slot);
-    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT));
+    atomicStore(&trace_buf[w + TRACE_REC_SLOT], task.slot);
+    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], task.op_tenant);
     atomicStore(&trace_buf[w + TRACE_REC_GROUP], trace_group);
     atomicStore(&trace_buf[w + TRACE_REC_LANE], trace_lane);
-    atomicStore(&trace_buf[w + TRACE_REC_START], start);
+    atomicStore(&trace_buf[w + TRACE_REC_START], task.start);
     atomicStore(&trace_buf[w + TRACE_REC_END], end);
-    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], out.status | (out.fault << TRACE_FAULT_SHIFT));
-    atomicStore(&trace_buf[w + TRACE_REC_PARENT], parent);
+    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], task.outcome);
+    atomicStore(&trace_buf[w + TRACE_REC_PARENT], task.parent);
+}
+
+
+
+
+
+
+
+
+
+fn trace_round(lane: u32, claimed: u32) {
+    let held = trace_claimed;
+    if (lane == 0u && trace_on) {
+        var at = vec2<u32>(0u, 0u);
+        if (held + claimed != 0u) {
+            at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + claimed);
+        }
+        if (held != 0u) {
+            at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+        }
+        trace_round_at = at;
+    }
+    let at = workgroupUniformLoad(&trace_round_at);
+    if (trace_holds) {
+        trace_append(at.y + lane, trace_held, at.x + lane);
+        trace_holds = false;
+    }
+    trace_start_ticket = at.x + held + lane;
+    trace_claimed = claimed;
+}
+
+
+
+
+fn trace_end(lane: u32) {
+    workgroupBarrier();
+    trace_round(lane, 0u);
 }
