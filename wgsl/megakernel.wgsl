@@ -580,6 +580,7 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
                 if (first_try) {
                     *shut = atomicLoad(&control[CTRL_SHUTDOWN]);
                 }
+                // @trace: trace_claim_round(first_try, h.y, (*r).tail[p], *need);
             }
             wg_hand = h;
         }
@@ -588,6 +589,7 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
             *stop = true;
             return claim;
         }
+        // @trace: trace_took(lane, first_try, rank, h.y, (*r).tail[p], *need, claim.owned);
         first_try = false;
         let first = h.y;
         let tail = (*r).tail[p];
@@ -1010,7 +1012,6 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
             if (stopped) {
                 break;
             }
-            // @trace: trace_round(lane, WORKGROUP_SIZE_X - need);
             if (c.owned) {
                 run_slot(c, &counts);
             }

@@ -24,12 +24,13 @@
 //   writes past its buffer.
 // - A binding shorter than the header traces nothing and takes no ticket.
 // - A workgroup-claiming drain (WORKGROUP_CLAIMS) takes its tickets and
-//   record places per claim round, not per slot: one atomicAdd on the
+//   record places per claim round, not per slot, in claim_next's own
+//   round trip (trace_claim_round, trace_took): one atomicAdd on the
 //   clock hands the last round's lanes their end tickets and this
 //   round's their start tickets, one on the cursor places the last
-//   round's records (trace_round). Still two tickets per record, each
-//   unique; a task's end is its round's end, the barrier every lane of
-//   the workgroup waits at before it claims again.
+//   round's records. Still two tickets per record, each unique; a task's
+//   end is its round's end, the barrier every lane of the workgroup
+//   waits at before it claims again.
 // - A spawn writes its child's parent (spawner + 1) at the child's word of
 //   the parent table (spawn_prelude.wgsl's hook); the child's record takes
 //   it (an exchange with 0), so a slot the host publishes later reads 0,
@@ -53,7 +54,7 @@ struct TraceTask {
     parent: u32,
 }
 
-// Per-round state (trace_round): whether the drain traces by round, this
+// Per-round state (trace_claim_round, trace_took): whether the drain traces by round, this
 // lane's start ticket for the round, the lanes that claimed last round
 // (uniform), and this lane's record of it.
 var<private> trace_rounds: bool;
@@ -100,7 +101,7 @@ fn trace_parent(slot: u32) -> u32 {
 }
 
 // trace_ticket takes the next ticket of the clock: a slot's start ticket.
-// In a round (trace_round) the lane's was taken with the round's.
+// In a claim round the lane's was taken with the round's (trace_took).
 fn trace_ticket() -> u32 {
     if (!trace_on) {
         return 0u;
@@ -112,7 +113,7 @@ fn trace_ticket() -> u32 {
 }
 
 // trace_record takes the slot's end ticket and appends its record; in a
-// round, it keeps the record for the next round's tickets (trace_round).
+// claim round, it keeps the record for the next round's (trace_took).
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     if (!trace_on) {
         return;
@@ -145,39 +146,76 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
     atomicStore(&trace_buf[w + TRACE_REC_PARENT], task.parent);
 }
 
-// trace_round starts a claim round of a workgroup-claiming drain, in which
-// lanes 0 … claimed − 1 own a slot (claim_next ranks them so): the last
-// round's lanes, which held their records since, take their end tickets
-// and this round's lanes their start tickets, from one atomicAdd on the
-// clock; the held records take their places from one atomicAdd on the
-// cursor. Every lane of the workgroup calls it, in uniform control flow,
-// after the barrier that ended the last round (every slot of it stored
-// its final status first); claimed 0 ends the drain's last round.
-fn trace_round(lane: u32, claimed: u32) {
-    let held = trace_claimed;
-    if (lane == 0u && trace_on) {
-        var at = vec2<u32>(0u, 0u);
-        if (held + claimed != 0u) {
-            at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + claimed);
-        }
-        if (held != 0u) {
-            at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
-        }
-        trace_round_at = at;
+// trace_claim_round is lane 0's part of a claim round's tracing (a
+// workgroup-claiming drain), called by claim_next right after its
+// atomicAdd on a partition's HEAD, while the other lanes wait at the
+// uniform load that follows: the lanes that partition gives slots (got of
+// them) take their start tickets and, on the round's first partition, the
+// last round's lanes (trace_claimed of them, lanes 0 … held − 1) their end
+// tickets, from one atomicAdd of held + got on the clock; the held records
+// take their places from one atomicAdd of held on the cursor. The last
+// round ended at the loop's barrier, after every slot of it stored its
+// final status.
+fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
+    if (!trace_on) {
+        return;
     }
-    let at = workgroupUniformLoad(&trace_round_at);
-    if (trace_holds) {
-        trace_append(at.y + lane, trace_held, at.x + lane);
-        trace_holds = false;
+    var held = 0u;
+    if (first_try) {
+        held = trace_claimed;
     }
-    trace_start_ticket = at.x + held + lane;
-    trace_claimed = claimed;
+    let got = trace_got(first, tail, need);
+    var at = vec2<u32>(0u, 0u);
+    if (held + got != 0u) {
+        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + got);
+    }
+    if (held != 0u) {
+        at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+    }
+    trace_round_at = at;
 }
 
-// trace_end ends the last round (trace_round), after a barrier: the loop
-// may have left right after a round's trace_round, whose value every lane
-// must have read before lane 0 writes it again.
+// trace_took is every lane's part, after that uniform load: a lane that
+// held a record writes it with its end ticket, a lane this partition gave
+// a slot (of rank below got) keeps its start ticket, and every lane counts
+// the round's claims (the same on each: got is uniform).
+fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
+    if (!trace_on) {
+        return;
+    }
+    let at = trace_round_at;
+    var held = 0u;
+    if (first_try) {
+        held = trace_claimed;
+        if (trace_holds) {
+            trace_append(at.y + lane, trace_held, at.x + lane);
+            trace_holds = false;
+        }
+        trace_claimed = 0u;
+    }
+    let got = trace_got(first, tail, need);
+    if (!owned && rank < got) {
+        trace_start_ticket = at.x + held + rank;
+    }
+    trace_claimed += got;
+}
+
+// trace_got is claim_next's count of the lanes a partition gives slots.
+fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
+    if (first < tail) {
+        return min(need, tail - first);
+    }
+    return 0u;
+}
+
+// trace_end ends the drain's last round after its loop (which may have
+// left right after a trace_took, so a barrier comes first): the lanes that
+// claimed in it take their end tickets and write their records.
 fn trace_end(lane: u32) {
     workgroupBarrier();
-    trace_round(lane, 0u);
+    if (lane == 0u) {
+        trace_claim_round(true, 0u, 0u, 0u);
+    }
+    workgroupBarrier();
+    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
 }

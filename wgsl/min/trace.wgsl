@@ -35,6 +35,7 @@
 
 
 
+
 @group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: array<atomic<u32>>;
 
 
@@ -153,25 +154,58 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
 
 
 
-fn trace_round(lane: u32, claimed: u32) {
-    let held = trace_claimed;
-    if (lane == 0u && trace_on) {
-        var at = vec2<u32>(0u, 0u);
-        if (held + claimed != 0u) {
-            at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + claimed);
-        }
-        if (held != 0u) {
-            at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
-        }
-        trace_round_at = at;
+
+
+fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
+    if (!trace_on) {
+        return;
     }
-    let at = workgroupUniformLoad(&trace_round_at);
-    if (trace_holds) {
-        trace_append(at.y + lane, trace_held, at.x + lane);
-        trace_holds = false;
+    var held = 0u;
+    if (first_try) {
+        held = trace_claimed;
     }
-    trace_start_ticket = at.x + held + lane;
-    trace_claimed = claimed;
+    let got = trace_got(first, tail, need);
+    var at = vec2<u32>(0u, 0u);
+    if (held + got != 0u) {
+        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + got);
+    }
+    if (held != 0u) {
+        at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+    }
+    trace_round_at = at;
+}
+
+
+
+
+
+fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
+    if (!trace_on) {
+        return;
+    }
+    let at = trace_round_at;
+    var held = 0u;
+    if (first_try) {
+        held = trace_claimed;
+        if (trace_holds) {
+            trace_append(at.y + lane, trace_held, at.x + lane);
+            trace_holds = false;
+        }
+        trace_claimed = 0u;
+    }
+    let got = trace_got(first, tail, need);
+    if (!owned && rank < got) {
+        trace_start_ticket = at.x + held + rank;
+    }
+    trace_claimed += got;
+}
+
+
+fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
+    if (first < tail) {
+        return min(need, tail - first);
+    }
+    return 0u;
 }
 
 
@@ -179,5 +213,9 @@ fn trace_round(lane: u32, claimed: u32) {
 
 fn trace_end(lane: u32) {
     workgroupBarrier();
-    trace_round(lane, 0u);
+    if (lane == 0u) {
+        trace_claim_round(true, 0u, 0u, 0u);
+    }
+    workgroupBarrier();
+    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
 }
