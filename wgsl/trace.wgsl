@@ -54,16 +54,17 @@ struct TraceTask {
     parent: u32,
 }
 
-// Per-round state (trace_claim_round, trace_took): whether the drain traces by round, this
-// lane's start ticket for the round, the lanes that claimed last round
-// (uniform), and this lane's record of it.
+// Per-round state (trace_claim_round, trace_took): whether the drain
+// traces by round, this lane's start ticket for the round, the lanes that
+// claimed last round (uniform), and this lane's record of it.
 var<private> trace_rounds: bool;
 var<private> trace_start_ticket: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
-// Lane 0's tickets and record place for the round: clock, cursor.
-var<workgroup> trace_round_at: vec2<u32>;
+// Lane 0's word to the workgroup for a partition's claim: the first
+// ticket, the first record place, and the lanes the partition gave slots.
+var<workgroup> trace_round_at: vec3<u32>;
 
 // trace_at records where this lane runs and how many records the buffer
 // holds (the smaller of the host's capacity word and the binding).
@@ -164,10 +165,12 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
     if (first_try) {
         held = trace_claimed;
     }
-    let got = trace_got(first, tail, need);
-    var at = vec2<u32>(0u, 0u);
-    if (held + got != 0u) {
-        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + got);
+    var at = vec3<u32>(0u, 0u, 0u);
+    if (first < tail) {
+        at.z = min(need, tail - first); // claim_next's got
+    }
+    if (held + at.z != 0u) {
+        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + at.z);
     }
     if (held != 0u) {
         at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
@@ -179,7 +182,7 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 // held a record writes it with its end ticket, a lane this partition gave
 // a slot (of rank below got) keeps its start ticket, and every lane counts
 // the round's claims (the same on each: got is uniform).
-fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
+fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
     if (!trace_on) {
         return;
     }
@@ -193,19 +196,10 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need
         }
         trace_claimed = 0u;
     }
-    let got = trace_got(first, tail, need);
-    if (!owned && rank < got) {
+    if (!owned && rank < at.z) {
         trace_start_ticket = at.x + held + rank;
     }
-    trace_claimed += got;
-}
-
-// trace_got is claim_next's count of the lanes a partition gives slots.
-fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
-    if (first < tail) {
-        return min(need, tail - first);
-    }
-    return 0u;
+    trace_claimed += at.z;
 }
 
 // trace_end ends the drain's last round after its loop (which may have
@@ -214,8 +208,8 @@ fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
 fn trace_end(lane: u32) {
     workgroupBarrier();
     if (lane == 0u) {
-        trace_claim_round(true, 0u, 0u, 0u);
+        trace_claim_round(true, 0u, 0u, 0u); // no partition: only the held lanes' ends
     }
     workgroupBarrier();
-    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
+    trace_took(lane, true, 0u, true);
 }

@@ -63,7 +63,8 @@ var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
 
-var<workgroup> trace_round_at: vec2<u32>;
+
+var<workgroup> trace_round_at: vec3<u32>;
 
 
 
@@ -164,10 +165,12 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
     if (first_try) {
         held = trace_claimed;
     }
-    let got = trace_got(first, tail, need);
-    var at = vec2<u32>(0u, 0u);
-    if (held + got != 0u) {
-        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + got);
+    var at = vec3<u32>(0u, 0u, 0u);
+    if (first < tail) {
+        at.z = min(need, tail - first);
+    }
+    if (held + at.z != 0u) {
+        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + at.z);
     }
     if (held != 0u) {
         at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
@@ -179,7 +182,7 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 
 
 
-fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
+fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
     if (!trace_on) {
         return;
     }
@@ -193,19 +196,10 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need
         }
         trace_claimed = 0u;
     }
-    let got = trace_got(first, tail, need);
-    if (!owned && rank < got) {
+    if (!owned && rank < at.z) {
         trace_start_ticket = at.x + held + rank;
     }
-    trace_claimed += got;
-}
-
-
-fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
-    if (first < tail) {
-        return min(need, tail - first);
-    }
-    return 0u;
+    trace_claimed += at.z;
 }
 
 
@@ -217,5 +211,5 @@ fn trace_end(lane: u32) {
         trace_claim_round(true, 0u, 0u, 0u);
     }
     workgroupBarrier();
-    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
+    trace_took(lane, true, 0u, true);
 }
