@@ -13,6 +13,9 @@
 // every user buffer a device allows (BindingFirstUser + i stays below
 // it for i < BindingTrace − BindingFirstUser).
 const BINDING_TRACE: u32 = 64u;
+// TraceStorageBuffers is the storage buffers a traced drain binds
+// besides DrainStorageBuffers: the trace buffer.
+const TRACE_STORAGE_BUFFERS: u32 = 1u;
 // TraceHeaderWords is the trace buffer's header: cursor, capacity,
 // clock and the parent table's place.
 const TRACE_HEADER_WORDS: u32 = 4u;
@@ -26,10 +29,16 @@ const TRACE_CAPACITY: u32 = 1u;
 // so tickets are unique and ordered across every lane of the device.
 const TRACE_CLOCK: u32 = 2u;
 // TraceParents is the word offset of the parent table, 0 for none (a
-// kernel that does not spawn): one word per ring slot after the
-// records, slot s's spawning slot + 1 (0: none), written by a traced
-// spawn and taken (zeroed) by the child's record.
+// kernel that does not spawn): an entry of TraceVecWords per ring slot
+// after the records, its first word slot s's spawning slot + 1 (0:
+// none), written by a traced spawn and taken (zeroed) by the child's
+// record.
 const TRACE_PARENTS: u32 = 3u;
+// TraceVecWords is the words of the vec4<u32> in which a traced drain
+// writes what follows the header: a record is two of them, written
+// whole by the lane that ran its slot (plain stores, not atomics), and
+// a parent table entry one.
+const TRACE_VEC_WORDS: u32 = 4u;
 // TraceRecordWords is the size of one record in words.
 const TRACE_RECORD_WORDS: u32 = 8u;
 // MaxTraceCapacity bounds the records of one trace buffer: 4 Mi

@@ -240,7 +240,9 @@ func (o *Options) plan(limits webgpu.Limits) (layout, error) {
 		return l, &OptionError{"SubmissionTimeout", uint64(o.SubmissionTimeout.Milliseconds()),
 			fmt.Sprintf("milliseconds: want 0 (the default, %v) or %v … %v", DefaultSubmissionTimeout, MinSubmissionTimeout, MaxSubmissionTimeout)}
 	}
-	if err := checkKernel(&o.Kernel, limits, bindMax); err != nil {
+	k := o.Kernel // as Open runs it: traced when TraceCapacity says so
+	k.Trace = k.Trace || o.TraceCapacity > 0
+	if err := checkKernel(&k, limits, bindMax); err != nil {
 		return l, err
 	}
 	if err := checkTrace(o.TraceCapacity, bindMax); err != nil {
@@ -279,9 +281,13 @@ func checkKernel(k *wgsl.Kernel, limits webgpu.Limits, bindMax uint64) error {
 	if n == 0 {
 		return nil
 	}
-	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && abi.DrainStorageBuffers+n > m {
-		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the drain binds %d storage buffers itself and the device allows %d per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most %d are yours",
-			n, abi.DrainStorageBuffers, m, m-min(m, abi.DrainStorageBuffers))}
+	own, drain := uint64(abi.DrainStorageBuffers), "drain"
+	if k.Trace {
+		own, drain = own+abi.TraceStorageBuffers, "traced drain"
+	}
+	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && own+n > m {
+		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the %s binds %d storage buffers itself and the device allows %d per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most %d are yours",
+			n, drain, own, m, m-min(m, own))}
 	}
 	if m := limits.MaxBindingsPerBindGroup; m != 0 && abi.BindingFirstUser+n > m {
 		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers need bindings up to %d; the device allows bindings below %d (maxBindingsPerBindGroup)",

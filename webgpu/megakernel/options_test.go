@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/webgpu"
+	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
 )
@@ -295,4 +296,26 @@ func TestOptionErrorIsClear(t *testing.T) {
 	err := error(&OptionError{Field: "Budget", Value: 0, Reason: "why"})
 	assert.Equal(t, "megakernel: option Budget = 0: why", err.Error())
 	assert.False(t, errors.Is(err, webgpu.ErrDeviceLost))
+}
+
+// TestValidateCountsTheTraceBinding: a traced drain binds its trace buffer
+// besides the drain's own four storage buffers, so a device of 8 per
+// stage leaves a traced kernel three user buffers, not four.
+func TestValidateCountsTheTraceBinding(t *testing.T) {
+	lim := swiftShader
+	lim.MaxStorageBuffersPerShaderStage = 8
+	o := valid()
+	for _, name := range []string{"a", "b", "c", "d"} {
+		o.Kernel.Buffers = append(o.Kernel.Buffers, wgsl.Buffer{Name: name, Size: 4})
+	}
+	require.NoError(t, o.Validate(lim), "untraced: 4 + 4 storage buffers")
+	o.TraceCapacity = 16
+	err := o.Validate(lim)
+	var de *wgsl.DeclError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "buffers", de.Field)
+	assert.Contains(t, de.Reason, "4 buffers: the traced drain binds 5 storage buffers itself and the device allows 8 per shader stage")
+	assert.Contains(t, de.Reason, "at most 3 are yours")
+	o.Kernel.Buffers = o.Kernel.Buffers[:3]
+	assert.NoError(t, o.Validate(lim), "traced: 5 + 3")
 }

@@ -10,6 +10,9 @@ const (
 	// every user buffer a device allows (BindingFirstUser + i stays below
 	// it for i < BindingTrace − BindingFirstUser).
 	BindingTrace = 64
+	// TraceStorageBuffers is the storage buffers a traced drain binds
+	// besides DrainStorageBuffers: the trace buffer.
+	TraceStorageBuffers = 1
 	// TraceHeaderWords is the trace buffer's header: cursor, capacity,
 	// clock and the parent table's place.
 	TraceHeaderWords = 4
@@ -23,10 +26,16 @@ const (
 	// so tickets are unique and ordered across every lane of the device.
 	TraceClock = 2
 	// TraceParents is the word offset of the parent table, 0 for none (a
-	// kernel that does not spawn): one word per ring slot after the
-	// records, slot s's spawning slot + 1 (0: none), written by a traced
-	// spawn and taken (zeroed) by the child's record.
+	// kernel that does not spawn): an entry of TraceVecWords per ring slot
+	// after the records, its first word slot s's spawning slot + 1 (0:
+	// none), written by a traced spawn and taken (zeroed) by the child's
+	// record.
 	TraceParents = 3
+	// TraceVecWords is the words of the vec4<u32> in which a traced drain
+	// writes what follows the header: a record is two of them, written
+	// whole by the lane that ran its slot (plain stores, not atomics), and
+	// a parent table entry one.
+	TraceVecWords = 4
 	// TraceRecordWords is the size of one record in words.
 	TraceRecordWords = 8
 	// MaxTraceCapacity bounds the records of one trace buffer: 4 Mi

@@ -15,6 +15,9 @@
 const BINDING_TRACE: u32 = 64u;
 
 
+const TRACE_STORAGE_BUFFERS: u32 = 1u;
+
+
 const TRACE_HEADER_WORDS: u32 = 4u;
 
 
@@ -29,7 +32,13 @@ const TRACE_CLOCK: u32 = 2u;
 
 
 
+
 const TRACE_PARENTS: u32 = 3u;
+
+
+
+
+const TRACE_VEC_WORDS: u32 = 4u;
 
 const TRACE_RECORD_WORDS: u32 = 8u;
 
