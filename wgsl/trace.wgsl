@@ -7,10 +7,11 @@
 //
 // Binding (group BIND_GROUP):
 //
-//   BINDING_TRACE  trace_buf  storage, read_write  array<atomic<u32>>:
-//                  TRACE_HEADER_WORDS header words (cursor, capacity, clock,
-//                  the parent table's offset), TRACE_RECORD_WORDS per record,
-//                  then, for a spawning kernel, a word per ring slot
+//   BINDING_TRACE  trace_buf  storage, read_write  TraceBuffer:
+//                  TRACE_HEADER_WORDS atomic header words (cursor, capacity,
+//                  clock, the parent table's offset), then plain vec4<u32>:
+//                  two per record, then, for a spawning kernel, one per
+//                  ring slot (the parent table)
 //
 // Invariants:
 //
@@ -22,7 +23,6 @@
 //   attempt) and written only when r < min(capacity, what the binding
 //   holds): an overflowing trace drops records, counts them, and never
 //   writes past its buffer.
-// - A binding shorter than the header traces nothing and takes no ticket.
 // - A workgroup-claiming drain (WORKGROUP_CLAIMS) takes its tickets and
 //   record places per claim round, not per slot, in claim_next's own
 //   round trip (trace_claim_round, trace_took): one atomicAdd on the
@@ -31,19 +31,42 @@
 //   round's records. Still two tickets per record, each unique; a task's
 //   end is its round's end, the barrier every lane of the workgroup
 //   waits at before it claims again.
-// - A spawn writes its child's parent (spawner + 1) at the child's word of
+// - A record is written whole, with two 16-byte stores, by the lane that
+//   ran its slot, and read by the host after the pass: plain data.
+// - A spawn writes its child's parent (spawner + 1) in the child's entry of
 //   the parent table (spawn_prelude.wgsl's hook); the child's record takes
-//   it (an exchange with 0), so a slot the host publishes later reads 0,
-//   no parent. Records stop short of the table.
+//   it and zeroes the entry, so a slot the host publishes later reads 0,
+//   no parent. The entries are plain data too, as no two lanes meet in one
+//   within a pass: a spawned child is claimable only from the next pass on
+//   (the spawn finalize moves TAIL after the drain, and the dispatch
+//   boundary orders the two), one lane claims it, and a spawn writes only
+//   slots that no claim of its pass reaches. An entry is a whole vec4, so
+//   that no store of one rewrites a neighbour's. Records stop short of the
+//   table.
 
-@group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: array<atomic<u32>>;
+struct TraceBuffer {
+    header: array<atomic<u32>, TRACE_HEADER_WORDS>,
+    body: array<vec4<u32>>,
+}
+
+@group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: TraceBuffer;
+
+// A record's two vec4s are its words in trace_abi_gen.wgsl's order: where
+// it ran (TRACE_REC_SLOT … TRACE_REC_LANE), then when and how it ended
+// (TRACE_REC_START … TRACE_REC_PARENT).
+const TRACE_RECORD_VECS = TRACE_RECORD_WORDS / TRACE_VEC_WORDS;
+const_assert TRACE_REC_SLOT == 0u && TRACE_REC_OP_TENANT == TRACE_REC_SLOT + 1u &&
+    TRACE_REC_GROUP == TRACE_REC_OP_TENANT + 1u && TRACE_REC_LANE == TRACE_REC_GROUP + 1u &&
+    TRACE_REC_START == TRACE_VEC_WORDS && TRACE_REC_END == TRACE_REC_START + 1u &&
+    TRACE_REC_OUTCOME == TRACE_REC_END + 1u && TRACE_REC_PARENT == TRACE_REC_OUTCOME + 1u &&
+    TRACE_RECORD_WORDS == TRACE_REC_PARENT + 1u;
 
 // The lane's place and the records it may write, set once by trace_at.
 var<private> trace_group: u32;
 var<private> trace_lane: u32;
 var<private> trace_cap: u32;
-var<private> trace_on: bool;
 var<private> trace_parents: u32; // the parent table's first word, 0: none
+var<private> trace_entries: u32; // the entries it holds
 
 // A record waiting for its end ticket, in a workgroup-claiming drain.
 struct TraceTask {
@@ -62,63 +85,64 @@ var<private> trace_start_ticket: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
-// Lane 0's word to the workgroup for a partition's claim: the first
-// ticket, the first record place, and the lanes the partition gave slots.
-var<workgroup> trace_round_at: vec3<u32>;
+// Lane 0's tickets and record place for the round: clock, cursor.
+var<workgroup> trace_round_at: vec2<u32>;
 
-// trace_at records where this lane runs and how many records the buffer
-// holds (the smaller of the host's capacity word and the binding).
+// trace_at records where this lane runs, how many records the buffer
+// holds (the smaller of the host's capacity word and the binding) and
+// where its parent table is (a host's word that is not a whole vec4 of
+// the binding's is none).
 fn trace_at(group: u32, lane: u32) {
     trace_group = group;
     trace_lane = lane;
-    let len = arrayLength(&trace_buf);
-    trace_on = len >= TRACE_HEADER_WORDS;
-    if (trace_on) {
-        var end = len;
-        let table = atomicLoad(&trace_buf[TRACE_PARENTS]);
-        if (table >= TRACE_HEADER_WORDS && table < len) {
-            trace_parents = table;
-            end = table;
-        }
-        trace_cap = min(atomicLoad(&trace_buf[TRACE_CAPACITY]), (end - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
+    let len = TRACE_HEADER_WORDS + arrayLength(&trace_buf.body) * TRACE_VEC_WORDS;
+    var end = len;
+    let table = atomicLoad(&trace_buf.header[TRACE_PARENTS]);
+    if (table >= TRACE_HEADER_WORDS && table < len && (table - TRACE_HEADER_WORDS) % TRACE_VEC_WORDS == 0u) {
+        trace_parents = table;
+        trace_entries = (len - table) / TRACE_VEC_WORDS;
+        end = table;
     }
+    trace_cap = min(atomicLoad(&trace_buf.header[TRACE_CAPACITY]), (end - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
+}
+
+// trace_entry is the body index of slot's parent table entry.
+fn trace_entry(slot: u32) -> u32 {
+    return (trace_parents - TRACE_HEADER_WORDS) / TRACE_VEC_WORDS + slot;
 }
 
 // trace_spawned notes that slot parent spawned slot child.
 fn trace_spawned(child: u32, parent: u32) {
-    if (trace_parents == 0u || child >= arrayLength(&trace_buf) - trace_parents) {
-        return;
+    if (trace_parents != 0u && child < trace_entries) {
+        trace_buf.body[trace_entry(child)] = vec4<u32>(parent + 1u, 0u, 0u, 0u);
     }
-    atomicStore(&trace_buf[trace_parents + child], parent + 1u);
 }
 
 // trace_parent takes slot's parent from the table: TRACE_NO_PARENT when
 // none spawned it (0 − 1 wraps to it).
 fn trace_parent(slot: u32) -> u32 {
-    if (trace_parents == 0u || slot >= arrayLength(&trace_buf) - trace_parents) {
+    if (trace_parents == 0u || slot >= trace_entries) {
         return TRACE_NO_PARENT;
     }
-    return atomicExchange(&trace_buf[trace_parents + slot], 0u) - 1u;
+    let parent = trace_buf.body[trace_entry(slot)].x;
+    if (parent != 0u) {
+        trace_buf.body[trace_entry(slot)] = vec4<u32>(0u, 0u, 0u, 0u);
+    }
+    return parent - 1u;
 }
 
 // trace_ticket takes the next ticket of the clock: a slot's start ticket.
 // In a claim round the lane's was taken with the round's (trace_took).
 fn trace_ticket() -> u32 {
-    if (!trace_on) {
-        return 0u;
-    }
     if (trace_rounds) {
         return trace_start_ticket;
     }
-    return atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
+    return atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
 }
 
 // trace_record takes the slot's end ticket and appends its record; in a
 // claim round, it keeps the record for the next round's (trace_took).
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
-    if (!trace_on) {
-        return;
-    }
     let parent = trace_parent(slot); // taken even when the record is dropped
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
         out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
@@ -127,8 +151,8 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
         trace_holds = true;
         return;
     }
-    let end = atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
-    trace_append(atomicAdd(&trace_buf[TRACE_CURSOR], 1u), task, end);
+    let end = atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
+    trace_append(atomicAdd(&trace_buf.header[TRACE_CURSOR], 1u), task, end);
 }
 
 // trace_append writes a record at place r, when the buffer holds it.
@@ -136,15 +160,9 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
-    let w = TRACE_HEADER_WORDS + r * TRACE_RECORD_WORDS;
-    atomicStore(&trace_buf[w + TRACE_REC_SLOT], task.slot);
-    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], task.op_tenant);
-    atomicStore(&trace_buf[w + TRACE_REC_GROUP], trace_group);
-    atomicStore(&trace_buf[w + TRACE_REC_LANE], trace_lane);
-    atomicStore(&trace_buf[w + TRACE_REC_START], task.start);
-    atomicStore(&trace_buf[w + TRACE_REC_END], end);
-    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], task.outcome);
-    atomicStore(&trace_buf[w + TRACE_REC_PARENT], task.parent);
+    let v = r * TRACE_RECORD_VECS;
+    trace_buf.body[v] = vec4<u32>(task.slot, task.op_tenant, trace_group, trace_lane);
+    trace_buf.body[v + 1u] = vec4<u32>(task.start, end, task.outcome, task.parent);
 }
 
 // trace_claim_round is lane 0's part of a claim round's tracing (a
@@ -158,22 +176,17 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
 // round ended at the loop's barrier, after every slot of it stored its
 // final status.
 fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
-    if (!trace_on) {
-        return;
-    }
     var held = 0u;
     if (first_try) {
         held = trace_claimed;
     }
-    var at = vec3<u32>(0u, 0u, 0u);
-    if (first < tail) {
-        at.z = min(need, tail - first); // claim_next's got
-    }
-    if (held + at.z != 0u) {
-        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + at.z);
+    let got = trace_got(first, tail, need);
+    var at = vec2<u32>(0u, 0u);
+    if (held + got != 0u) {
+        at.x = atomicAdd(&trace_buf.header[TRACE_CLOCK], held + got);
     }
     if (held != 0u) {
-        at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+        at.y = atomicAdd(&trace_buf.header[TRACE_CURSOR], held);
     }
     trace_round_at = at;
 }
@@ -182,10 +195,7 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 // held a record writes it with its end ticket, a lane this partition gave
 // a slot (of rank below got) keeps its start ticket, and every lane counts
 // the round's claims (the same on each: got is uniform).
-fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
-    if (!trace_on) {
-        return;
-    }
+fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
     let at = trace_round_at;
     var held = 0u;
     if (first_try) {
@@ -196,10 +206,19 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
         }
         trace_claimed = 0u;
     }
-    if (!owned && rank < at.z) {
+    let got = trace_got(first, tail, need);
+    if (!owned && rank < got) {
         trace_start_ticket = at.x + held + rank;
     }
-    trace_claimed += at.z;
+    trace_claimed += got;
+}
+
+// trace_got is claim_next's count of the lanes a partition gives slots.
+fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
+    if (first < tail) {
+        return min(need, tail - first);
+    }
+    return 0u;
 }
 
 // trace_end ends the drain's last round after its loop (which may have
@@ -211,5 +230,5 @@ fn trace_end(lane: u32) {
         trace_claim_round(true, 0u, 0u, 0u); // no partition: only the held lanes' ends
     }
     workgroupBarrier();
-    trace_took(lane, true, 0u, true);
+    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
 }

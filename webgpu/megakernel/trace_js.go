@@ -74,11 +74,12 @@ func (t *tracer) ensure() ([]webgpu.BindGroupEntry, error) {
 }
 
 // traceBytes is the trace buffer of capacity records, with the parent
-// table of a ring of slots when the kernel spawns.
+// table of a ring of slots (an entry of abi.TraceVecWords each) when the
+// kernel spawns.
 func traceBytes(capacity, slots uint32, spawns bool) uint64 {
 	b := tasktrace.Bytes(capacity)
 	if spawns {
-		b += uint64(slots) * abi.WordBytes
+		b += uint64(slots) * abi.TraceVecWords * abi.WordBytes
 	}
 	return b
 }

@@ -589,7 +589,7 @@ fn claim_next(r: ptr<function, LaneRing>, lane: u32, need: ptr<function, u32>,
             *stop = true;
             return claim;
         }
-        // @trace: trace_took(lane, first_try, rank, claim.owned);
+        // @trace: trace_took(lane, first_try, rank, h.y, (*r).tail[p], *need, claim.owned);
         first_try = false;
         let first = h.y;
         let tail = (*r).tail[p];

@@ -36,14 +36,37 @@
 
 
 
-@group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: array<atomic<u32>>;
+
+
+
+
+
+
+
+
+struct TraceBuffer {
+    header: array<atomic<u32>, TRACE_HEADER_WORDS>,
+    body: array<vec4<u32>>,
+}
+
+@group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: TraceBuffer;
+
+
+
+
+const TRACE_RECORD_VECS = TRACE_RECORD_WORDS / TRACE_VEC_WORDS;
+const_assert TRACE_REC_SLOT == 0u && TRACE_REC_OP_TENANT == TRACE_REC_SLOT + 1u &&
+    TRACE_REC_GROUP == TRACE_REC_OP_TENANT + 1u && TRACE_REC_LANE == TRACE_REC_GROUP + 1u &&
+    TRACE_REC_START == TRACE_VEC_WORDS && TRACE_REC_END == TRACE_REC_START + 1u &&
+    TRACE_REC_OUTCOME == TRACE_REC_END + 1u && TRACE_REC_PARENT == TRACE_REC_OUTCOME + 1u &&
+    TRACE_RECORD_WORDS == TRACE_REC_PARENT + 1u;
 
 
 var<private> trace_group: u32;
 var<private> trace_lane: u32;
 var<private> trace_cap: u32;
-var<private> trace_on: bool;
 var<private> trace_parents: u32;
+var<private> trace_entries: u32;
 
 
 struct TraceTask {
@@ -63,62 +86,63 @@ var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
 
+var<workgroup> trace_round_at: vec2<u32>;
 
-var<workgroup> trace_round_at: vec3<u32>;
+
 
 
 
 fn trace_at(group: u32, lane: u32) {
     trace_group = group;
     trace_lane = lane;
-    let len = arrayLength(&trace_buf);
-    trace_on = len >= TRACE_HEADER_WORDS;
-    if (trace_on) {
-        var end = len;
-        let table = atomicLoad(&trace_buf[TRACE_PARENTS]);
-        if (table >= TRACE_HEADER_WORDS && table < len) {
-            trace_parents = table;
-            end = table;
-        }
-        trace_cap = min(atomicLoad(&trace_buf[TRACE_CAPACITY]), (end - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
+    let len = TRACE_HEADER_WORDS + arrayLength(&trace_buf.body) * TRACE_VEC_WORDS;
+    var end = len;
+    let table = atomicLoad(&trace_buf.header[TRACE_PARENTS]);
+    if (table >= TRACE_HEADER_WORDS && table < len && (table - TRACE_HEADER_WORDS) % TRACE_VEC_WORDS == 0u) {
+        trace_parents = table;
+        trace_entries = (len - table) / TRACE_VEC_WORDS;
+        end = table;
     }
+    trace_cap = min(atomicLoad(&trace_buf.header[TRACE_CAPACITY]), (end - TRACE_HEADER_WORDS) / TRACE_RECORD_WORDS);
+}
+
+
+fn trace_entry(slot: u32) -> u32 {
+    return (trace_parents - TRACE_HEADER_WORDS) / TRACE_VEC_WORDS + slot;
 }
 
 
 fn trace_spawned(child: u32, parent: u32) {
-    if (trace_parents == 0u || child >= arrayLength(&trace_buf) - trace_parents) {
-        return;
+    if (trace_parents != 0u && child < trace_entries) {
+        trace_buf.body[trace_entry(child)] = vec4<u32>(parent + 1u, 0u, 0u, 0u);
     }
-    atomicStore(&trace_buf[trace_parents + child], parent + 1u);
 }
 
 
 
 fn trace_parent(slot: u32) -> u32 {
-    if (trace_parents == 0u || slot >= arrayLength(&trace_buf) - trace_parents) {
+    if (trace_parents == 0u || slot >= trace_entries) {
         return TRACE_NO_PARENT;
     }
-    return atomicExchange(&trace_buf[trace_parents + slot], 0u) - 1u;
+    let parent = trace_buf.body[trace_entry(slot)].x;
+    if (parent != 0u) {
+        trace_buf.body[trace_entry(slot)] = vec4<u32>(0u, 0u, 0u, 0u);
+    }
+    return parent - 1u;
 }
 
 
 
 fn trace_ticket() -> u32 {
-    if (!trace_on) {
-        return 0u;
-    }
     if (trace_rounds) {
         return trace_start_ticket;
     }
-    return atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
+    return atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
 }
 
 
 
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
-    if (!trace_on) {
-        return;
-    }
     let parent = trace_parent(slot);
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
         out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
@@ -127,8 +151,8 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
         trace_holds = true;
         return;
     }
-    let end = atomicAdd(&trace_buf[TRACE_CLOCK], 1u);
-    trace_append(atomicAdd(&trace_buf[TRACE_CURSOR], 1u), task, end);
+    let end = atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
+    trace_append(atomicAdd(&trace_buf.header[TRACE_CURSOR], 1u), task, end);
 }
 
 
@@ -136,15 +160,9 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
-    let w = TRACE_HEADER_WORDS + r * TRACE_RECORD_WORDS;
-    atomicStore(&trace_buf[w + TRACE_REC_SLOT], task.slot);
-    atomicStore(&trace_buf[w + TRACE_REC_OP_TENANT], task.op_tenant);
-    atomicStore(&trace_buf[w + TRACE_REC_GROUP], trace_group);
-    atomicStore(&trace_buf[w + TRACE_REC_LANE], trace_lane);
-    atomicStore(&trace_buf[w + TRACE_REC_START], task.start);
-    atomicStore(&trace_buf[w + TRACE_REC_END], end);
-    atomicStore(&trace_buf[w + TRACE_REC_OUTCOME], task.outcome);
-    atomicStore(&trace_buf[w + TRACE_REC_PARENT], task.parent);
+    let v = r * TRACE_RECORD_VECS;
+    trace_buf.body[v] = vec4<u32>(task.slot, task.op_tenant, trace_group, trace_lane);
+    trace_buf.body[v + 1u] = vec4<u32>(task.start, end, task.outcome, task.parent);
 }
 
 
@@ -158,22 +176,17 @@ fn trace_append(r: u32, task: TraceTask, end: u32) {
 
 
 fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
-    if (!trace_on) {
-        return;
-    }
     var held = 0u;
     if (first_try) {
         held = trace_claimed;
     }
-    var at = vec3<u32>(0u, 0u, 0u);
-    if (first < tail) {
-        at.z = min(need, tail - first);
-    }
-    if (held + at.z != 0u) {
-        at.x = atomicAdd(&trace_buf[TRACE_CLOCK], held + at.z);
+    let got = trace_got(first, tail, need);
+    var at = vec2<u32>(0u, 0u);
+    if (held + got != 0u) {
+        at.x = atomicAdd(&trace_buf.header[TRACE_CLOCK], held + got);
     }
     if (held != 0u) {
-        at.y = atomicAdd(&trace_buf[TRACE_CURSOR], held);
+        at.y = atomicAdd(&trace_buf.header[TRACE_CURSOR], held);
     }
     trace_round_at = at;
 }
@@ -182,10 +195,7 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 
 
 
-fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
-    if (!trace_on) {
-        return;
-    }
+fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
     let at = trace_round_at;
     var held = 0u;
     if (first_try) {
@@ -196,10 +206,19 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, owned: bool) {
         }
         trace_claimed = 0u;
     }
-    if (!owned && rank < at.z) {
+    let got = trace_got(first, tail, need);
+    if (!owned && rank < got) {
         trace_start_ticket = at.x + held + rank;
     }
-    trace_claimed += at.z;
+    trace_claimed += got;
+}
+
+
+fn trace_got(first: u32, tail: u32, need: u32) -> u32 {
+    if (first < tail) {
+        return min(need, tail - first);
+    }
+    return 0u;
 }
 
 
@@ -211,5 +230,5 @@ fn trace_end(lane: u32) {
         trace_claim_round(true, 0u, 0u, 0u);
     }
     workgroupBarrier();
-    trace_took(lane, true, 0u, true);
+    trace_took(lane, true, 0u, 0u, 0u, 0u, true);
 }
