@@ -158,18 +158,29 @@ func sorted(segs []Segment) []Segment {
 }
 
 // join merges sorted, non-overlapping segments whose gap is at most maxGap.
+// A segment's Data first aliases the module; the first join copies it into
+// a buffer of join's own, which later joins append to in place, so that
+// joining n pieces copies each byte about once, not n times (a Go module
+// joins tens of thousands).
 func join(segs []Segment, maxGap uint32) []Segment {
 	var out []Segment
+	owned := false // out's last Data is join's own buffer, not the module's bytes
 	for _, s := range segs {
 		if n := len(out); n > 0 {
 			last := &out[n-1]
 			gap := uint64(s.Offset) - uint64(last.Offset) - uint64(len(last.Data))
 			if gap <= uint64(maxGap) {
-				last.Data = append(append(slices.Clip(last.Data), make([]byte, gap)...), s.Data...)
+				if !owned {
+					last.Data, owned = slices.Clone(last.Data), true
+				}
+				at := len(last.Data)
+				last.Data = slices.Grow(last.Data, int(gap)+len(s.Data))[:at+int(gap)]
+				clear(last.Data[at:])
+				last.Data = append(last.Data, s.Data...)
 				continue
 			}
 		}
-		out = append(out, s)
+		out, owned = append(out, s), false
 	}
 	return out
 }

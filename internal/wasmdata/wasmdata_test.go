@@ -106,8 +106,10 @@ func TestGoLinkerOutput(t *testing.T) {
 	in, err := os.ReadFile(wasm)
 	require.NoError(t, err)
 
+	was := bytes.Clone(in)
 	merged, err := Merge(in, 512)
 	require.NoError(t, err)
+	require.True(t, bytes.Equal(was, in), "Merge writes nothing into its input")
 	firstIn, imageIn, err := Image(in)
 	require.NoError(t, err)
 	firstOut, imageOut, err := Image(merged)
@@ -140,7 +142,9 @@ func FuzzMerge(f *testing.F) {
 	f.Add(module(Encode([]Segment{{Offset: 8, Data: []byte{1}}, {Offset: 20, Data: []byte{2, 3}}})), uint32(16))
 	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0b\x05\x01\x00\x41\x00\x0b"), uint32(0))
 	f.Fuzz(func(t *testing.T, in []byte, gap uint32) {
+		was := bytes.Clone(in)
 		out, err := Merge(in, gap%4096)
+		require.Equal(t, was, in, "Merge writes nothing into its input")
 		if err != nil {
 			return
 		}
