@@ -6,7 +6,7 @@
 
 GO          ?= go
 ADDR        ?= 127.0.0.1:8080
-FUZZTIME    ?= 15s
+FUZZTIME    ?= 10s
 GOROOT      := $(shell $(GO) env GOROOT)
 WASM_EXEC   := $(GOROOT)/lib/wasm/wasm_exec.js
 CHROMIUM    ?= /usr/bin/chromium

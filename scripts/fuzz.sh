@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every native fuzz target for FUZZTIME (default 15s) on top of its
+# Runs every native fuzz target for FUZZTIME (default 10s) on top of its
 # committed corpus (testdata/fuzz). One target at a time: go test allows one
 # -fuzz pattern per run.
 #
@@ -12,7 +12,7 @@
 # as a flake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzztime=${FUZZTIME:-15s}
+fuzztime=${FUZZTIME:-10s}
 status=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
