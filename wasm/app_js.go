@@ -31,7 +31,12 @@ type app struct {
 	studio  *capture.Studio
 	capture *jsapi.Capture
 	imports uint64 // imports that carried a trace window (timeline_js.go)
-	ready   *browser.Readiness
+	// liveTasks is the live ring's timeline, which the panel shows unless
+	// showingImport: an import replays (timeline_js.go). Both are the UI
+	// goroutine's (a.ui).
+	liveTasks     *ui.Timeline
+	showingImport bool
+	ready         *browser.Readiness
 	// cleanup removes the page's listeners and releases its js.Funcs
 	// (dispose() runs it; the page itself lives as long as the module).
 	cleanup browser.Cleanup
@@ -122,7 +127,12 @@ func (d appDisplay) Tasks(seq uint64, t *capture.TaskTrace) {
 		}
 		tl = timeline(seq, t, export)
 	}
-	d.a.ui(func(dash *ui.Dashboard) { dash.Tasks = tl })
+	d.a.ui(func(dash *ui.Dashboard) {
+		d.a.liveTasks = tl
+		if !d.a.showingImport {
+			dash.Tasks = tl
+		}
+	})
 }
 
 // RingOpened makes the panels, log and exports name k's opcodes, and the

@@ -56,9 +56,25 @@ func timeline(seq uint64, t *capture.TaskTrace, export func()) *ui.Timeline {
 }
 
 // ShowTasks puts an import's trace window, and its hang, on the timeline
-// panel (no export: it is a file already).
+// panel (no export: it is a file already), or none for an import without
+// one, until ShowLiveTasks; the live ring's updates meanwhile wait in
+// liveTasks.
 func (p capturePage) ShowTasks(t *capture.TaskTrace) {
-	p.a.imports++
-	tl := timeline(importSeq+p.a.imports, t, nil)
-	p.a.ui(func(d *ui.Dashboard) { d.Tasks = tl })
+	var tl *ui.Timeline
+	if t != nil {
+		p.a.imports++
+		tl = timeline(importSeq+p.a.imports, t, nil)
+	}
+	p.a.ui(func(d *ui.Dashboard) {
+		p.a.showingImport = true
+		d.Tasks = tl
+	})
+}
+
+// ShowLiveTasks puts the live ring's timeline back after a replay.
+func (p capturePage) ShowLiveTasks() {
+	p.a.ui(func(d *ui.Dashboard) {
+		p.a.showingImport = false
+		d.Tasks = p.a.liveTasks
+	})
 }

@@ -75,6 +75,31 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the ha
   await expect(page.getByTestId('hang-export')).toHaveCount(0);
   await expect(page.getByTestId('hang-title')).toHaveText(title);
   expect(await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => `${e.dataset.workgroup}:${e.dataset.tasks}`))).toEqual(kept);
+
+  // Back to live, the live ring's hang is on the panel again, export and all.
+  await page.evaluate(() => ringscope.live());
+  await expect(page.getByTestId('hang-export')).toHaveCount(1);
+  await expect(page.getByTestId('hang-title')).toHaveText(title);
+  // A capture without a trace window (another page's, untraced) replays with
+  // no timeline: the panel draws no window the replay is not of. Live again,
+  // the hang comes back.
+  const other = await page.context().newPage();
+  await gotoReady(other, '?preset=default-mix&slots=1024');
+  await expect.poll(() => other.evaluate(async () => (await ringscope.captureInfo()).frames)).toBeGreaterThan(2);
+  const plain = await other.evaluate(async () => {
+    const b = await ringscope.exportCapture();
+    let s = '';
+    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return btoa(s);
+  });
+  await other.close();
+  const plainInfo = await page.evaluate((s) => ringscope.importCapture(Uint8Array.from(atob(s), (c) => c.charCodeAt(0))), plain);
+  expect(plainInfo.replaying).toBe(true);
+  await expect(page.getByTestId('timeline-lane')).toHaveCount(0);
+  await expect(page.getByTestId('hang-title')).toHaveCount(0);
+  await page.evaluate(() => ringscope.live());
+  await expect(page.getByTestId('hang-title')).toHaveText(title);
+  expect(await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => `${e.dataset.workgroup}:${e.dataset.tasks}`))).toEqual(kept);
 });
 
 test('fault-storm: degraded, fault-storm with the fault share', async ({ page }) => {

@@ -62,8 +62,11 @@ type CapturePage interface {
 	ResumeLive()
 	// TaskTrace is the live ring's trace window, nil when it is not traced.
 	TaskTrace() *capture.TaskTrace
-	// ShowTasks shows an import's trace window on the timeline panel.
+	// ShowTasks shows an import's trace window on the timeline panel
+	// while it replays (nil: the import has none, so the panel shows
+	// none); ShowLiveTasks puts the live ring's back.
 	ShowTasks(t *capture.TaskTrace)
+	ShowLiveTasks()
 }
 
 // Capture is the capture concern of the ringscope object: the studio
@@ -286,6 +289,7 @@ func (a *Capture) BackToLive() {
 	}
 	a.updateCaptureBar(true)
 	a.page.ShowFrames(nil, last)
+	a.page.ShowLiveTasks()
 	browser.SetValue(`[data-testid="capture-scrubber"]`, 1<<30)
 	if was {
 		a.page.ResumeLive()

@@ -21,10 +21,8 @@ func (a *Capture) ExportHang(t *capture.TaskTrace) {
 }
 
 // showImportedTasks puts an import's trace window, and its hang, on the
-// timeline panel.
+// timeline panel, or, for an import without one, takes the window shown
+// before it off: the panel never draws a window the replay is not of.
 func (a *Capture) showImportedTasks(c *capture.Capture) {
-	if c.Tasks == nil {
-		return
-	}
 	a.page.ShowTasks(c.Tasks)
 }
