@@ -77,10 +77,10 @@ struct TraceTask {
     parent: u32,
 }
 
-// Per-round state (trace_claim_round, trace_took): whether the drain
-// traces by round, this lane's start ticket for the round, the lanes that
-// claimed last round (uniform), and this lane's record of it.
-var<private> trace_rounds: bool;
+// Per-round state (trace_claim_round, trace_took) of a drain that traces
+// by round (WORKGROUP_CLAIMS, an override, so that a pipeline holds the
+// code of one way only): this lane's start ticket for the round, the
+// lanes that claimed last round (uniform), and this lane's record of it.
 var<private> trace_start_ticket: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
@@ -134,7 +134,7 @@ fn trace_parent(slot: u32) -> u32 {
 // trace_ticket takes the next ticket of the clock: a slot's start ticket.
 // In a claim round the lane's was taken with the round's (trace_took).
 fn trace_ticket() -> u32 {
-    if (trace_rounds) {
+    if (WORKGROUP_CLAIMS) {
         return trace_start_ticket;
     }
     return atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
@@ -146,7 +146,7 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     let parent = trace_parent(slot); // taken even when the record is dropped
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
         out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
-    if (trace_rounds) {
+    if (WORKGROUP_CLAIMS) {
         trace_held = task;
         trace_holds = true;
         return;

@@ -1005,7 +1005,6 @@ fn drain(@builtin(global_invocation_id) gid: vec3<u32>,
         if (lane == 0u) {
             shut = atomicLoad(&control[CTRL_SHUTDOWN]);
         }
-        // @trace: trace_rounds = true;
         for (var it = 0u; it < budget; it++) {
             var need = WORKGROUP_SIZE_X;
             let c = claim_next(&lr, lane, &need, &shut, &stopped);

@@ -80,7 +80,7 @@ struct TraceTask {
 
 
 
-var<private> trace_rounds: bool;
+
 var<private> trace_start_ticket: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
@@ -134,7 +134,7 @@ fn trace_parent(slot: u32) -> u32 {
 
 
 fn trace_ticket() -> u32 {
-    if (trace_rounds) {
+    if (WORKGROUP_CLAIMS) {
         return trace_start_ticket;
     }
     return atomicAdd(&trace_buf.header[TRACE_CLOCK], 1u);
@@ -146,7 +146,7 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     let parent = trace_parent(slot);
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
         out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
-    if (trace_rounds) {
+    if (WORKGROUP_CLAIMS) {
         trace_held = task;
         trace_holds = true;
         return;
