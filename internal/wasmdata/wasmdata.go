@@ -173,10 +173,7 @@ func join(segs []Segment, maxGap uint32) []Segment {
 				if !owned {
 					last.Data, owned = slices.Clone(last.Data), true
 				}
-				at := len(last.Data)
-				last.Data = slices.Grow(last.Data, int(gap)+len(s.Data))[:at+int(gap)]
-				clear(last.Data[at:])
-				last.Data = append(last.Data, s.Data...)
+				last.Data = append(append(last.Data, make([]byte, gap)...), s.Data...)
 				continue
 			}
 		}

@@ -124,9 +124,10 @@ fn trace_parent(slot: u32) -> u32 {
     if (trace_parents == 0u || slot >= trace_entries) {
         return TRACE_NO_PARENT;
     }
-    let parent = trace_buf.body[trace_entry(slot)].x;
+    let e = trace_entry(slot);
+    let parent = trace_buf.body[e].x;
     if (parent != 0u) {
-        trace_buf.body[trace_entry(slot)] = vec4<u32>(0u, 0u, 0u, 0u);
+        trace_buf.body[e] = vec4<u32>(0u, 0u, 0u, 0u);
     }
     return parent - 1u;
 }
