@@ -52,6 +52,10 @@ type Device struct {
 	lostMessage string
 	filters     []ErrorFilter // the error scopes pushed, innermost last
 
+	// afterSubmit, when set, runs after each successful Queue.Submit
+	// (OnSubmit): fault injection at an exact point of a run.
+	afterSubmit atomic.Pointer[func(submits uint64)]
+
 	stats struct {
 		buffersCreated, buffersDestroyed atomic.Uint64
 		bytesWritten, bytesRead, maps    atomic.Uint64
@@ -229,6 +233,18 @@ func (d *Device) Destroy() {
 	_ = try(func() { d.v.Call("destroy") })
 	d.queue.staging = js.Undefined()
 	d.queue.stagingCap = 0
+}
+
+// OnSubmit sets f to run right after each successful Queue.Submit, with
+// the device's submission count; nil removes it. Tests use it to destroy
+// the device between a submission and its readback (wasm/testhooks):
+// a timer cannot land there reliably, a readback may resolve before it.
+func (d *Device) OnSubmit(f func(submits uint64)) {
+	if f == nil {
+		d.afterSubmit.Store(nil)
+		return
+	}
+	d.afterSubmit.Store(&f)
 }
 
 // Label returns the label the device was requested with.

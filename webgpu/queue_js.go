@@ -101,8 +101,11 @@ func (q *Queue) Submit(cbs ...*CommandBuffer) error {
 	if err != nil {
 		return d.fail(op, err)
 	}
-	d.stats.submits.Add(1)
+	n := d.stats.submits.Add(1)
 	d.stats.commandBuffers.Add(uint64(len(cbs)))
+	if f := d.afterSubmit.Load(); f != nil {
+		(*f)(n)
+	}
 	return nil
 }
 

@@ -540,6 +540,40 @@ func TestDestroyDuringMap(t *testing.T) {
 	}
 }
 
+// OnSubmit runs after each successful Submit with the submission count;
+// a Destroy there lands before the submission's readback, every time.
+func TestOnSubmitDestroyLandsBeforeTheReadback(t *testing.T) {
+	d := testDevice(t, DeviceDescriptor{})
+	src, err := d.CreateBuffer(BufferDescriptor{Size: 256, Usage: BufferUsageCopySrc})
+	require.NoError(t, err)
+	rb, err := d.CreateBuffer(BufferDescriptor{Size: 256, Usage: BufferUsageMapRead | BufferUsageCopyDst})
+	require.NoError(t, err)
+	var seen []uint64
+	d.OnSubmit(func(n uint64) {
+		seen = append(seen, n)
+		if n == 2 {
+			d.Destroy()
+		}
+	})
+	for i := 0; i < 2; i++ {
+		enc, err := d.CreateCommandEncoder("copy")
+		require.NoError(t, err)
+		enc.CopyBufferToBuffer(src, 0, rb, 0, 256)
+		cmd, err := enc.Finish()
+		require.NoError(t, err)
+		require.NoError(t, d.Queue().Submit(cmd), "submission %d itself succeeds", i+1)
+		if i == 0 {
+			require.NoError(t, rb.MapReadInto(ctxT(t), make([]byte, 256), 0))
+		}
+	}
+	assert.Equal(t, []uint64{1, 2}, seen)
+	assert.ErrorIs(t, rb.MapReadInto(ctxT(t), make([]byte, 256), 0), ErrDeviceLost)
+
+	d.OnSubmit(nil)
+	assert.ErrorIs(t, d.Queue().Submit(), ErrDeviceLost, "a lost device refuses, the hook gone")
+	assert.Equal(t, []uint64{1, 2}, seen)
+}
+
 // A device destroyed from JavaScript, not through Destroy, rejects the
 // pending map with an AbortError before device.lost resolves; the map still
 // reports the loss.

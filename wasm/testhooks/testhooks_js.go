@@ -68,8 +68,9 @@ type LoseResult struct {
 	Submits uint64 // the lost device's submissions
 }
 
-// loseDevice destroys the page's device without taking its lock, so it
-// can land in the middle of a Step that awaits its readback.
+// loseDevice destroys the page's device without taking its lock: now, or
+// right after its afterSubmits-th submission from now, so the loss lands
+// between that submission and its readback.
 func loseDevice(p Page, args []js.Value) (any, error) {
 	after, err := jsapi.OptUint32(jsapi.Arg(args, 0), "__test.loseDevice", "afterSubmits", 0)
 	if err != nil {
@@ -79,17 +80,34 @@ func loseDevice(p Page, args []js.Value) (any, error) {
 	if dev == nil {
 		return nil, api.ErrNotReady
 	}
-	want := dev.Stats().Submits + uint64(after)
-	deadline := time.Now().Add(loseTimeout)
-	for dev.Stats().Submits < want {
-		if time.Now().After(deadline) {
+	if after > 0 {
+		// Destroyed inside the afterSubmits-th Submit, before its caller
+		// can ask for the readback: the loss lands there every time.
+		want := dev.Stats().Submits + uint64(after)
+		lost := make(chan struct{})
+		dev.OnSubmit(func(n uint64) {
+			if n >= want {
+				dev.OnSubmit(nil)
+				dev.Destroy()
+				close(lost)
+			}
+		})
+		select {
+		case <-lost:
+		case <-time.After(loseTimeout):
+			dev.OnSubmit(nil)
 			return nil, fmt.Errorf("__test.loseDevice: %d submissions did not happen within %v", after, loseTimeout)
 		}
-		time.Sleep(time.Millisecond) // wakes while a Step awaits mapAsync
+		return lostResult(dev), nil
 	}
 	dev.Destroy()
+	return lostResult(dev), nil
+}
+
+// lostResult is loseDevice's answer for the device it destroyed.
+func lostResult(dev *webgpu.Device) LoseResult {
 	reason, _ := dev.LostReason()
-	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}, nil
+	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}
 }
 
 // crash is ringscope.__test.crash(message): a panic on a goroutine of
