@@ -3,15 +3,21 @@
 package webgpu
 
 import (
+	"context"
 	"sync"
 	"syscall/js"
+	"time"
 )
 
 // abandonedDevices keeps every abandoned GPUDevice reachable until the
-// page closes, so that no garbage collection destroys one.
+// page closes, so that no garbage collection destroys one, and counts
+// those whose work still runs.
 var abandonedDevices struct {
 	sync.Mutex
 	v []js.Value
+	// running counts the abandoned devices whose queue has not said its
+	// work is done.
+	running int
 }
 
 // Abandon gives the device up without destroying it: it counts as lost at
@@ -29,10 +35,63 @@ func (d *Device) Abandon(reason, msg string) {
 	d.abandonOnce.Do(func() {
 		abandonedDevices.Lock()
 		abandonedDevices.v = append(abandonedDevices.v, d.v)
+		d.behind = abandonedDevices.running
 		abandonedDevices.Unlock()
 		d.markLost(reason, msg)
 		close(d.abandoned)
+		d.watchAbandonedWork()
 	})
+}
+
+// AbandonedBehind is the number of other abandoned devices whose work
+// still ran when Abandon gave d up (0 before): on a CPU adapter d's work
+// may have waited behind theirs rather than run away itself.
+func (d *Device) AbandonedBehind() int {
+	abandonedDevices.Lock()
+	defer abandonedDevices.Unlock()
+	return d.behind
+}
+
+// watchAbandonedWork counts d among the abandoned devices still running
+// until its queue says the work submitted so far is done (which a
+// runaway's queue never says, a finite one's does).
+func (d *Device) watchAbandonedWork() {
+	var done js.Value
+	if try(func() { done = d.queue.v.Call("onSubmittedWorkDone") }) != nil {
+		return // a queue that cannot answer runs nothing we can count
+	}
+	a := &abandonedDevices
+	a.Lock()
+	a.running++
+	a.Unlock()
+	go func() {
+		_, _ = await(context.Background(), done) // settled either way: no longer running
+		a.Lock()
+		a.running--
+		a.Unlock()
+	}()
+}
+
+// AbandonedRunning is the number of abandoned devices (Abandon) whose work
+// still runs. On a CPU adapter such work holds a thread until the page
+// closes, and a new device's work can wait behind it.
+func AbandonedRunning() int {
+	abandonedDevices.Lock()
+	defer abandonedDevices.Unlock()
+	return abandonedDevices.running
+}
+
+// WaitAbandoned waits until no abandoned device's work runs, or ctx ends.
+// It looks every 10 ms: only tests wait for this.
+func WaitAbandoned(ctx context.Context) error {
+	for AbandonedRunning() > 0 {
+		select {
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // isAbandoned reports whether Abandon was called.

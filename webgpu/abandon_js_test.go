@@ -49,9 +49,35 @@ func TestAbandon(t *testing.T) {
 	kept := len(abandonedDevices.v) > 0 && abandonedDevices.v[len(abandonedDevices.v)-1].Equal(d.v)
 	abandonedDevices.Unlock()
 	assert.True(t, kept, "the GPUDevice stays reachable, so no collection destroys it")
+	// Nothing was submitted: its queue soon says the work is done, and
+	// it no longer counts as running.
+	require.NoError(t, WaitAbandoned(ctxT(t)))
+	assert.Equal(t, 0, AbandonedRunning())
 
 	// No work runs on it here: destroy it behind Abandon's back and settle
 	// the promise, so this test leaves no js.Func live (LiveFuncs' test).
 	resolve.Invoke()
 	d.v.Call("destroy")
+}
+
+// An abandoned device counts as running until its queue says the work
+// submitted so far is done; WaitAbandoned waits for that.
+func TestAbandonedRunningUntilItsQueueIsDone(t *testing.T) {
+	require.NoError(t, WaitAbandoned(ctxT(t)), "no earlier test leaves one running")
+	d := testDevice(t, DeviceDescriptor{Label: "abandoned with work"})
+	k := newDoubler(t, d, 1<<16, nil)
+	in := make([]uint32, 1<<16)
+	require.NoError(t, k.run(ctxT(t), u32Bytes(in), make([]byte, 4<<16)))
+	d.Abandon("runaway", "test")
+	assert.Equal(t, 1, AbandonedRunning(), "counted until its queue answers")
+	assert.Equal(t, 0, d.AbandonedBehind(), "none ran before it")
+	e := testDevice(t, DeviceDescriptor{Label: "abandoned behind it"})
+	e.Abandon("runaway", "test")
+	assert.Equal(t, 1, e.AbandonedBehind(), "d still counted as running")
+	assert.Equal(t, 2, AbandonedRunning())
+	require.NoError(t, WaitAbandoned(ctxT(t)))
+	assert.Equal(t, 0, AbandonedRunning())
+	for _, dev := range []*Device{d, e} {
+		dev.v.Call("destroy") // its work is done (Destroy leaves an abandoned device alone)
+	}
 }

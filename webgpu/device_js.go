@@ -47,14 +47,15 @@ type Device struct {
 	// abandoned is closed by Abandon: every await on the device returns.
 	abandoned   chan struct{}
 	abandonOnce sync.Once
-	mu          sync.Mutex // guards lostReason, lostMessage, filters
+	behind      int        // AbandonedBehind; guarded by abandonedDevices
+	mu          sync.Mutex // guards lostReason, lostMessage, filters, afterSubmit
 	lostReason  string
 	lostMessage string
 	filters     []ErrorFilter // the error scopes pushed, innermost last
 
 	// afterSubmit, when set, runs after each successful Queue.Submit
 	// (OnSubmit): fault injection at an exact point of a run.
-	afterSubmit atomic.Pointer[func(submits uint64)]
+	afterSubmit func(submits uint64) // guarded by mu
 
 	stats struct {
 		buffersCreated, buffersDestroyed atomic.Uint64
@@ -240,11 +241,9 @@ func (d *Device) Destroy() {
 // the device between a submission and its readback (wasm/testhooks):
 // a timer cannot land there reliably, a readback may resolve before it.
 func (d *Device) OnSubmit(f func(submits uint64)) {
-	if f == nil {
-		d.afterSubmit.Store(nil)
-		return
-	}
-	d.afterSubmit.Store(&f)
+	d.mu.Lock()
+	d.afterSubmit = f
+	d.mu.Unlock()
 }
 
 // Label returns the label the device was requested with.

@@ -103,8 +103,11 @@ func (q *Queue) Submit(cbs ...*CommandBuffer) error {
 	}
 	n := d.stats.submits.Add(1)
 	d.stats.commandBuffers.Add(uint64(len(cbs)))
-	if f := d.afterSubmit.Load(); f != nil {
-		(*f)(n)
+	d.mu.Lock()
+	after := d.afterSubmit
+	d.mu.Unlock()
+	if after != nil {
+		after(n)
 	}
 	return nil
 }

@@ -351,7 +351,18 @@ func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 	got = r.step(d, 100)
 	assert.Equal(t, Lost, got.Health)
 	assert.Equal(t, "SPIN_FOREVER", got.Causes[0].Subject.Name)
-	r.facts.Lost = false
+	_, ok := got.Causes[0].Evidence.Get("earlierRunaways")
+	assert.False(t, ok, "no earlier runaway, no such evidence")
+	assert.Contains(t, got.Causes[0].Fix, "bound the loops of SPIN_FOREVER")
+	// A runaway while an earlier one's work still ran: it may only have
+	// waited behind it, so the fix says so instead of blaming its opcode.
+	r.facts.EarlierRunaways = 1
+	got = r.step(d, 100)
+	v, ok := got.Causes[0].Evidence.Get("earlierRunaways")
+	assert.True(t, ok)
+	assert.Equal(t, 1.0, v)
+	assert.Contains(t, got.Causes[0].Fix, "may have waited behind it")
+	r.facts.Lost, r.facts.EarlierRunaways = false, 0
 	got = r.step(d, 100)
 	assert.Empty(t, got.Causes, "recovery clears the loss at once")
 

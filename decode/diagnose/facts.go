@@ -44,6 +44,11 @@ type Facts struct {
 	Lost       bool
 	LostReason string
 	InFlight   []string
+	// EarlierRunaways counts, for a device the host gave up as a runaway,
+	// the earlier runaways whose abandoned work still ran then: on a CPU
+	// adapter they hold its threads, so the submission may have waited
+	// behind them rather than run away itself.
+	EarlierRunaways int
 	// StuckMillis is how long the submission in flight has been waited
 	// for, set while it is past the host's grace (0: none is); InFlight
 	// then names the user opcodes it could run, and StuckBoundMillis is

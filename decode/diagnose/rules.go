@@ -101,6 +101,10 @@ func (r *rules) deviceLost(dst []Cause) []Cause {
 		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
 			", which was in flight when the device was lost."
 	}
+	if r.f.EarlierRunaways > 0 {
+		c.Evidence.Add("earlierRunaways", float64(r.f.EarlierRunaways))
+		c.Fix = "An earlier runaway still ran on the adapter (a CPU adapter runs it until the page closes): this submission may have waited behind it rather than run away itself. Reload the page to free the adapter."
+	}
 	return append(dst, c)
 }
 

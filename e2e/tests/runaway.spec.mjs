@@ -59,36 +59,67 @@ const COUNT = { opcode: 0x11, name: 'count', wgsl: `fn count(slot: u32, args: Ar
     return done();
 }` };
 
+// A long but finite loop, args[0] rounds of an atomic (which no compiler
+// folds away), and a calibration of its rounds on this machine.
+const SPIN_LONG = { opcode: 0x10, name: 'spin_long', wgsl: `fn spin_long(slot: u32, args: Args) -> Outcome {
+    for (var i = 0u; i < args[0]; i++) { observable_add(1u, 1u); }
+    return done();
+}` };
+
+// The rounds of spin_long that take about ms here: doubled from 2^16 until
+// one drain of them takes 250 ms, then scaled (at most 2^32 − 1).
+async function spinRounds(page, ms) {
+  return page.evaluate(async ({ spin, ms }) => {
+    await ringscope.ready;
+    await ringscope.open({ slots: 64, submissionTimeoutMs: 60_000, opcodes: [spin] });
+    for (let n = 1 << 16; ; n *= 2) {
+      await ringscope.publish([{ opcode: spin.opcode, args: [n] }]);
+      const t0 = performance.now();
+      await ringscope.drain();
+      const took = performance.now() - t0;
+      if (took >= 250 || n >= 2 ** 31) return Math.min(2 ** 32 - 1, Math.round((n * ms) / took));
+    }
+  }, { spin: SPIN_LONG, ms });
+}
+
+// The runaway here is a loop of about 5× the bound, not an endless one:
+// SwiftShader runs an abandoned device's work on until it ends, holding one
+// of its threads, and its scheduler can leave the new device's tasks queued
+// on that thread (seen on a 2-core machine), so the recovered device's
+// checks wait for the runaway to end (__test.abandonedIdle) and then run
+// for certain. The next test shows what the page says when they cannot.
 test('a runaway opcode is detected within the bound: drain() rejects naming it, then snapshot, open and an exact drain work', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
   await gotoReady(page, '?autostart=0');
-  const out = await page.evaluate(async ({ wgsl, bound, count }) => {
-    await ringscope.ready;
-    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }, count] });
+  const rounds = await spinRounds(page, 5 * BOUND_MS);
+  const out = await page.evaluate(async ({ spin, bound, count, rounds }) => {
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [spin, count] });
     // Good work beside the runaway: it dies with the device and is dropped.
-    await ringscope.publish([{ opcode: 0x10, args: [3] }, ...Array.from({ length: 10 }, () => ({ opcode: 0x11, args: [1000] }))]);
+    await ringscope.publish([{ opcode: 0x10, args: [rounds] }, ...Array.from({ length: 10 }, () => ({ opcode: 0x11, args: [1000] }))]);
     const t0 = performance.now();
     const drain = await ringscope.drain().then(() => ({ resolved: true }), (e) => ({ message: e.message }));
     drain.ms = performance.now() - t0;
     const snap = await ringscope.snapshot();
     return { drain, lastLoss: snap.lastLoss, recoveries: snap.recoveries, running: snap.running, diagnosis: snap.diagnosis };
-  }, { wgsl: SPIN, bound: BOUND_MS, count: COUNT });
+  }, { spin: SPIN_LONG, bound: BOUND_MS, count: COUNT, rounds });
   // The diagnosis names the loss and the opcode in flight (docs/DIAGNOSIS.md).
   expect(out.diagnosis.health).toBe('lost');
-  expect(out.diagnosis.causes[0]).toMatchObject({ kind: 'device-lost', subject: { name: 'spin_forever' } });
-  expect(out.diagnosis.causes[0].evidence.opcode).toEqual(['spin_forever', 'count']);
-  expect(out.diagnosis.causes[0].fix).toContain('spin_forever');
+  expect(out.diagnosis.causes[0]).toMatchObject({ kind: 'device-lost', subject: { name: 'spin_long' } });
+  expect(out.diagnosis.causes[0].evidence.opcode).toEqual(['spin_long', 'count']);
+  expect(out.diagnosis.causes[0].evidence.earlierRunaways).toBeUndefined();
+  expect(out.diagnosis.causes[0].fix).toContain('spin_long');
   await expect(headerStat(page, 'health')).toHaveText('LOST');
-  await expect(headerStat(page, 'cause')).toHaveText('device-lost · spin_forever');
+  await expect(headerStat(page, 'cause')).toHaveText('device-lost · spin_long');
   expect(await page.evaluate(() => ringscope.exportMetrics())).toContain('ringscope_cause{kind="device-lost"} 1');
   expect(out.drain.resolved).toBeUndefined();
-  expect(out.drain.message).toMatch(/^drain: megakernel: runaway: a submission did not complete within 2s .*user opcodes in flight: spin_forever/);
+  expect(out.drain.message).toMatch(/^drain: megakernel: runaway: a submission did not complete within 2s .*user opcodes in flight: spin_long, count; its device was abandoned$/);
   expect(out.drain.ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
   expect(out.drain.ms).toBeLessThan(BOUND_MS + 5000);
   // Not ready: the status says what ran away and what was dropped.
-  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_forever, count: a submission did not complete within 2s\); recovered on a new device with an empty ring, 11 items dropped$/);
-  expect(out.lastLoss).toMatchObject({ reason: 'runaway', runaway: true, userOpcodes: ['spin_forever', 'count'], recovered: true, dropped: 11, published: 11 });
+  await expect(page.getByTestId('status')).toHaveText(/^error: runaway submission \(spin_long, count: a submission did not complete within 2s\); recovered on a new device with an empty ring, 11 items dropped$/);
+  expect(out.lastLoss).toMatchObject({ reason: 'runaway', runaway: true, userOpcodes: ['spin_long', 'count'], recovered: true, dropped: 11, published: 11 });
   expect(out.recoveries).toBe(1);
   expect(out.running).toBe(false);
+  expect(await page.evaluate(() => ringscope.__test.abandonedIdle()), 'abandoned devices still running').toBe(0);
 
   // The recovered ring is empty (docs/OPCODES.md §1): draining it again
   // runs nothing away, and good work published on it drains exactly.
@@ -118,6 +149,38 @@ test('a runaway opcode is detected within the bound: drain() rejects naming it, 
   });
   expect(next).toEqual({ done: 100, sum: 5050, health: 'idle', causes: 0 });
   await expect(page.getByTestId('status')).toHaveText('ready');
+}));
+
+// A runaway while an earlier runaway's work still runs (an endless loop
+// here): on SwiftShader a submission can wait behind it, so the page does
+// not blame the second one's opcode alone. The second is a runaway of its
+// own (spin_long, about 5× the bound), so that it is one every time; the
+// message counts the earlier runaways, and the diagnosis gives them as
+// evidence and says what to do.
+test('a runaway behind an earlier one that still runs says so, in the error and the diagnosis', async ({}, testInfo) => withOwnBrowser(testInfo, async (page) => {
+  await gotoReady(page, '?autostart=0');
+  const rounds = await spinRounds(page, 5 * BOUND_MS);
+  const out = await page.evaluate(async ({ wgsl, bound, spin, rounds }) => {
+    const opcodes = [{ opcode: 0x12, name: 'spin_forever', wgsl }, spin];
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes });
+    await ringscope.publish([{ opcode: 0x12, args: [3] }]);
+    const first = await ringscope.drain().then(() => 'resolved', (e) => e.message);
+    const firstCause = (await ringscope.snapshot()).diagnosis.causes[0];
+    await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes });
+    await ringscope.publish([{ opcode: spin.opcode, args: [rounds] }]);
+    const second = await ringscope.drain().then(() => 'resolved', (e) => e.message);
+    const snap = await ringscope.snapshot();
+    return { first, firstCause, second, diagnosis: snap.diagnosis, recoveries: snap.recoveries };
+  }, { wgsl: SPIN, bound: BOUND_MS, spin: SPIN_LONG, rounds });
+  expect(out.first).toMatch(/runaway: .*user opcodes in flight: spin_forever; its device was abandoned$/);
+  expect(out.firstCause.evidence.earlierRunaways, 'the first had none before it').toBeUndefined();
+  expect(out.second).toMatch(/runaway: .*user opcodes in flight: spin_long; its device was abandoned; 1 earlier runaway\(s\) still ran on the adapter, which this submission may have waited behind$/);
+  expect(out.recoveries).toBe(2);
+  const cause = out.diagnosis.causes[0];
+  expect(cause).toMatchObject({ kind: 'device-lost', subject: { name: 'spin_long' } });
+  expect(cause.evidence.earlierRunaways).toBe(1);
+  expect(cause.fix).toMatch(/may have waited behind it rather than run away itself\. Reload the page/);
+  await expect(headerStat(page, 'cause')).toHaveText('device-lost · spin_long');
 }));
 
 // The status during the hang (issue 35): from the busy grace on (a

@@ -172,6 +172,12 @@ func (s *Studio) current(now time.Time) *Capture {
 	if s.replay != nil && s.imported {
 		return s.replay.Capture()
 	}
+	if f := s.lastLive; f != nil {
+		// A loss or a stuck submission gives the last live frame a new
+		// verdict in place (no frame is read back, so Observe does not
+		// see it): it joins the log here, for the metrics and the trace.
+		s.verdicts.observe(f.Seq, f.AtMillis, f.Diagnosis)
+	}
 	h := s.header
 	if h.WindowOpcodes == nil {
 		h.WindowOpcodes = []uint32{}

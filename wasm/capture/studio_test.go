@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -137,4 +138,26 @@ func TestStudioExportsRoundTrip(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown kind "nope"`)
 	s.Exported(ExportTrace, "x.json", "1.00 KiB", nil)
 	assert.Equal(t, "exported x.json (1.00 KiB)", s.Bar().Notice)
+}
+
+// A verdict given in place to the last live frame (a loss: no frame is
+// read back) reaches the metrics; one given to an older frame does not.
+func TestStudioMetricsFollowAVerdictGivenInPlace(t *testing.T) {
+	s := NewStudio("test", 2, 16)
+	frames := liveFrames(t, 3)
+	for _, f := range frames {
+		f.Diagnosis = &diagnose.Diagnosis{Health: diagnose.Progressing}
+		s.Observe(f)
+	}
+	lost := &diagnose.Diagnosis{Health: diagnose.Lost, Causes: []diagnose.Cause{{Kind: diagnose.DeviceLost, Subject: diagnose.NoSubject}}}
+	frames[1].Diagnosis = lost
+	b, _, err := s.Export(ExportPrometheus, time.Unix(0, 0))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `ringscope_cause{kind="device-lost"} 0`, "not the last frame: not the page's verdict")
+
+	lost.CopyInto(frames[2].Diagnosis)
+	b, _, err = s.Export(ExportPrometheus, time.Unix(0, 0))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `ringscope_health{ringscope_health="lost"} 1`)
+	assert.Contains(t, string(b), `ringscope_cause{kind="device-lost"} 1`)
 }

@@ -35,7 +35,7 @@ func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosi
 	// A frame read back means a device answers again: a loss marked
 	// before it (MarkLost) is over.
 	if !g.lostFrame {
-		g.facts.Lost, g.facts.LostReason, g.facts.InFlight = false, "", nil
+		g.facts.Lost, g.facts.LostReason, g.facts.InFlight, g.facts.EarlierRunaways = false, "", nil, 0
 		g.facts.StuckMillis, g.facts.StuckBoundMillis = 0, 0
 		g.marked = nil
 	}
@@ -74,15 +74,17 @@ func (s *Session) Diagnosis() *diagnose.Diagnosis {
 }
 
 // MarkLost records that the device was lost (reason; inFlight names the
-// user opcodes the lost submission could run), so the page and
+// user opcodes the lost submission could run; earlierRunaways, for a
+// runaway, the earlier ones still running: diagnose.Facts), so the page and
 // snapshot() show health lost and a device-lost cause until a frame is
 // read back again. The last frame is re-diagnosed in place (it stays the
 // last good snapshot: no new frame means the page shows it as stale);
 // a ring that has no frame yet gets one of the host's copies. It returns
 // the frame that carries the loss (nil when no ring is open).
-func (s *Session) MarkLost(reason string, inFlight []string) *frame.Frame {
+func (s *Session) MarkLost(reason string, inFlight []string, earlierRunaways int) *frame.Frame {
 	g := &s.diagnosis
 	g.facts.Lost, g.facts.LostReason, g.facts.InFlight = true, reason, append([]string(nil), inFlight...)
+	g.facts.EarlierRunaways = earlierRunaways
 	g.facts.StuckMillis, g.facts.StuckBoundMillis = 0, 0
 	return s.rediagnose()
 }

@@ -88,7 +88,7 @@ func TestALostDeviceShowsUntilAFrameIsReadAgain(t *testing.T) {
 		_, err := s.LiveFrame(context.Background(), nil)
 		require.NoError(t, err)
 	}
-	f := s.MarkLost("runaway: a submission ran past 2 s", []string{"spin_forever"})
+	f := s.MarkLost("runaway: a submission ran past 2 s", []string{"spin_forever"}, 0)
 	require.NotNil(t, f)
 	assert.Equal(t, diagnose.Lost, f.Diagnosis.Health)
 	c := f.Diagnosis.First()

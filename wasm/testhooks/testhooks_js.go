@@ -3,6 +3,7 @@
 package testhooks
 
 import (
+	"context"
 	"fmt"
 	"syscall/js"
 	"time"
@@ -22,7 +23,8 @@ type Page interface {
 	HoldRecovery(on bool)
 }
 
-// loseTimeout bounds how long loseDevice waits for submissions.
+// loseTimeout bounds how long loseDevice waits for submissions, and
+// abandonedIdle for abandoned work to end.
 const loseTimeout = 30 * time.Second
 
 // Install adds ringscope.__test: fault injection for tests only,
@@ -32,6 +34,9 @@ const loseTimeout = 30 * time.Second
 //	                            afterSubmits more submissions (so the loss
 //	                            falls between a submit and its readback);
 //	                            resolves to {reason, submits}
+//	abandonedIdle()             waits until no abandoned device's work
+//	                            runs (a finite runaway ended); resolves
+//	                            to how many still run after loseTimeout
 //	holdRecovery(on)            while on, a recovery stops after marking
 //	                            the frame stale, before asking for a device
 //	deviceStats()               the current device's counters (buffers,
@@ -45,6 +50,12 @@ const loseTimeout = 30 * time.Second
 func Install(obj js.Value, p Page) {
 	t := js.Global().Get("Object").New()
 	jsapi.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
+	jsapi.Method(t, "abandonedIdle", func([]js.Value) (any, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), loseTimeout)
+		defer cancel()
+		_ = webgpu.WaitAbandoned(ctx)
+		return webgpu.AbandonedRunning(), nil
+	})
 	jsapi.Method(t, "holdRecovery", func(args []js.Value) (any, error) {
 		on := jsapi.Truthy(jsapi.Arg(args, 0))
 		p.HoldRecovery(on)

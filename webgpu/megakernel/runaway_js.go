@@ -34,7 +34,12 @@ type RunawayError struct {
 	// pending when it was submitted: InFlightUserOpcodes); empty when
 	// none was (a built-in opcode cannot run away: each is bounded).
 	Opcodes []string
-	Err     error
+	// Behind counts the earlier runaways whose abandoned work still ran
+	// when this submission was given up (Device.AbandonedBehind): on a
+	// CPU adapter they hold its threads, and this submission may have
+	// waited behind them rather than run away itself.
+	Behind int
+	Err    error
 }
 
 func (e *RunawayError) Error() string {
@@ -42,8 +47,12 @@ func (e *RunawayError) Error() string {
 	if len(e.Opcodes) > 0 {
 		what = "user opcodes in flight: " + strings.Join(e.Opcodes, ", ")
 	}
-	return fmt.Sprintf("megakernel: runaway: a submission did not complete within %v (the submission bound, submissionTimeoutMs); %s; its device was abandoned",
-		e.Bound, what)
+	behind := ""
+	if e.Behind > 0 {
+		behind = fmt.Sprintf("; %d earlier runaway(s) still ran on the adapter, which this submission may have waited behind", e.Behind)
+	}
+	return fmt.Sprintf("megakernel: runaway: a submission did not complete within %v (the submission bound, submissionTimeoutMs); %s; its device was abandoned%s",
+		e.Bound, what, behind)
 }
 
 func (e *RunawayError) Unwrap() error { return e.Err }
@@ -85,5 +94,5 @@ func (w *watchdog) expire() {
 // runaway is the error of the submission w expired on, which could run
 // the user opcodes inFlight.
 func (w *watchdog) runaway(inFlight []string) error {
-	return &RunawayError{Bound: w.bound, Opcodes: inFlight, Err: w.dev.Err()}
+	return &RunawayError{Bound: w.bound, Opcodes: inFlight, Behind: w.dev.AbandonedBehind(), Err: w.dev.Err()}
 }

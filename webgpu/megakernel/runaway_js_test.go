@@ -40,5 +40,7 @@ func TestWatchdog(t *testing.T) {
 	err := &RunawayError{Bound: 20 * time.Millisecond, Opcodes: []string{"spin"}, Err: dev.Err()}
 	assert.True(t, errors.Is(err, webgpu.ErrDeviceLost))
 	assert.Equal(t, "megakernel: runaway: a submission did not complete within 20ms (the submission bound, submissionTimeoutMs); user opcodes in flight: spin; its device was abandoned", err.Error())
+	err.Behind = 1
+	assert.Equal(t, "megakernel: runaway: a submission did not complete within 20ms (the submission bound, submissionTimeoutMs); user opcodes in flight: spin; its device was abandoned; 1 earlier runaway(s) still ran on the adapter, which this submission may have waited behind", err.Error())
 	dev.JSValue().Call("destroy") // no work runs on it here (Destroy leaves an abandoned device alone)
 }
