@@ -23,9 +23,13 @@ type Page interface {
 	HoldRecovery(on bool)
 }
 
-// loseTimeout bounds how long loseDevice waits for submissions, and
-// abandonedIdle for abandoned work to end.
-const loseTimeout = 30 * time.Second
+// loseTimeout bounds how long loseDevice waits for submissions;
+// idleTimeout how long abandonedIdle waits for abandoned work to end (a
+// test's finite runaway, slower on a loaded machine).
+const (
+	loseTimeout = 30 * time.Second
+	idleTimeout = 60 * time.Second
+)
 
 // Install adds ringscope.__test: fault injection for tests only,
 // not part of the embedding API (its shape may change at any time).
@@ -36,7 +40,7 @@ const loseTimeout = 30 * time.Second
 //	                            resolves to {reason, submits}
 //	abandonedIdle()             waits until no abandoned device's work
 //	                            runs (a finite runaway ended); resolves
-//	                            to how many still run after loseTimeout
+//	                            to how many still run after idleTimeout
 //	holdRecovery(on)            while on, a recovery stops after marking
 //	                            the frame stale, before asking for a device
 //	deviceStats()               the current device's counters (buffers,
@@ -51,7 +55,7 @@ func Install(obj js.Value, p Page) {
 	t := js.Global().Get("Object").New()
 	jsapi.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
 	jsapi.Method(t, "abandonedIdle", func([]js.Value) (any, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), loseTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), idleTimeout)
 		defer cancel()
 		_ = webgpu.WaitAbandoned(ctx)
 		return webgpu.AbandonedRunning(), nil
