@@ -6,7 +6,6 @@ import (
 	"context"
 	"sync"
 	"syscall/js"
-	"time"
 )
 
 // abandonedDevices keeps every abandoned GPUDevice reachable until the
@@ -79,19 +78,6 @@ func AbandonedRunning() int {
 	abandonedDevices.Lock()
 	defer abandonedDevices.Unlock()
 	return abandonedDevices.running
-}
-
-// WaitAbandoned waits until no abandoned device's work runs, or ctx ends.
-// It looks every 10 ms: only tests wait for this.
-func WaitAbandoned(ctx context.Context) error {
-	for AbandonedRunning() > 0 {
-		select {
-		case <-time.After(10 * time.Millisecond):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return nil
 }
 
 // isAbandoned reports whether Abandon was called.

@@ -3,7 +3,6 @@
 package testhooks
 
 import (
-	"context"
 	"fmt"
 	"syscall/js"
 	"time"
@@ -54,12 +53,7 @@ const (
 func Install(obj js.Value, p Page) {
 	t := js.Global().Get("Object").New()
 	jsapi.Method(t, "loseDevice", func(args []js.Value) (any, error) { return loseDevice(p, args) })
-	jsapi.Method(t, "abandonedIdle", func([]js.Value) (any, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), idleTimeout)
-		defer cancel()
-		_ = webgpu.WaitAbandoned(ctx)
-		return webgpu.AbandonedRunning(), nil
-	})
+	jsapi.Method(t, "abandonedIdle", abandonedIdle)
 	jsapi.Method(t, "holdRecovery", func(args []js.Value) (any, error) {
 		on := jsapi.Truthy(jsapi.Arg(args, 0))
 		p.HoldRecovery(on)
@@ -95,7 +89,9 @@ func loseDevice(p Page, args []js.Value) (any, error) {
 	if dev == nil {
 		return nil, api.ErrNotReady
 	}
-	if after > 0 {
+	if after == 0 {
+		dev.Destroy()
+	} else {
 		// Destroyed inside the afterSubmits-th Submit, before its caller
 		// can ask for the readback: the loss lands there every time.
 		want := dev.Stats().Submits + uint64(after)
@@ -113,16 +109,19 @@ func loseDevice(p Page, args []js.Value) (any, error) {
 			dev.OnSubmit(nil)
 			return nil, fmt.Errorf("__test.loseDevice: %d submissions did not happen within %v", after, loseTimeout)
 		}
-		return lostResult(dev), nil
 	}
-	dev.Destroy()
-	return lostResult(dev), nil
+	reason, _ := dev.LostReason()
+	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}, nil
 }
 
-// lostResult is loseDevice's answer for the device it destroyed.
-func lostResult(dev *webgpu.Device) LoseResult {
-	reason, _ := dev.LostReason()
-	return LoseResult{Reason: reason, Submits: dev.Stats().Submits}
+// abandonedIdle waits, up to idleTimeout, until no abandoned device's
+// work runs, and says how many still do.
+func abandonedIdle([]js.Value) (any, error) {
+	deadline := time.Now().Add(idleTimeout)
+	for webgpu.AbandonedRunning() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return webgpu.AbandonedRunning(), nil
 }
 
 // crash is ringscope.__test.crash(message): a panic on a goroutine of
