@@ -37,17 +37,18 @@ package: static/main.wasm static/wasm_exec.js
 # thousands of times), the JSON, reflection, formatting and time code, the
 # capture studio, the API and its adapters, the settings, the controller and
 # live loop, the WebGPU binding and the runner (a frame is a few dozen JS
-# calls), the WGSL assembler and examples, the diagnosis, and the Go
-# runtime (frame rate side by side: bench/results-size.md). strings,
-# strconv, decode, wgsl/host and wasm/render keep inlining: their loops are
+# calls), the WGSL assembler and examples, the diagnosis, number formatting
+# (numfmt, strconv: tens of numbers a frame), sync, and the Go runtime
+# (frame rate side by side: bench/results-size.md). strings, syscall/js,
+# decode, wgsl/host and wasm/render keep inlining: their loops are
 # per-frame Go work. Sizes and the frame rates measured side by side:
 # bench/results-size.md and bench/results-render.md ("wasm size as served").
 RS := github.com/ringscope/ringscope
 NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/controller wasm/devloss \
 	wasm/jsapi wasm/pace wasm/session wasm/testhooks internal/jsontext settings webgpu \
-	webgpu/megakernel wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose
+	webgpu/megakernel wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose internal/numfmt
 WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l \
-	-gcflags=runtime=-l
+	-gcflags=runtime=-l -gcflags=strconv=-l -gcflags=sync=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)

@@ -250,11 +250,18 @@ export interface AttachInfo extends Fields {
   frames: number;
 }
 
-/** What subscribe's callback gets per live frame. */
+/**
+ * What subscribe's callback gets per live frame, and again (the same seq)
+ * when a loss or a stuck submission gives the last frame a new verdict.
+ */
 export interface FrameSummary extends Fields {
   seq: number;
   doneCount: number;
   queueDepth: number;
+  /** The verdict: idle | progressing | degraded | stalled | lost. */
+  health: string;
+  /** Its cause kinds, most explanatory first (empty: none). */
+  causes: string[];
 }
 
 export interface PushResult {

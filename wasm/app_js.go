@@ -116,6 +116,8 @@ func (d appDisplay) Adapter(info *settings.AdapterInfo) {
 		Description: info.Description, IsFallback: info.IsFallback, IsCPU: info.IsCPU})
 }
 
+func (d appDisplay) Verdict(f *frame.Frame) { d.a.capture.Retell(f) }
+
 // Tasks shows a traced ring's window on the timeline panel, and the hang
 // the hunter kept with it, which one click exports.
 func (d appDisplay) Tasks(seq uint64, t *capture.TaskTrace) {

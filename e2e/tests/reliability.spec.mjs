@@ -111,9 +111,20 @@ test.describe('device loss', () => {
     await expect(page.getByTestId('done-count')).toHaveText('20');
     const before = await call(page, 'snapshot');
     expect(before.stale).toBe(false);
+    // A subscriber hears the loss on the last frame (no new frame comes).
+    await page.evaluate(() => {
+      window.__heard = [];
+      ringscope.subscribe((f) => window.__heard.push({ seq: f.seq, doneCount: f.doneCount, health: f.health, causes: f.causes || [] }));
+    });
+    const heard = () => page.evaluate(() => window.__heard);
 
     await page.evaluate(() => ringscope.__test.holdRecovery(true));
     await page.evaluate(() => ringscope.__test.loseDevice());
+    await expect.poll(async () => (await heard()).at(-1)?.health).toBe('lost');
+    const lostCall = (await heard()).at(-1);
+    expect(lostCall.doneCount).toBe(20); // the last good frame, not a new one
+    expect(lostCall.causes[0]).toBe('device-lost');
+    expect(await heard()).toHaveLength(1); // told once
 
     const banner = page.getByTestId('stale-banner');
     await expect(banner).toBeVisible();
@@ -141,6 +152,10 @@ test.describe('device loss', () => {
     await expect(banner).toHaveCount(0);
     await expect(page.getByTestId('done-count')).toHaveText('21');
     expect((await call(page, 'snapshot')).stale).toBe(false);
+    const last = (await heard()).at(-1);
+    expect(last.seq).toBeGreaterThan(lostCall.seq);
+    expect(last.doneCount).toBe(21);
+    expect(last.health).not.toBe('lost');
   });
 
   test('a loss the page did not cause (GPUDevice.destroy from outside) is noticed and recovered, live and idle', async ({ page }) => {

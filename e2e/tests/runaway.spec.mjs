@@ -198,6 +198,8 @@ test('a stuck submission reads busy, never ready, from the grace until the loss,
     await ringscope.ready;
     await ringscope.open({ slots: 64, submissionTimeoutMs: bound, opcodes: [{ opcode: 0x10, name: 'spin_forever', wgsl }] });
     await ringscope.publish([{ opcode: 0x10, args: [3] }]);
+    const heard = [];
+    ringscope.subscribe((f) => heard.push(f.causes?.[0] ?? f.health));
     const text = (sel) => document.querySelector(sel)?.textContent ?? '';
     const cause = () => [...document.querySelectorAll('.hstat')].find((e) => /^cause$/i.test(e.querySelector('.hstat-label')?.textContent ?? ''))?.querySelector('span:last-child')?.textContent ?? '';
     const samples = [];
@@ -209,9 +211,12 @@ test('a stuck submission reads busy, never ready, from the grace until the loss,
       samples.push({ t: performance.now() - t0, header: text('[data-testid="status"]'), api, cause: cause() });
       await new Promise((r) => setTimeout(r, 100));
     }
-    return { samples, drain: await drain, lostAt: performance.now() - t0 };
+    return { samples, drain: await drain, lostAt: performance.now() - t0, heard };
   }, { wgsl: SPIN, bound });
   expect(out.drain).toMatch(/runaway: .*spin_forever/);
+  // A subscriber hears each verdict once, though no frame is read back
+  // (this ring had none: each verdict made one, told as it was made).
+  expect(out.heard).toEqual(['submission-stuck', 'device-lost']);
   const busy = /^busy: waiting on the GPU for \d+\.\d s \(spin_forever in flight; a runaway at 4 s\)$/;
   const during = out.samples.filter((s) => s.t > grace + 300 && s.t < bound);
   expect(during.length, 'samples between the grace and the bound').toBeGreaterThan(5);

@@ -28,6 +28,7 @@ func (c *Controller) onWait(w megakernel.Wait) {
 			f = c.sess.ClearStuck()
 		}
 		c.stuckShown = false
+		c.retell(f)
 		c.update(func(s *State) {
 			if s.Busy != nil {
 				s.BusyLost = w.Lost // until the recovery says how it went
@@ -43,6 +44,7 @@ func (c *Controller) onWait(w megakernel.Wait) {
 	if !c.stuckShown && w.Waited >= 2*megakernel.BusyGrace(w.Bound) {
 		c.stuckShown = true
 		f = c.sess.MarkStuck(b.WaitedMillis, b.BoundMillis, w.Opcodes)
+		c.retell(f)
 	}
 	c.update(func(s *State) { s.Busy = b }, f)
 }

@@ -57,6 +57,10 @@ type Display interface {
 	// Tasks shows a traced ring's window on the timeline panel, numbered
 	// seq (nil hides the panel).
 	Tasks(seq uint64, t *capture.TaskTrace)
+	// Verdict says that the session gave the verdict on frame f anew in
+	// place (a loss, a stuck submission and its end): the subscribers
+	// hear it, as they hear a new frame.
+	Verdict(f *frame.Frame)
 }
 
 // Controller is the page's ring: one device, one runner, one session (the

@@ -115,6 +115,7 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	// Before the loss is recorded: a ring with no frame yet gets one
 	// (MarkLost), which must not count as a frame after the loss.
 	lostFrame := c.sess.MarkLost(why, c.runner.InFlightUserOpcodes(), lost.AbandonedBehind())
+	c.retell(lostFrame)
 	c.hunt(lostFrame)
 	loss := c.losses.Begin(api.Loss{Reason: reason, Message: msg, Frame: c.sess.Seq(),
 		DoneCount: c.runner.Telemetry().Control.DoneCount, Published: c.runner.Published(),

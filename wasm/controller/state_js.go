@@ -83,6 +83,14 @@ func (c *Controller) update(f func(s *State), fr *frame.Frame) {
 // showFrame shows frame f with the state as it is.
 func (c *Controller) showFrame(f *frame.Frame) { c.update(nil, f) }
 
+// retell tells the subscribers the verdict the session just gave frame f
+// anew in place (nil: none). Called with mu held, as frames are told.
+func (c *Controller) retell(f *frame.Frame) {
+	if f != nil {
+		c.display.Verdict(f)
+	}
+}
+
 // State is the state the controller published last.
 func (c *Controller) State() State {
 	c.stateMu.Lock()

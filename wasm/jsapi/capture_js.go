@@ -150,6 +150,10 @@ func (a *Capture) Observe(f *frame.Frame) {
 	a.updateCaptureBar(true)
 }
 
+// Retell tells the subscribers f's verdict, given anew in place (a loss,
+// a stuck submission and its end), unless they heard it already.
+func (a *Capture) Retell(f *frame.Frame) { a.subs.retell(f) }
+
 // updateCaptureBar copies the studio's state into the capture bar. quiet
 // skips the re-render (the app's own Apply follows a recorded frame, so
 // per frame it does not ask for one).

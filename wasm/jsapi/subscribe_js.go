@@ -3,6 +3,7 @@
 package jsapi
 
 import (
+	"slices"
 	"sync"
 	"syscall/js"
 
@@ -12,7 +13,8 @@ import (
 
 // subscribe(callback) → unsubscribe(): callback(frameSummary) per live
 // frame, told by the recorder's observer (Capture.Observe) after the frame
-// is recorded.
+// is recorded, and again when the verdict on the last frame is given anew
+// in place (a loss, a stuck submission: Capture.Retell).
 
 // subscribers are subscribe's callbacks, each told every live frame.
 type subscribers struct {
@@ -22,12 +24,23 @@ type subscribers struct {
 	// calling is tell's copy of subs, called without mu: a callback may
 	// unsubscribe.
 	calling []js.Value
+	// told is the summary told last, which retell does not tell twice.
+	told FrameSummary
 }
 
 // tell calls every subscriber with f's summary; a callback that throws
-// is reported on the console and stays subscribed. Frames come one at a
-// time (the session's), so calling is tell's own.
-func (s *subscribers) tell(f *frame.Frame) {
+// is reported on the console and stays subscribed. Frames and verdicts
+// come one at a time (under the page's lock), so calling and told are
+// tell's own.
+func (s *subscribers) tell(f *frame.Frame) { s.say(f, false) }
+
+// retell tells f again after its verdict was given anew in place
+// (session.MarkLost, MarkStuck, ClearStuck): the same seq with the new
+// health and causes. A verdict the subscribers heard already (a loss that
+// assembled a ring's first frame, told as it was made) is not told twice.
+func (s *subscribers) retell(f *frame.Frame) { s.say(f, true) }
+
+func (s *subscribers) say(f *frame.Frame, again bool) {
 	s.mu.Lock()
 	s.calling = s.calling[:0]
 	for _, cb := range s.subs {
@@ -37,7 +50,12 @@ func (s *subscribers) tell(f *frame.Frame) {
 	if len(s.calling) == 0 {
 		return
 	}
-	obj := js.ValueOf(api.Plain(frameSummary(f)))
+	sum := frameSummary(f)
+	if again && sum.Seq == s.told.Seq && sum.Health == s.told.Health && slices.Equal(sum.Causes, s.told.Causes) {
+		return
+	}
+	s.told = sum
+	obj := js.ValueOf(api.Plain(sum))
 	for _, cb := range s.calling {
 		func() {
 			defer func() {
