@@ -18,8 +18,8 @@
 // hook comment below are code (attach-host.js strips the comment, as
 // ringscope's own traced drain does its hooks): every claimed slot takes a
 // ticket of one global clock before its claim and another once its final
-// status is stored, and appends a record in docs/TRACE.md's layout, which
-// ringscope.attach({trace}) reads. The TRACE_ constants are the generated
+// status is stored, and appends a record in docs/TRACE.md §1.1's record
+// layout, which ringscope.attach({trace}) reads. The TRACE_ constants are the generated
 // wgsl/trace_abi_gen.wgsl's (wgsl.TestAttachHostTraceLayout compares them).
 //
 // Bindings (group 0):

@@ -10,8 +10,8 @@
 //   BINDING_TRACE  trace_buf  storage, read_write  TraceBuffer:
 //                  TRACE_HEADER_WORDS atomic header words (cursor, capacity,
 //                  clock, the parent table's offset), then plain vec4<u32>:
-//                  two per record, then, for a spawning kernel, one per
-//                  ring slot (the parent table)
+//                  capacity records, capacity places for heads, then, for
+//                  a spawning kernel, one per ring slot (the parent table)
 //
 // Invariants:
 //
@@ -31,8 +31,14 @@
 //   round's records. Still two tickets per record, each unique; a task's
 //   end is its round's end, the barrier every lane of the workgroup
 //   waits at before it claims again.
-// - A record is written whole, with two 16-byte stores, by the lane that
-//   ran its slot, and read by the host after the pass: plain data.
+// - Records are packed (docs/TRACE.md §1): record r is one 16-byte store
+//   by the lane that ran its slot, at body[r], and the first record of a
+//   run (the lanes of a claim round one partition gave slots, offset 0)
+//   also stores the run's head at body[cap + r]: its workgroup, start and
+//   end tickets and lane, from which the run's others follow by their
+//   offset. Records stay dense, as a half-written 32-byte sector costs the
+//   memory a read (bench/results-trace.md). Plain data, read by the host
+//   after the pass.
 // - A spawn writes its child's parent (spawner + 1) in the child's entry of
 //   the parent table (spawn_prelude.wgsl's hook); the child's record takes
 //   it and zeroes the entry, so a slot the host publishes later reads 0,
@@ -51,15 +57,16 @@ struct TraceBuffer {
 
 @group(BIND_GROUP) @binding(BINDING_TRACE) var<storage, read_write> trace_buf: TraceBuffer;
 
-// A record's two vec4s are its words in trace_abi_gen.wgsl's order: where
-// it ran (TRACE_REC_SLOT … TRACE_REC_LANE), then when and how it ended
-// (TRACE_REC_START … TRACE_REC_PARENT).
-const TRACE_RECORD_VECS = TRACE_RECORD_WORDS / TRACE_VEC_WORDS;
-const_assert TRACE_REC_SLOT == 0u && TRACE_REC_OP_TENANT == TRACE_REC_SLOT + 1u &&
-    TRACE_REC_GROUP == TRACE_REC_OP_TENANT + 1u && TRACE_REC_LANE == TRACE_REC_GROUP + 1u &&
-    TRACE_REC_START == TRACE_VEC_WORDS && TRACE_REC_END == TRACE_REC_START + 1u &&
-    TRACE_REC_OUTCOME == TRACE_REC_END + 1u && TRACE_REC_PARENT == TRACE_REC_OUTCOME + 1u &&
-    TRACE_RECORD_WORDS == TRACE_REC_PARENT + 1u;
+// A record's vec4 and a head's are their words in trace_abi_gen.wgsl's
+// order; a record takes TRACE_RECORD_WORDS of the buffer, its own vec4 and
+// a head's place. An offset fits above the fault code, and a workgroup's
+// claim round of up to WORKGROUP_SIZE_X lanes starts a run every
+// TRACE_OFFSET_SPAN of them.
+const_assert TRACE_TASK_SLOT == 0u && TRACE_TASK_OP_TENANT == 1u && TRACE_TASK_OUTCOME == 2u &&
+    TRACE_TASK_PARENT == 3u && TRACE_HEAD_GROUP == 0u && TRACE_HEAD_START == 1u &&
+    TRACE_HEAD_END == 2u && TRACE_HEAD_LANE == 3u && TRACE_RECORD_WORDS == 2u * TRACE_VEC_WORDS;
+const_assert (TRACE_FAULT_MASK << TRACE_FAULT_SHIFT) < (1u << TRACE_OFFSET_SHIFT) &&
+    ((TRACE_OFFSET_SPAN - 1u) << TRACE_OFFSET_SHIFT) >> TRACE_OFFSET_SHIFT == TRACE_OFFSET_SPAN - 1u;
 
 // The lane's place and the records it may write, set once by trace_at.
 var<private> trace_group: u32;
@@ -73,15 +80,17 @@ struct TraceTask {
     slot: u32,
     op_tenant: u32,
     start: u32,
-    outcome: u32,
+    outcome: u32, // with the record's offset in its run
     parent: u32,
 }
 
 // Per-round state (trace_claim_round, trace_took) of a drain that traces
 // by round (WORKGROUP_CLAIMS, an override, so that a pipeline holds the
-// code of one way only): this lane's start ticket for the round, the
+// code of one way only): this lane's start ticket for the round and its
+// offset in the round's run (0 claiming by lane: a run of one), the
 // lanes that claimed last round (uniform), and this lane's record of it.
 var<private> trace_start_ticket: u32;
+var<private> trace_offset: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
@@ -146,7 +155,7 @@ fn trace_ticket() -> u32 {
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     let parent = trace_parent(slot); // taken even when the record is dropped
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
-        out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
+        out.status | ((out.fault & TRACE_FAULT_MASK) << TRACE_FAULT_SHIFT) | (trace_offset << TRACE_OFFSET_SHIFT), parent);
     if (WORKGROUP_CLAIMS) {
         trace_held = task;
         trace_holds = true;
@@ -156,14 +165,16 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     trace_append(atomicAdd(&trace_buf.header[TRACE_CURSOR], 1u), task, end);
 }
 
-// trace_append writes a record at place r, when the buffer holds it.
+// trace_append writes a record at place r, when the buffer holds it, and
+// the head of its run when it is the run's first.
 fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
-    let v = r * TRACE_RECORD_VECS;
-    trace_buf.body[v] = vec4<u32>(task.slot, task.op_tenant, trace_group, trace_lane);
-    trace_buf.body[v + 1u] = vec4<u32>(task.start, end, task.outcome, task.parent);
+    trace_buf.body[r] = vec4<u32>(task.slot, task.op_tenant, task.outcome, task.parent);
+    if ((task.outcome >> TRACE_OFFSET_SHIFT) == 0u) {
+        trace_buf.body[trace_cap + r] = vec4<u32>(trace_group, task.start, end, trace_lane);
+    }
 }
 
 // trace_claim_round is lane 0's part of a claim round's tracing (a
@@ -194,7 +205,9 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 
 // trace_took is every lane's part, after that uniform load: a lane that
 // held a record writes it with its end ticket, a lane this partition gave
-// a slot (of rank below got) keeps its start ticket, and every lane counts
+// a slot (of rank below got) keeps its start ticket and its offset in the
+// partition's run (its lanes, of rank 0 … got − 1, are consecutive and
+// hold consecutive records, start and end tickets), and every lane counts
 // the round's claims (the same on each: got is uniform).
 fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
     let at = trace_round_at;
@@ -210,6 +223,7 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need
     let got = trace_got(first, tail, need);
     if (!owned && rank < got) {
         trace_start_ticket = at.x + held + rank;
+        trace_offset = rank % TRACE_OFFSET_SPAN;
     }
     trace_claimed += got;
 }

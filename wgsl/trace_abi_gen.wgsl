@@ -62,3 +62,29 @@ const TRACE_TENANT_SHIFT: u32 = 16u;
 const TRACE_FAULT_SHIFT: u32 = 8u;
 // TraceNoParent marks a slot the host published, not the GPU.
 const TRACE_NO_PARENT: u32 = 0xFFFFFFFFu;
+
+// The layout ringscope's own traced drain writes (docs/TRACE.md §1,
+// "packed"): the same buffer, its body split in two halves of capacity
+// vec4s each. Record r is a task in the first half; the second half holds,
+// at place r, the head of the run of records that starts there: the
+// records a claim round gave one partition's consecutive lanes, whose
+// workgroup is one, and whose lanes, start tickets and end tickets are each
+// the head's plus the record's offset in the run. A run's first record has
+// offset 0 and writes the head; the others write only their record. Half
+// the bytes of a record above, at the cost of one head a claim round.
+const TRACE_TASK_SLOT: u32 = 0u; // the slot's index in the ring
+const TRACE_TASK_OP_TENANT: u32 = 1u; // as TraceRecOpTenant
+const TRACE_TASK_OUTCOME: u32 = 2u; // status | fault << TraceFaultShift | offset << TraceOffsetShift
+const TRACE_TASK_PARENT: u32 = 3u; // as TraceRecParent
+const TRACE_HEAD_GROUP: u32 = 0u; // the run's workgroup
+const TRACE_HEAD_START: u32 = 1u; // the start ticket of the run's first record
+const TRACE_HEAD_END: u32 = 2u; // its end ticket
+const TRACE_HEAD_LANE: u32 = 3u; // its lane
+// TraceFaultMask bounds the fault code in TraceTaskOutcome: every
+// code is below 1 << 16 (FaultUserFirst + FaultUserCodes).
+const TRACE_FAULT_MASK: u32 = 0xFFFFu;
+// TraceOffsetShift places a record's offset in its run above the
+// fault code; a run holds at most TraceOffsetSpan records (a wider
+// claim round starts a new run every TraceOffsetSpan lanes).
+const TRACE_OFFSET_SHIFT: u32 = 24u;
+const TRACE_OFFSET_SPAN: u32 = 256u;

@@ -51,17 +51,46 @@ type Buffer struct {
 	Records  []Record
 }
 
-// Decode decodes a trace buffer; see DecodeInto.
+// Decode decodes a trace buffer in the record layout; see DecodeInto.
 func Decode(b []byte) (Buffer, error) {
 	var t Buffer
 	err := DecodeInto(&t, b)
 	return t, err
 }
 
-// DecodeInto decodes trace buffer b into dst, reusing dst.Records. b must
-// be whole words: the header, then whole records, at least Capacity of
-// them (a longer buffer is fine). On error dst is left untouched.
-func DecodeInto(dst *Buffer, b []byte) error {
+// DecodeInto decodes trace buffer b, in the record layout that attach
+// hosts and capture files write (docs/TRACE.md §8: a record of
+// abi.TraceRecordWords each), into dst, reusing dst.Records. b must be
+// whole words: the header, then whole records, at least Capacity of them
+// (a longer buffer is fine). On error dst is left untouched.
+func DecodeInto(dst *Buffer, b []byte) error { return decodeInto(dst, b, false) }
+
+// DecodeDrainInto decodes trace buffer b as DecodeInto does, in the packed
+// layout ringscope's traced drain writes (docs/TRACE.md §1, abi.TraceTask…
+// and abi.TraceHead…): records in the first half of the body, the heads of
+// their runs in the second. A record whose run would start before the
+// first record, or at a record that does not start one, is an error.
+func DecodeDrainInto(dst *Buffer, b []byte) error { return decodeInto(dst, b, true) }
+
+// A layout places a record's words: record i's own at words
+// TraceHeaderWords + i·stride + its field's index, its run's head's at
+// heads + (i − its offset in the run)·stride + the field's index. In the
+// record layout a record is its own head (heads = TraceHeaderWords, no
+// offsets).
+type layout struct {
+	stride                          int
+	slot, opTenant, outcome, parent int
+	group, lane, start, end         int
+}
+
+var (
+	recordLayout = layout{abi.TraceRecordWords, abi.TraceRecSlot, abi.TraceRecOpTenant, abi.TraceRecOutcome,
+		abi.TraceRecParent, abi.TraceRecGroup, abi.TraceRecLane, abi.TraceRecStart, abi.TraceRecEnd}
+	packedLayout = layout{abi.TraceVecWords, abi.TraceTaskSlot, abi.TraceTaskOpTenant, abi.TraceTaskOutcome,
+		abi.TraceTaskParent, abi.TraceHeadGroup, abi.TraceHeadLane, abi.TraceHeadStart, abi.TraceHeadEnd}
+)
+
+func decodeInto(dst *Buffer, b []byte, packed bool) error {
 	n := len(b)
 	switch {
 	case n%abi.WordBytes != 0:
@@ -83,6 +112,20 @@ func DecodeInto(dst *Buffer, b []byte) error {
 			"trace header claims a capacity of %d records but the buffer holds %d", capacity, held)}
 	}
 	records := int(min(cursor, capacity))
+	l, heads := recordLayout, abi.TraceHeaderWords
+	// offset is packed record i's offset in its run.
+	offset := func(i int) int {
+		return int(word(abi.TraceHeaderWords+i*abi.TraceVecWords+abi.TraceTaskOutcome) >> abi.TraceOffsetShift)
+	}
+	if packed {
+		l, heads = packedLayout, abi.TraceHeaderWords+int(capacity)*abi.TraceVecWords
+		for i := range records {
+			if o := offset(i); o > i || offset(i-o) != 0 {
+				return &decode.DecodeError{Buffer: BufferName, Offset: (abi.TraceHeaderWords + i*l.stride) * abi.WordBytes,
+					Msg: fmt.Sprintf("record %d is %d records into a run that does not start at a record", i, o)}
+			}
+		}
+	}
 	dst.Cursor, dst.Capacity, dst.Clock, dst.Overflow = cursor, capacity, clock, 0
 	if cursor > capacity {
 		dst.Overflow = cursor - capacity
@@ -93,19 +136,23 @@ func DecodeInto(dst *Buffer, b []byte) error {
 		dst.Records = make([]Record, records)
 	}
 	for i := range dst.Records {
-		w := abi.TraceHeaderWords + i*abi.TraceRecordWords
-		opTenant, outcome := word(w+abi.TraceRecOpTenant), word(w+abi.TraceRecOutcome)
+		o := 0
+		if packed {
+			o = offset(i)
+		}
+		w, h, u := abi.TraceHeaderWords+i*l.stride, heads+(i-o)*l.stride, uint32(o)
+		opTenant, outcome := word(w+l.opTenant), word(w+l.outcome)&(1<<abi.TraceOffsetShift-1)
 		dst.Records[i] = Record{
-			Slot:      word(w + abi.TraceRecSlot),
+			Slot:      word(w + l.slot),
 			Opcode:    opTenant & abi.TraceOpMask,
 			Tenant:    opTenant >> abi.TraceTenantShift,
-			Workgroup: word(w + abi.TraceRecGroup),
-			Lane:      word(w + abi.TraceRecLane),
-			Start:     word(w + abi.TraceRecStart),
-			End:       word(w + abi.TraceRecEnd),
+			Workgroup: word(h + l.group),
+			Lane:      word(h+l.lane) + u,
+			Start:     word(h+l.start) + u,
+			End:       word(h+l.end) + u,
 			Status:    decode.Status(outcome & (1<<abi.TraceFaultShift - 1)),
 			Fault:     decode.FaultCode(outcome >> abi.TraceFaultShift),
-			Parent:    word(w + abi.TraceRecParent),
+			Parent:    word(w + l.parent),
 		}
 	}
 	return nil
@@ -133,11 +180,11 @@ func Header(dst []byte, capacity, clock uint32, parents bool) []byte {
 	return dst
 }
 
-// AppendBuffer appends a trace buffer in the layout a traced drain writes
-// (docs/TRACE.md §1) holding recs: cursor and capacity len(recs), the
-// clock at clock, no parent table. DecodeInto reads it back as recs; a
-// capture file carries a trace window this way, and a host kernel in
-// attach mode writes the same layout.
+// AppendBuffer appends a trace buffer in the record layout (docs/TRACE.md
+// §1.1) holding recs: cursor and capacity len(recs), the clock at clock,
+// no parent table. DecodeInto reads it back as recs; a capture file
+// carries a trace window this way, and a host kernel in attach mode writes
+// the same layout.
 func AppendBuffer(dst []byte, clock uint32, recs []Record) []byte {
 	n := uint32(len(recs))
 	var h [abi.TraceHeaderWords]uint32

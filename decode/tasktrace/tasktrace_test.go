@@ -131,6 +131,100 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// packed lays out a trace buffer in the drain's packed layout: capacity
+// places, cursor at cursor, records tasks; task i of run offset 0 writes
+// heads[i] as its run's head.
+func packed(capacity, cursor, clock uint32, tasks [][4]uint32, heads map[int][4]uint32) []byte {
+	b := Header(nil, capacity, clock, false)
+	binary.LittleEndian.PutUint32(b[abi.TraceCursor*abi.WordBytes:], cursor)
+	body := make([][4]uint32, 2*capacity)
+	copy(body, tasks)
+	for i, h := range heads {
+		body[int(capacity)+i] = h
+	}
+	for _, v := range body {
+		for _, w := range v {
+			b = binary.LittleEndian.AppendUint32(b, w)
+		}
+	}
+	return b
+}
+
+func task(slot, op, tenant, status, fault, offset, parent uint32) [4]uint32 {
+	var v [4]uint32
+	v[abi.TraceTaskSlot] = slot
+	v[abi.TraceTaskOpTenant] = op | tenant<<abi.TraceTenantShift
+	v[abi.TraceTaskOutcome] = status | fault<<abi.TraceFaultShift | offset<<abi.TraceOffsetShift
+	v[abi.TraceTaskParent] = parent
+	return v
+}
+
+func head(group, start, end, lane uint32) [4]uint32 {
+	var v [4]uint32
+	v[abi.TraceHeadGroup], v[abi.TraceHeadStart], v[abi.TraceHeadEnd], v[abi.TraceHeadLane] = group, start, end, lane
+	return v
+}
+
+func TestDecodeDrain(t *testing.T) {
+	// A run of three lanes (10, 11, 12 of workgroup 5), a run of one, and
+	// a record past the cursor.
+	b := packed(5, 4, 300, [][4]uint32{
+		task(7, abi.OpSpin, 3, abi.StatusDone, 0, 0, abi.TraceNoParent),
+		task(8, abi.OpNop, 3, abi.StatusFault, abi.FaultUserFirst+0xFEFF, 1, 7),
+		task(9, abi.OpNop, 28, abi.StatusYield, 0, 2, abi.TraceNoParent),
+		task(2, 0x1F, 1, abi.StatusDone, 0, 0, abi.TraceNoParent),
+		task(1, 1, 1, 1, 0, 0, 0),
+	}, map[int][4]uint32{0: head(5, 100, 200, 10), 3: head(2, 7, 9, 0), 4: head(9, 9, 9, 9)})
+	var got Buffer
+	require.NoError(t, DecodeDrainInto(&got, b))
+	assert.Equal(t, Buffer{Cursor: 4, Capacity: 5, Clock: 300, Records: []Record{
+		{Slot: 7, Opcode: abi.OpSpin, Tenant: 3, Workgroup: 5, Lane: 10, Start: 100, End: 200, Status: decode.StatusDone, Parent: abi.TraceNoParent},
+		{Slot: 8, Opcode: abi.OpNop, Tenant: 3, Workgroup: 5, Lane: 11, Start: 101, End: 201, Status: decode.StatusFault,
+			Fault: decode.FaultCode(abi.FaultUserFirst + 0xFEFF), Parent: 7},
+		{Slot: 9, Opcode: abi.OpNop, Tenant: 28, Workgroup: 5, Lane: 12, Start: 102, End: 202, Status: decode.StatusYield, Parent: abi.TraceNoParent},
+		{Slot: 2, Opcode: 0x1F, Tenant: 1, Workgroup: 2, Lane: 0, Start: 7, End: 9, Status: decode.StatusDone, Parent: abi.TraceNoParent},
+	}}, got)
+}
+
+func TestDecodeDrainRefusesABrokenRun(t *testing.T) {
+	for name, tc := range map[string]struct {
+		tasks [][4]uint32
+		want  string
+	}{
+		"before the first": {[][4]uint32{task(1, 0, 0, abi.StatusDone, 0, 1, 0)}, "record 0 is 1 records into a run"},
+		"not a run's first": {[][4]uint32{task(1, 0, 0, abi.StatusDone, 0, 0, 0), task(2, 0, 0, abi.StatusDone, 0, 1, 0),
+			task(3, 0, 0, abi.StatusDone, 0, 1, 0)}, "record 2 is 1 records into a run"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dst := Buffer{Cursor: 9}
+			err := DecodeDrainInto(&dst, packed(4, uint32(len(tc.tasks)), 0, tc.tasks, nil))
+			var de *decode.DecodeError
+			require.True(t, errors.As(err, &de), "%v", err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Equal(t, uint32(9), dst.Cursor, "left untouched")
+		})
+	}
+}
+
+func FuzzDecodeDrain(f *testing.F) {
+	f.Add(packed(2, 2, 5, [][4]uint32{task(1, 2, 3, abi.StatusDone, 0, 0, 9), task(2, 2, 3, abi.StatusDone, 0, 1, 9)},
+		map[int][4]uint32{0: head(1, 2, 3, 4)}))
+	f.Add(packed(1, 9, 0, nil, nil))
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var got Buffer
+		if err := DecodeDrainInto(&got, b); err != nil {
+			return
+		}
+		assert.Equal(t, int(min(got.Cursor, got.Capacity)), len(got.Records))
+		assert.Equal(t, got.Cursor-min(got.Cursor, got.Capacity), got.Overflow)
+		for _, r := range got.Records {
+			assert.Less(t, uint32(r.Status), uint32(1)<<abi.TraceFaultShift)
+			assert.LessOrEqual(t, uint32(r.Fault), uint32(abi.TraceFaultMask))
+		}
+	})
+}
+
 func TestPassAt(t *testing.T) {
 	p := Pass{First: 100, End: 104, BeginNS: 1000, EndNS: 1400, Timed: true}
 	assert.Equal(t, uint32(4), p.Tickets())

@@ -15,7 +15,7 @@ import (
 //	P passes of 7 words: first, end, beginNs (2), endNs (2),
 //	flags (bit 0 timed, bit 1 budget spent),
 //
-// then the records as a trace buffer in docs/TRACE.md's layout
+// then the records as a trace buffer in docs/TRACE.md §1.1's record layout
 // (tasktrace.AppendBuffer). A hang's report is not stored: the reader
 // rebuilds it from the records and the file's first frame, its dump.
 const taskFixedWords = 8

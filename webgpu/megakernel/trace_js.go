@@ -145,7 +145,7 @@ func (t *tracer) after(ctx context.Context, ts []uint64, control []byte) error {
 	if err := t.stage.MapReadInto(ctx, t.rb, 0); err != nil {
 		return failOn(t.dev, "read back trace", err)
 	}
-	if err := tasktrace.DecodeInto(&t.dec, t.rb); err != nil {
+	if err := tasktrace.DecodeDrainInto(&t.dec, t.rb); err != nil {
 		return failOn(t.dev, "decode trace", err)
 	}
 	p := tasktrace.Pass{First: t.clock, End: t.dec.Clock}

@@ -62,3 +62,31 @@ const (
 	// TraceNoParent marks a slot the host published, not the GPU.
 	TraceNoParent = 0xFFFFFFFF
 )
+
+// The layout ringscope's own traced drain writes (docs/TRACE.md §1,
+// "packed"): the same buffer, its body split in two halves of capacity
+// vec4s each. Record r is a task in the first half; the second half holds,
+// at place r, the head of the run of records that starts there: the
+// records a claim round gave one partition's consecutive lanes, whose
+// workgroup is one, and whose lanes, start tickets and end tickets are each
+// the head's plus the record's offset in the run. A run's first record has
+// offset 0 and writes the head; the others write only their record. Half
+// the bytes of a record above, at the cost of one head a claim round.
+const (
+	TraceTaskSlot     = 0 // the slot's index in the ring
+	TraceTaskOpTenant = 1 // as TraceRecOpTenant
+	TraceTaskOutcome  = 2 // status | fault << TraceFaultShift | offset << TraceOffsetShift
+	TraceTaskParent   = 3 // as TraceRecParent
+	TraceHeadGroup    = 0 // the run's workgroup
+	TraceHeadStart    = 1 // the start ticket of the run's first record
+	TraceHeadEnd      = 2 // its end ticket
+	TraceHeadLane     = 3 // its lane
+	// TraceFaultMask bounds the fault code in TraceTaskOutcome: every
+	// code is below 1 << 16 (FaultUserFirst + FaultUserCodes).
+	TraceFaultMask = 0xFFFF
+	// TraceOffsetShift places a record's offset in its run above the
+	// fault code; a run holds at most TraceOffsetSpan records (a wider
+	// claim round starts a new run every TraceOffsetSpan lanes).
+	TraceOffsetShift = 24
+	TraceOffsetSpan  = 256
+)

@@ -44,6 +44,12 @@
 
 
 
+
+
+
+
+
+
 struct TraceBuffer {
     header: array<atomic<u32>, TRACE_HEADER_WORDS>,
     body: array<vec4<u32>>,
@@ -54,12 +60,13 @@ struct TraceBuffer {
 
 
 
-const TRACE_RECORD_VECS = TRACE_RECORD_WORDS / TRACE_VEC_WORDS;
-const_assert TRACE_REC_SLOT == 0u && TRACE_REC_OP_TENANT == TRACE_REC_SLOT + 1u &&
-    TRACE_REC_GROUP == TRACE_REC_OP_TENANT + 1u && TRACE_REC_LANE == TRACE_REC_GROUP + 1u &&
-    TRACE_REC_START == TRACE_VEC_WORDS && TRACE_REC_END == TRACE_REC_START + 1u &&
-    TRACE_REC_OUTCOME == TRACE_REC_END + 1u && TRACE_REC_PARENT == TRACE_REC_OUTCOME + 1u &&
-    TRACE_RECORD_WORDS == TRACE_REC_PARENT + 1u;
+
+
+const_assert TRACE_TASK_SLOT == 0u && TRACE_TASK_OP_TENANT == 1u && TRACE_TASK_OUTCOME == 2u &&
+    TRACE_TASK_PARENT == 3u && TRACE_HEAD_GROUP == 0u && TRACE_HEAD_START == 1u &&
+    TRACE_HEAD_END == 2u && TRACE_HEAD_LANE == 3u && TRACE_RECORD_WORDS == 2u * TRACE_VEC_WORDS;
+const_assert (TRACE_FAULT_MASK << TRACE_FAULT_SHIFT) < (1u << TRACE_OFFSET_SHIFT) &&
+    ((TRACE_OFFSET_SPAN - 1u) << TRACE_OFFSET_SHIFT) >> TRACE_OFFSET_SHIFT == TRACE_OFFSET_SPAN - 1u;
 
 
 var<private> trace_group: u32;
@@ -81,7 +88,9 @@ struct TraceTask {
 
 
 
+
 var<private> trace_start_ticket: u32;
+var<private> trace_offset: u32;
 var<private> trace_claimed: u32;
 var<private> trace_held: TraceTask;
 var<private> trace_holds: bool;
@@ -146,7 +155,7 @@ fn trace_ticket() -> u32 {
 fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
     let parent = trace_parent(slot);
     let task = TraceTask(slot, (op & TRACE_OP_MASK) | (tenant << TRACE_TENANT_SHIFT), start,
-        out.status | (out.fault << TRACE_FAULT_SHIFT), parent);
+        out.status | ((out.fault & TRACE_FAULT_MASK) << TRACE_FAULT_SHIFT) | (trace_offset << TRACE_OFFSET_SHIFT), parent);
     if (WORKGROUP_CLAIMS) {
         trace_held = task;
         trace_holds = true;
@@ -157,13 +166,15 @@ fn trace_record(slot: u32, op: u32, tenant: u32, start: u32, out: Outcome) {
 }
 
 
+
 fn trace_append(r: u32, task: TraceTask, end: u32) {
     if (r >= trace_cap) {
         return;
     }
-    let v = r * TRACE_RECORD_VECS;
-    trace_buf.body[v] = vec4<u32>(task.slot, task.op_tenant, trace_group, trace_lane);
-    trace_buf.body[v + 1u] = vec4<u32>(task.start, end, task.outcome, task.parent);
+    trace_buf.body[r] = vec4<u32>(task.slot, task.op_tenant, task.outcome, task.parent);
+    if ((task.outcome >> TRACE_OFFSET_SHIFT) == 0u) {
+        trace_buf.body[trace_cap + r] = vec4<u32>(trace_group, task.start, end, trace_lane);
+    }
 }
 
 
@@ -196,6 +207,8 @@ fn trace_claim_round(first_try: bool, first: u32, tail: u32, need: u32) {
 
 
 
+
+
 fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need: u32, owned: bool) {
     let at = trace_round_at;
     var held = 0u;
@@ -210,6 +223,7 @@ fn trace_took(lane: u32, first_try: bool, rank: u32, first: u32, tail: u32, need
     let got = trace_got(first, tail, need);
     if (!owned && rank < got) {
         trace_start_ticket = at.x + held + rank;
+        trace_offset = rank % TRACE_OFFSET_SPAN;
     }
     trace_claimed += got;
 }

@@ -62,3 +62,29 @@ const TRACE_TENANT_SHIFT: u32 = 16u;
 const TRACE_FAULT_SHIFT: u32 = 8u;
 
 const TRACE_NO_PARENT: u32 = 0xFFFFFFFFu;
+
+
+
+
+
+
+
+
+
+
+const TRACE_TASK_SLOT: u32 = 0u;
+const TRACE_TASK_OP_TENANT: u32 = 1u;
+const TRACE_TASK_OUTCOME: u32 = 2u;
+const TRACE_TASK_PARENT: u32 = 3u;
+const TRACE_HEAD_GROUP: u32 = 0u;
+const TRACE_HEAD_START: u32 = 1u;
+const TRACE_HEAD_END: u32 = 2u;
+const TRACE_HEAD_LANE: u32 = 3u;
+
+
+const TRACE_FAULT_MASK: u32 = 0xFFFFu;
+
+
+
+const TRACE_OFFSET_SHIFT: u32 = 24u;
+const TRACE_OFFSET_SPAN: u32 = 256u;
