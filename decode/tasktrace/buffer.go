@@ -59,7 +59,7 @@ func Decode(b []byte) (Buffer, error) {
 }
 
 // DecodeInto decodes trace buffer b, in the record layout that attach
-// hosts and capture files write (docs/TRACE.md §8: a record of
+// hosts (docs/TRACE.md §8) and capture files write (§1.1: a record of
 // abi.TraceRecordWords each), into dst, reusing dst.Records. b must be
 // whole words: the header, then whole records, at least Capacity of them
 // (a longer buffer is fine). On error dst is left untouched.
