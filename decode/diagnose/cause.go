@@ -94,12 +94,18 @@ func (e *Evidence) Facts() []Fact { return e.facts[:e.n] }
 
 // Get returns the value of the fact key.
 func (e *Evidence) Get(key string) (float64, bool) {
+	f, ok := e.lookup(key)
+	return f.Value, ok
+}
+
+// lookup returns the fact key (its number or word).
+func (e *Evidence) lookup(key string) (Fact, bool) {
 	for _, f := range e.facts[:e.n] {
 		if f.Key == key {
-			return f.Value, true
+			return f, true
 		}
 	}
-	return 0, false
+	return Fact{}, false
 }
 
 // First is the first cause, or nil when none is active.

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,6 +215,31 @@ func TestTenantStarvationNamesTheHotTenant(t *testing.T) {
 		got = r.step(d, 100)
 	}
 	assert.False(t, got.Has(Starvation), "%v", kinds(got))
+}
+
+// The fix names the hot tenant of the evidence beside it, frame by frame,
+// not the one that was hot when the cause was first seen.
+func TestAStarvationFixFollowsTheHotTenant(t *testing.T) {
+	d, r := New(), newRing(65536, 4)
+	r.queue(2, 3, 300)
+	run := func(hot int) *Cause {
+		var got *Diagnosis
+		for range 15 {
+			r.complete(hot, 1, 5000, 0)
+			r.complete(1-hot, 3, 100, 0)
+			got = r.step(d, 100)
+		}
+		c := got.First()
+		require.NotNil(t, c, "%v", kinds(got))
+		require.Equal(t, Starvation, c.Kind)
+		return c
+	}
+	for _, hot := range []int{0, 1, 0} {
+		c := run(hot)
+		named, _ := c.Evidence.Get("hotTenant")
+		assert.Equal(t, float64(hot), named)
+		assert.Contains(t, c.Fix, "while tenant "+strconv.Itoa(hot)+" takes the claims", "the fix names the evidence's hot tenant")
+	}
 }
 
 func TestPriorityInversionWhenALowerPriorityRuns(t *testing.T) {

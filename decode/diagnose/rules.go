@@ -240,7 +240,7 @@ func (r *rules) priorities(dst []Cause) []Cause {
 		if kind == PriorityInversion {
 			c.Evidence.Add("lowerPriority", float64(runner))
 			c.Evidence.Add("lowerClaims", float64(lower))
-			if r.wantFix(&c) {
+			if r.wantFixNaming(&c, "lowerPriority") {
 				c.Fix = priorityName(p) + " work waits unclaimed while " + priorityName(runner) +
 					" runs: find what holds it (its tenants' masks and quotas, a parked slot at its partition's head)."
 			}
@@ -286,7 +286,7 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 			c.Evidence.Add("p99WaitMs", w.Tenant[t].P99)
 			c.Evidence.Add("oldestAgeMs", w.Tenant[t].OldestAge)
 		}
-		if r.wantFix(&c) {
+		if r.wantFixNaming(&c, "hotTenant") {
 			c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
 				" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
 		}
@@ -317,7 +317,7 @@ func (r *rules) budget(dst []Cause) []Cause {
 	c.Evidence.Add("exhaustedPerFrame", float64(r.cur.exhausted-first.exhausted)/float64(n))
 	c.Evidence.Add("backlogGrowth", float64(r.cur.backlog)-float64(first.backlog))
 	c.Evidence.Add("backlog", float64(r.cur.backlog))
-	if r.wantFix(&c) {
+	if r.wantFixNaming(&c, "budget") {
 		c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
 		if r.f.Budget > 0 {
 			c.Fix += " (open({budget: " + strconv.FormatUint(uint64(min(2*r.f.Budget, 1<<16)), 10) + "}))"
@@ -431,7 +431,7 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 		c.Evidence.AddText("topFault", decode.FaultCode(top).String())
 		c.Evidence.Add("topFaultShare", share(float64(codes[top]), float64(logged)))
 	}
-	if r.wantFix(&c) {
+	if r.wantFixNaming(&c, "topFault") {
 		c.Fix = "A large share of completions fault"
 		if logged > 0 {
 			c.Fix += ", most with " + decode.FaultCode(top).String()
@@ -490,6 +490,19 @@ func (d *Diagnoser) publishedAtOld() uint64 { return d.oldest().published }
 func (r *rules) wantFix(c *Cause) bool {
 	i := r.d.find(c.Kind, c.Subject)
 	return i < 0 || r.d.tracked[i].cause.Fix == ""
+}
+
+// wantFixNaming is wantFix for a fix that names the fact key of c's
+// evidence (the hot tenant, the running priority, the top fault): it is worded again
+// when that fact changed, so that the fix never names another tenant or
+// priority than the evidence beside it.
+func (r *rules) wantFixNaming(c *Cause, key string) bool {
+	if r.wantFix(c) {
+		return true
+	}
+	was, _ := r.d.tracked[r.d.find(c.Kind, c.Subject)].cause.Evidence.lookup(key)
+	now, _ := c.Evidence.lookup(key)
+	return was != now
 }
 
 func share(part, whole float64) float64 {
