@@ -83,10 +83,11 @@ func (c *TimelinePanel) ViewText() string {
 	if t == nil {
 		return ""
 	}
-	return fmt.Sprintf("%.4g … %.4g %s", t.Scale(c.view.From), t.Scale(c.view.To), t.Unit())
+	return t.Amount(c.view.From) + " … " + t.Amount(c.view.To) + " (" + t.Amount(c.view.To-c.view.From) + " wide)"
 }
 
-func (c *TimelinePanel) setView(v TimelineView) { c.view = v; c.draws++ }
+// setView shows v, within the whole window.
+func (c *TimelinePanel) setView(v TimelineView) { c.view = v.Within(c.fit); c.draws++ }
 
 // ZoomIn, ZoomOut and FitView change the view around its middle.
 func (c *TimelinePanel) ZoomIn()  { c.setView(c.view.Zoom(0.5, (c.view.From+c.view.To)/2)) }
@@ -167,7 +168,7 @@ func (c *TimelinePanel) LaneRows() []TimelineRow {
 	}
 	for i, l := range t.Lanes {
 		rows[i] = TimelineRow{Key: strconv.Itoa(int(l.Workgroup)), Workgroup: strconv.Itoa(int(l.Workgroup)), Tasks: strconv.Itoa(l.Tasks),
-			Bubble: fmt.Sprintf("%.3g %s", t.Scale(l.Bubble), t.Unit()), Reasons: t.ReasonText(l.Reasons)}
+			Bubble: t.Amount(l.Bubble), Reasons: t.ReasonText(l.Reasons)}
 		if k := first[i]; k >= 0 {
 			x, y := t.Probe(c.view, k, 1)
 			rows[i].Probe = fmt.Sprintf("%.6f,%.1f,%d", x, y, t.Tasks[k].Slot)
@@ -203,7 +204,7 @@ func (c *TimelinePanel) PassText() string {
 			s += fmt.Sprintf(" … (%d more)", len(t.Passes)-8)
 			break
 		}
-		s += fmt.Sprintf(" #%d %.3g %s", i, t.Scale(p.Bubble), t.Unit())
+		s += " #" + strconv.Itoa(i) + " " + t.Amount(p.Bubble)
 		if r := t.ReasonText(p.Reasons); r != "" {
 			s += " (" + r + ")"
 		}

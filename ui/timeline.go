@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ringscope/ringscope/decode"
@@ -143,6 +143,19 @@ func (t *Timeline) Unit() string {
 	return "tickets"
 }
 
+// Amount prints an axis length (or a place on it) with its unit: three
+// digits of µs below a millisecond, then ms or s (MS); whole tickets on a
+// logical axis.
+func (t *Timeline) Amount(v float64) string {
+	if t.Axis != "ns" {
+		return Thousands(uint64(max(v, 0)+0.5)) + " tickets"
+	}
+	if us := t.Scale(v); us < 999.5 {
+		return strconv.FormatFloat(us, 'g', 3, 64) + " µs"
+	}
+	return MS(v / 1e6)
+}
+
 // Scale converts an axis value to Unit.
 func (t *Timeline) Scale(v float64) float64 {
 	if t.Axis == "ns" {
@@ -160,7 +173,7 @@ func (t *Timeline) ReasonText(m map[string]float64) string {
 	sort.Slice(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] || m[keys[i]] == m[keys[j]] && keys[i] < keys[j] })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %.3g %s", k, t.Scale(m[k]), t.Unit())
+		parts[i] = k + " " + t.Amount(m[k])
 	}
 	return strings.Join(parts, ", ")
 }
@@ -188,6 +201,22 @@ func (v TimelineView) Zoom(f, at float64) TimelineView {
 
 // Pan moves v by d axis units.
 func (v TimelineView) Pan(d float64) TimelineView { return TimelineView{v.From + d, v.To + d} }
+
+// Within keeps v inside whole (the timeline's fit): no wider than it, and
+// moved back inside it when a pan or a zoom took it past an end, so that
+// the view never shows time before the first pass or after the last.
+func (v TimelineView) Within(whole TimelineView) TimelineView {
+	w := v.To - v.From
+	switch {
+	case w >= whole.To-whole.From:
+		return whole
+	case v.From < whole.From:
+		return TimelineView{whole.From, whole.From + w}
+	case v.To > whole.To:
+		return TimelineView{whole.To - w, whole.To}
+	}
+	return v
+}
 
 // Geometry of the panel's canvas: a band per workgroup, at least
 // TimelineLaneHeight CSS px and 3 px a thread row, unless the bands would
@@ -259,15 +288,18 @@ func (t *Timeline) Probe(v TimelineView, i, w int) (x, y float64) {
 func (t *Timeline) rowHeight() float64 { return float64(t.BandHeight()) / float64(max(t.Width, 1)) }
 
 var (
-	colTask   = ColLine
-	colFault  = ColBad
-	colYield  = ColWarn
-	colBubble = RGBA{0x5a, 0x1d, 0x1d, 0xff}
-	colLaneBg = RGBA{0x16, 0x1b, 0x22, 0xff}
+	colTask     = ColLine
+	colFault    = ColBad
+	colYield    = ColWarn
+	colBubble   = RGBA{0x5a, 0x1d, 0x1d, 0xff}
+	colLaneBg   = RGBA{0x16, 0x1b, 0x22, 0xff}
+	colLaneIdle = RGBA{0x12, 0x16, 0x1c, 0xff}
 )
 
 // TimelinePainter draws t in view: per lane a band, its bubbles shaded,
-// its tasks as bars, one row per thread of the band.
+// its tasks as bars, one row per thread of the band. Only a pass's idle
+// time is a bubble: between two passes no drain runs, and the bands are
+// left plain there.
 type TimelinePainter struct {
 	T    *Timeline
 	View TimelineView
@@ -287,9 +319,17 @@ func (p TimelinePainter) Paint(r *Raster) {
 		return int(y0), int(y0 + float64(bh)*sy)
 	}
 	x := func(a float64) int { return int(p.View.X(a, r.W)) }
-	for l := range t.Lanes {
-		y0, y1 := band(l)
-		r.Rect(0, y0, r.W-1, y1-1, colBubble) // idle until a task covers it
+	r.Fill(colLaneIdle) // no pass runs
+	for i := range t.Passes {
+		if x0, x1 := x(t.Passes[i].Begin), x(t.Passes[i].End); x1 >= 0 && x0 < r.W {
+			r.Rect(max(x0, 0), 0, min(x1, r.W-1), r.H-1, colBubble) // idle in a pass until a task covers it
+		}
+	}
+	for l := range t.Lanes { // the gaps between the bands
+		_, y1 := band(l)
+		if next, _ := band(l + 1); next > y1 {
+			r.Rect(0, y1, r.W-1, min(next, r.H)-1, ColBackground)
+		}
 	}
 	width := max(t.Width, 1)
 	for i := range t.Tasks {

@@ -74,3 +74,54 @@ func TestTimelineHitAndView(t *testing.T) {
 	assert.Equal(t, colTask, r.At(int(px), int(py)), "a DONE one blue")
 	assert.Equal(t, colBubble, r.At(100, 2), "a bubble is shaded")
 }
+
+// Between two passes no drain runs: the bands are plain there, not shaded
+// as a bubble, so the canvas agrees with the bubbles the rows sum.
+func TestTimelineShadesBubblesOnlyInPasses(t *testing.T) {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{
+		{First: 0, End: 4, BeginNS: 1000, EndNS: 2000, Timed: true},
+		{First: 4, End: 8, BeginNS: 9000, EndNS: 10000, Timed: true},
+	}
+	recs := []tasktrace.Record{
+		{Slot: 1, Opcode: abi.OpNop, Workgroup: 0, Lane: 0, Start: 0, End: 3, Status: decode.StatusDone, Parent: none},
+		{Slot: 2, Opcode: abi.OpNop, Workgroup: 0, Lane: 0, Start: 4, End: 5, Status: decode.StatusDone, Parent: none},
+	}
+	tl := BuildTimeline(1, passes, []bool{false, false}, recs, decode.OpcodeName)
+	require.Len(t, tl.Passes, 2)
+	v := tl.Fit()
+	const w = 1000
+	var r Raster
+	r.Resize(w, tl.Height())
+	TimelinePainter{T: tl, View: v}.Paint(&r)
+	between := int(v.X((tl.Passes[0].End+tl.Passes[1].Begin)/2, w))
+	assert.Equal(t, colLaneIdle, r.At(between, 2), "no pass runs: not a bubble")
+	after := int(v.X(tl.Passes[1].End, w)) - 2 // the second pass's task ended at ticket 5 of 4…7
+	assert.Equal(t, colBubble, r.At(after, 2), "idle inside a pass is a bubble")
+	assert.Greater(t, tl.Lanes[0].Bubble, 0.0)
+}
+
+func TestTimelineViewStaysWithinTheWindow(t *testing.T) {
+	whole := TimelineView{100, 200}
+	assert.Equal(t, whole, TimelineView{0, 1000}.Within(whole), "zoomed out past the window: the window")
+	assert.Equal(t, TimelineView{100, 150}, TimelineView{80, 130}.Within(whole), "panned before the first pass")
+	assert.Equal(t, TimelineView{150, 200}, TimelineView{170, 220}.Within(whole), "panned past the last")
+	assert.Equal(t, TimelineView{120, 140}, TimelineView{120, 140}.Within(whole))
+	v := whole
+	for range 30 {
+		v = v.Zoom(2, (v.From+v.To)/2).Within(whole)
+	}
+	assert.Equal(t, whole, v, "zooming out stops at the window")
+}
+
+func TestTimelineAmounts(t *testing.T) {
+	ns := &Timeline{Axis: "ns"}
+	assert.Equal(t, "0.55 µs", ns.Amount(550))
+	assert.Equal(t, "0 µs", ns.Amount(0))
+	assert.Equal(t, "999 µs", ns.Amount(999_000))
+	assert.Equal(t, "1.000 ms", ns.Amount(999_600))
+	assert.Equal(t, "111 ms", ns.Amount(1.114e8), "no exponent")
+	assert.Equal(t, "12.3 s", ns.Amount(12.3e9))
+	tickets := &Timeline{Axis: "tickets"}
+	assert.Equal(t, "1,024 tickets", tickets.Amount(1023.6))
+}
