@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vugu/vugu"
+	js "github.com/vugu/vugu/js"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/settings"
@@ -23,12 +24,37 @@ type SettingsForm struct {
 	draft   settings.Settings
 	applied settings.Settings
 	seeded  bool
+	// resets counts the draft's resets (a Revert, a preset, new applied
+	// settings), synced those the inputs show (sync).
+	resets, synced int
 }
 
 // Compute keeps the draft in step with the applied settings.
 func (c *SettingsForm) Compute() {
 	if !c.seeded || c.Applied != c.applied {
 		c.applied, c.draft, c.seeded = c.Applied, c.Applied, true
+		c.resets++
+	}
+}
+
+// sync (the form's vg-js-populate, after the render set its inputs'
+// attributes) makes the inputs show the draft after a reset of it: an
+// input a person typed in shows its own text, whatever its value
+// attribute says since, and a menu its own choice. Edits in progress are
+// left alone: only a reset writes.
+func (c *SettingsForm) sync(form js.Value) {
+	if c.synced == c.resets {
+		return
+	}
+	c.synced = c.resets
+	els := form.Call("querySelectorAll", "input, option[selected]")
+	for i := range els.Length() {
+		el := els.Index(i)
+		if el.Get("tagName").String() == "OPTION" {
+			el.Get("parentElement").Set("value", el.Get("value").String())
+		} else {
+			el.Set("value", el.Call("getAttribute", "value").String()) // every input has one
+		}
 	}
 }
 
@@ -78,6 +104,7 @@ func (c *SettingsForm) SelectPreset(ev vugu.DOMEvent) { c.LoadPreset(ev.PropStri
 func (c *SettingsForm) LoadPreset(name string) {
 	if p, ok := settings.PresetByName(name); ok {
 		c.draft = p.Settings
+		c.resets++
 	}
 }
 
@@ -211,7 +238,7 @@ func (c *SettingsForm) Apply() {
 }
 
 // Revert discards the edits.
-func (c *SettingsForm) Revert() { c.draft = c.applied }
+func (c *SettingsForm) Revert() { c.draft, c.resets = c.applied, c.resets+1 }
 
 // badReadback is a readback the form could not parse: no mode, so the
 // settings' validation refuses it.

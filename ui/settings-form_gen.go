@@ -17,6 +17,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel panel-settings"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
+	vgn.JSPopulateHandler = vugu.JSValueFunc(func(value js.Value) { c.sync(value) })
 	{
 		vgparent := vgn
 		_ = vgparent

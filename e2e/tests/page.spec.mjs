@@ -397,6 +397,35 @@ test('the settings form applies a new ring size and refuses an invalid one', asy
   await expect(slotsInput).toHaveValue('1024');
 });
 
+// Revert and a preset put the draft's values in the inputs, also in those
+// a person typed in: their value attribute alone no longer shows there.
+test('revert and a preset show their values in inputs the person edited', async ({ page }) => {
+  await gotoReady(page, '?preset=stall');
+  await waitFrames(page, 1);
+  const sub = page.locator('.panel-settings .panel-sub');
+  const budget = page.getByTestId('setting-budget');
+  const tenants = page.getByTestId('setting-tenants');
+  for (const [input, text] of [[budget, '7'], [tenants, '3']]) {
+    await input.fill(text);
+    await input.dispatchEvent('change');
+  }
+  await expect(sub).toHaveText('edited, not applied');
+  await page.getByRole('button', { name: 'Revert' }).click();
+  await expect(sub).toHaveText('applied');
+  await expect(budget).toHaveValue('64');
+  await expect(tenants).toHaveValue('8');
+
+  await tenants.fill('3');
+  await tenants.dispatchEvent('change');
+  await page.getByTestId('preset').selectOption('nop-flood');
+  await expect(tenants).toHaveValue('1');
+  await expect(page.getByTestId('setting-ringslots')).toHaveValue('65536');
+  await page.getByRole('button', { name: 'Revert' }).click();
+  await expect(page.getByTestId('preset')).toHaveValue('stall');
+  await expect(tenants).toHaveValue('8');
+  await expect(page.getByTestId('setting-ringslots')).toHaveValue('4096');
+});
+
 test('a screenshot of the live dashboard', async ({ page }, testInfo) => {
   test.setTimeout(60_000);
   await page.setViewportSize({ width: 1440, height: 900 });
