@@ -41,14 +41,17 @@ package: static/main.wasm static/wasm_exec.js
 # (numfmt, strconv: tens of numbers a frame), sync, and the Go runtime
 # (frame rate side by side: bench/results-size.md). strings, syscall/js,
 # decode, wgsl/host and wasm/render keep inlining: their loops are
-# per-frame Go work. Sizes and the frame rates measured side by side:
-# bench/results-size.md and bench/results-render.md ("wasm size as served").
+# per-frame Go work. encoding/binary gives its inline bodies to no one:
+# the decoders read words through wgsl/abi's Word, which inlines either
+# way, and the other callers append or read a few words a frame. Sizes and
+# the frame rates measured side by side: bench/results-size.md and
+# bench/results-render.md ("wasm size as served").
 RS := github.com/ringscope/ringscope
 NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/controller wasm/devloss \
 	wasm/jsapi wasm/pace wasm/session wasm/testhooks internal/jsontext settings webgpu \
 	webgpu/megakernel wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose internal/numfmt
 WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l \
-	-gcflags=runtime=-l -gcflags=strconv=-l -gcflags=sync=-l
+	-gcflags=runtime=-l -gcflags=strconv=-l -gcflags=sync=-l -gcflags=encoding/binary=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)

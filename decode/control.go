@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -34,7 +33,7 @@ func decodeControl(dst *ControlSnapshot, control []byte) {
 	var w [abi.ControlMinWords]uint32
 	words := len(control) / abi.WordBytes
 	for i := 0; i < min(words, abi.ControlMinWords); i++ {
-		w[i] = binary.LittleEndian.Uint32(control[i*abi.WordBytes:])
+		w[i] = abi.Word(control, i)
 	}
 
 	dst.Shutdown = w[abi.CtrlShutdown] != 0
@@ -75,7 +74,7 @@ func decodeControl(dst *ControlSnapshot, control []byte) {
 	if words > abi.CtrlObservable {
 		dst.Observable = growUint32(dst.Observable, words-abi.CtrlObservable)
 		for i := range dst.Observable {
-			dst.Observable[i] = binary.LittleEndian.Uint32(control[(abi.CtrlObservable+i)*abi.WordBytes:])
+			dst.Observable[i] = abi.Word(control, abi.CtrlObservable+i)
 		}
 	}
 }

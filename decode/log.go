@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -127,8 +126,8 @@ func DecodeLogInto(dst *Log, log []byte) error {
 		return &DecodeError{Buffer: BufferLog, Offset: n - rem, Msg: fmt.Sprintf(
 			"log length %d bytes is not a %d-byte header and whole %d-byte records", n, headerBytes, recordBytes)}
 	}
-	cursor := binary.LittleEndian.Uint32(log[abi.LogCursor*abi.WordBytes:])
-	capacity := binary.LittleEndian.Uint32(log[abi.LogCapacity*abi.WordBytes:])
+	cursor := abi.Word(log, abi.LogCursor)
+	capacity := abi.Word(log, abi.LogCapacity)
 	held := (n - headerBytes) / recordBytes
 	if uint64(capacity) > uint64(held) {
 		return &DecodeError{Buffer: BufferLog, Offset: n, Msg: fmt.Sprintf(
@@ -148,10 +147,10 @@ func DecodeLogInto(dst *Log, log []byte) error {
 	for i := range dst.Records {
 		r := log[headerBytes+i*recordBytes : headerBytes+(i+1)*recordBytes]
 		dst.Records[i] = LogRecord{
-			Format: binary.LittleEndian.Uint32(r[0:]),
-			Slot:   binary.LittleEndian.Uint32(r[4:]),
-			A:      binary.LittleEndian.Uint32(r[8:]),
-			B:      binary.LittleEndian.Uint32(r[12:]),
+			Format: abi.Word(r, 0),
+			Slot:   abi.Word(r, 1),
+			A:      abi.Word(r, 2),
+			B:      abi.Word(r, 3),
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -95,19 +94,19 @@ func decodeSlots(slots []RingSlotSnapshot, ring []byte) RingOccupancy {
 	var counts [2][abi.StatusCount + 1]uint32
 	for i := range slots {
 		s := ring[i*abi.SlotBytes:][:abi.SlotBytes]
-		st := binary.LittleEndian.Uint32(s[abi.SlotStatus*abi.WordBytes:])
+		st := abi.Word(s, abi.SlotStatus)
 		// Field stores straight into the slice: a composite literal is
 		// built on the stack and copied with wide loads, which stall on
 		// store forwarding and double the cost of the loop.
 		d := &slots[i]
 		d.Index = uint32(i)
 		d.Status = Status(st)
-		d.Opcode = binary.LittleEndian.Uint32(s[abi.SlotOpcode*abi.WordBytes:])
-		d.Tenant = binary.LittleEndian.Uint32(s[abi.SlotTenant*abi.WordBytes:])
-		d.Priority = binary.LittleEndian.Uint32(s[abi.SlotPriority*abi.WordBytes:])
-		d.Args[0] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+0)*abi.WordBytes:])
-		d.Args[1] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+1)*abi.WordBytes:])
-		d.Args[2] = binary.LittleEndian.Uint32(s[(abi.SlotArg0+2)*abi.WordBytes:])
+		d.Opcode = abi.Word(s, abi.SlotOpcode)
+		d.Tenant = abi.Word(s, abi.SlotTenant)
+		d.Priority = abi.Word(s, abi.SlotPriority)
+		d.Args[0] = abi.Word(s, abi.SlotArg0+0)
+		d.Args[1] = abi.Word(s, abi.SlotArg0+1)
+		d.Args[2] = abi.Word(s, abi.SlotArg0+2)
 		counts[i&1][min(st, abi.StatusCount)]++
 	}
 	return occupancyOf(&counts)
@@ -123,7 +122,7 @@ func CountOccupancy(ring []byte) (RingOccupancy, error) {
 	}
 	var counts [2][abi.StatusCount + 1]uint32
 	for i, at := 0, abi.SlotStatus*abi.WordBytes; at < len(ring); i, at = i+1, at+abi.SlotBytes {
-		counts[i&1][min(binary.LittleEndian.Uint32(ring[at:]), abi.StatusCount)]++
+		counts[i&1][min(abi.Word(ring[at:], 0), abi.StatusCount)]++
 	}
 	return occupancyOf(&counts), nil
 }

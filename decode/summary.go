@@ -2,7 +2,6 @@ package decode
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -116,7 +115,7 @@ func (m *StatusMap) Words() []uint32 { return m.words }
 // AppendBytes appends the packed map, as the GPU writes it, to dst.
 func (m *StatusMap) AppendBytes(dst []byte) []byte {
 	for _, w := range m.words {
-		dst = binary.LittleEndian.AppendUint32(dst, w)
+		dst = abi.AppendWord(dst, w)
 	}
 	return dst
 }
@@ -183,7 +182,7 @@ type summaryHeader struct {
 }
 
 func (h *summaryHeader) word(i uint64) uint32 {
-	return binary.LittleEndian.Uint32(h.w[i*abi.WordBytes:])
+	return abi.Word(h.w, int(i))
 }
 
 func summaryErr(off uint64, format string, args ...any) error {
@@ -358,7 +357,7 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 				continue
 			}
 		}
-		m.words[i] = binary.LittleEndian.Uint32(statusMap[i*abi.WordBytes:])
+		m.words[i] = abi.Word(statusMap, i)
 		i++
 	}
 	m.slots = h.slots
@@ -424,7 +423,7 @@ func checkStatusMap(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]ui
 				continue
 			}
 		}
-		x := binary.LittleEndian.Uint64(statusMap[i*abi.WordBytes:])
+		x := uint64(abi.Word(statusMap, i)) | uint64(abi.Word(statusMap, i+1))<<32
 		if c := x & nibbleMask; x == c*nibbleBit0 {
 			if c <= abi.StatusMapUnknown {
 				counts[c] += 2 * abi.StatusMapPerWord
@@ -436,12 +435,12 @@ func checkStatusMap(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]ui
 		countNibbles(x, &counts, &bad)
 	}
 	if i < nw { // an odd last word: its high half reads as EMPTY nibbles
-		countNibbles(uint64(binary.LittleEndian.Uint32(statusMap[i*abi.WordBytes:])), &counts, &bad)
+		countNibbles(uint64(abi.Word(statusMap, i)), &counts, &bad)
 		counts[abi.StatusEmpty] -= abi.StatusMapPerWord
 	}
 	// The last word's padding nibbles, when 0, were counted as EMPTY.
 	pad := uint32(nw)*abi.StatusMapPerWord - slots
-	last := binary.LittleEndian.Uint32(statusMap[(nw-1)*abi.WordBytes:])
+	last := abi.Word(statusMap, nw-1)
 	ok := bad == 0 && (pad == 0 || last>>(abi.StatusMapBits*(abi.StatusMapPerWord-pad)) == 0)
 	counts[abi.StatusEmpty] -= uint64(pad)
 	for code := range counts {
@@ -501,7 +500,7 @@ func countEachNibble(x uint64, counts *[abi.StatusMapUnknown + 1]uint64, bad *ui
 func checkStatusMapSlots(statusMap []byte, slots uint32, occ *[abi.StatusCount + 1]uint32) error {
 	var mapOcc [nibbleMask + 1]uint32
 	for i := 0; i < len(statusMap); i += abi.WordBytes {
-		w := binary.LittleEndian.Uint32(statusMap[i:])
+		w := abi.Word(statusMap[i:], 0)
 		first := uint32(i/abi.WordBytes) * abi.StatusMapPerWord
 		for k := uint32(0); k < abi.StatusMapPerWord; k++ {
 			code := w >> (abi.StatusMapBits * k) & nibbleMask

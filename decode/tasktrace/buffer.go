@@ -103,8 +103,7 @@ func decodeInto(dst *Buffer, b []byte, packed bool) error {
 		return &decode.DecodeError{Buffer: BufferName, Offset: n - (n-HeaderBytes)%RecordBytes, Msg: fmt.Sprintf(
 			"trace length %d bytes is not a %d-byte header and whole %d-byte records", n, HeaderBytes, RecordBytes)}
 	}
-	le := binary.LittleEndian
-	word := func(i int) uint32 { return le.Uint32(b[i*abi.WordBytes:]) }
+	word := func(i int) uint32 { return abi.Word(b, i) }
 	cursor, capacity, clock := word(abi.TraceCursor), word(abi.TraceCapacity), word(abi.TraceClock)
 	held := (n - HeaderBytes) / RecordBytes
 	if uint64(capacity) > uint64(held) {
@@ -189,9 +188,8 @@ func AppendBuffer(dst []byte, clock uint32, recs []Record) []byte {
 	n := uint32(len(recs))
 	var h [abi.TraceHeaderWords]uint32
 	h[abi.TraceCursor], h[abi.TraceCapacity], h[abi.TraceClock] = n, n, clock
-	le := binary.LittleEndian
 	for _, w := range h {
-		dst = le.AppendUint32(dst, w)
+		dst = abi.AppendWord(dst, w)
 	}
 	for i := range recs {
 		r := &recs[i]
@@ -203,7 +201,7 @@ func AppendBuffer(dst []byte, clock uint32, recs []Record) []byte {
 		w[abi.TraceRecOutcome] = uint32(r.Status) | uint32(r.Fault)<<abi.TraceFaultShift
 		w[abi.TraceRecParent] = r.Parent
 		for _, x := range w {
-			dst = le.AppendUint32(dst, x)
+			dst = abi.AppendWord(dst, x)
 		}
 	}
 	return dst
