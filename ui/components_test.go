@@ -161,7 +161,7 @@ func TestWatchdogAndHistory(t *testing.T) {
 	p := WatchdogPanel{Frame: &frame.Frame{Watchdog: w}}
 	assert.True(t, p.Stalled())
 	assert.Contains(t, p.Alert(), "STALL: 10 slots queued")
-	assert.Equal(t, "STALLED", p.Sub())
+	assert.Equal(t, "no verdict · watchdog STALLED", p.Sub(), "the watchdog's word is not a verdict")
 	assert.False(t, (&WatchdogPanel{}).Stalled())
 
 	h := NewHistory()

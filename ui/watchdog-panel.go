@@ -41,7 +41,9 @@ func (c *WatchdogPanel) Stalled() bool {
 	return s != nil && s.Stalled
 }
 
-// Sub states the verdict: the diagnosis's health.
+// Sub states the verdict: the diagnosis's health. A frame without one
+// (an imported capture keeps none but a hang's) says so beside the
+// watchdog's own word, which is not a verdict.
 func (c *WatchdogPanel) Sub() string {
 	if d := c.diagnosis(); d != nil {
 		return HealthWord(d.Health)
@@ -50,7 +52,7 @@ func (c *WatchdogPanel) Sub() string {
 	if s == nil {
 		return "no frame yet"
 	}
-	return HealthLabel(HealthCode(s))
+	return "no verdict · watchdog " + HealthLabel(HealthCode(s))
 }
 
 func (c *WatchdogPanel) diagnosis() *diagnose.Diagnosis {

@@ -74,6 +74,11 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the ha
   expect(info.replaying).toBe(true);
   await expect(page.getByTestId('hang-export')).toHaveCount(0);
   await expect(page.getByTestId('hang-title')).toHaveText(title);
+  // The replay shows the verdict the file keeps, the hang's, in the header
+  // and the watchdog panel: not none, nor the watchdog's own word.
+  await expect(headerStat(page, 'health')).toHaveText('STALLED');
+  await expect(headerStat(page, 'cause')).toContainText('masked-tenant');
+  await expect(page.getByTestId('diagnosis-causes').getByTestId('cause').first()).toHaveAttribute('data-kind', 'masked-tenant');
   expect(await page.getByTestId('timeline-lane').evaluateAll((els) => els.map((e) => `${e.dataset.workgroup}:${e.dataset.tasks}`))).toEqual(kept);
 
   // Back to live, the live ring's hang is on the panel again, export and all.

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -179,6 +181,37 @@ func TestReplay(t *testing.T) {
 	require.NoError(t, r.Decode(1, &d))
 	assert.Empty(t, d.Ring.Slots)
 	assert.True(t, r.Summary(1).Watchdog.Health.Reset)
+}
+
+// A replay of the recording shows the verdict the live page gave each
+// frame: the last change at or before it; a file's replay, none.
+func TestReplayShowsTheRecordedVerdicts(t *testing.T) {
+	c := sample()
+	degraded := []diagnose.Cause{{Kind: diagnose.FaultStorm, Subject: diagnose.NoSubject, Fix: "fix the faults"}}
+	c.Verdicts = []Verdict{
+		{Seq: c.Frames[0].Seq, Health: diagnose.Progressing},
+		{Seq: c.Frames[2].Seq, Health: diagnose.Degraded, Causes: degraded},
+	}
+	r, err := NewReplay(c)
+	require.NoError(t, err)
+	var d Decoded
+	var store frame.Store
+	for i, want := range []diagnose.Health{diagnose.Progressing, diagnose.Progressing, diagnose.Degraded} {
+		f, err := r.Frame(i, &d, &store, 4, 128)
+		require.NoError(t, err)
+		require.NotNil(t, f.Diagnosis, "frame %d", i)
+		assert.Equal(t, want, f.Diagnosis.Health, "frame %d", i)
+	}
+	f, err := r.Frame(2, &d, &store, 4, 128)
+	require.NoError(t, err)
+	assert.Equal(t, "fix the faults", f.Diagnosis.First().Fix)
+
+	c.Verdicts = nil
+	r, err = NewReplay(c)
+	require.NoError(t, err)
+	f, err = r.Frame(1, &d, &store, 4, 128)
+	require.NoError(t, err)
+	assert.Nil(t, f.Diagnosis, "no verdict kept: none shown")
 }
 
 func TestTraceRequiredFields(t *testing.T) {

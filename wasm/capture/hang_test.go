@@ -76,10 +76,17 @@ func TestHangCaptureRoundTrips(t *testing.T) {
 	assert.Equal(t, []any{diagnose.Stalled, []diagnose.Kind{diagnose.MaskedTenant}, uint64(7), 120.5},
 		[]any{got.Hang.Health, got.Hang.Causes, got.Hang.Seq, got.Hang.AtMillis})
 
-	// The replay's trace export draws the window it carries.
+	// The replay shows the hang's verdict on its frame, and draws the
+	// window it carries in its trace export.
 	r, err := NewReplay(c)
 	require.NoError(t, err)
-	assert.NotNil(t, r)
+	var d Decoded
+	var store frame.Store
+	f, err := r.Frame(0, &d, &store, 4, 128)
+	require.NoError(t, err)
+	require.NotNil(t, f.Diagnosis, "a hang capture keeps its verdict")
+	assert.Equal(t, diagnose.Stalled, f.Diagnosis.Health)
+	assert.Equal(t, diagnose.MaskedTenant, f.Diagnosis.First().Kind)
 	tr, err := Trace(c)
 	require.NoError(t, err)
 	assert.Contains(t, string(tr), `"taskRecords":4`)

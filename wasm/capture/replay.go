@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 )
 
@@ -40,6 +41,10 @@ type Summary struct {
 type Replay struct {
 	c         *Capture
 	summaries []Summary
+	// hang is a hang capture's verdict (its task section keeps the health
+	// and the cause kinds), nil for any other; verdict the one shown.
+	hang    *Verdict
+	verdict diagnose.Diagnosis
 	// ring is frame at's ring when a patch made it (ringOf), kept so that
 	// a scrub forward applies only the patches in between.
 	ring []byte
@@ -88,6 +93,13 @@ func NewReplay(c *Capture) (*Replay, error) {
 			Occupancy: d.Ring.Occupancy, RingFrom: from, Compact: !hasSlots(f) && f.Meta.Occupancy != nil,
 			Dispatch: f.Meta.Dispatch, Timings: f.Meta.Timings}
 		s.Watchdog = wd.Observe(f.AtMillis, &d.Ring)
+	}
+	if t := c.Tasks; t != nil && t.Hang != nil {
+		h := &Verdict{Seq: t.Hang.Seq, AtMillis: t.Hang.AtMillis, Health: t.Hang.Health}
+		for _, k := range t.Hang.Causes {
+			h.Causes = append(h.Causes, diagnose.Cause{Kind: k, Subject: diagnose.NoSubject})
+		}
+		r.hang = h
 	}
 	return r, nil
 }

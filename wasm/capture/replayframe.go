@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 )
 
@@ -28,7 +29,25 @@ func (r *Replay) Frame(i int, d *Decoded, store *frame.Store, sketchDepth, sketc
 	if d.HasDispatch {
 		p.Dispatch = &d.Dispatch
 	}
+	if v := r.verdictAt(s.Seq); v != nil {
+		r.verdict = diagnose.Diagnosis{Health: v.Health, Causes: v.Causes}
+		p.Diagnosis = &r.verdict
+	}
 	return store.Assemble(&p), nil
+}
+
+// verdictAt is the verdict the live page gave at frame seq, as the
+// capture keeps it: the last change at or before seq of a recording's
+// verdicts, or a hang capture's; nil when it holds none (a file keeps no
+// verdicts but a hang's).
+func (r *Replay) verdictAt(seq uint64) *Verdict {
+	vs := r.c.Verdicts
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].Seq <= seq {
+			return &vs[i]
+		}
+	}
+	return r.hang
 }
 
 // History is light frames of the up to n frames before frame i, oldest

@@ -7,8 +7,10 @@ import (
 // Verdict is the diagnosis at one frame where it changed: the health or
 // the set of active causes. A capture's Verdicts are the live page's, in
 // frame order; the trace marks each with an instant event and the
-// metrics report the newest. They are not written to .rscap files (a
-// replayed capture has no host facts to be diagnosed with).
+// metrics report the newest; a replay of the recording shows the one in
+// force at each frame (Replay.Frame). They are not written to .rscap
+// files (a replayed capture has no host facts to be diagnosed with), but
+// a hang capture's task section keeps the hang's health and cause kinds.
 type Verdict struct {
 	Seq      uint64
 	AtMillis float64
