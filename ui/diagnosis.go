@@ -49,7 +49,11 @@ func EvidenceText(e *diagnose.Evidence) string {
 		if i > 0 {
 			b.WriteString(" · ")
 		}
-		b.WriteString(f.Key)
+		key := f.Key
+		if f.Text == "" && strings.HasSuffix(key, "Ms") {
+			key = key[:len(key)-2] // its value says its unit: "age 11.8 s", not "ageMs 11.8 s"
+		}
+		b.WriteString(key)
 		b.WriteByte(' ')
 		b.WriteString(factValue(f))
 	}

@@ -34,7 +34,7 @@ func TestTheHeaderAndPanelShowTheDiagnosis(t *testing.T) {
 	rows := (&WatchdogPanel{Frame: f}).Causes()
 	assert.Len(t, rows, 1)
 	assert.Equal(t, "masked-tenant", rows[0].Kind)
-	assert.Equal(t, "slots 1,812 · share 100.0% · ageMs 1500 ms", rows[0].Evidence)
+	assert.Equal(t, "slots 1,812 · share 100.0% · age 1500 ms", rows[0].Evidence)
 
 	op := diagnose.Cause{Kind: diagnose.FaultStorm, Subject: diagnose.OpcodeSubject(0x101, "SPIN")}
 	assert.Equal(t, "fault-storm · SPIN (0x101)", CauseTitle(&op))

@@ -69,7 +69,7 @@ func (c *TimelinePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent := vgn
 			_ = vgparent
 			vgn = vgEl(vgparent, "thead")
-			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth\x3Eworkgroup\x3C/th\x3E\x3Cth\x3Etasks\x3C/th\x3E\x3Cth\x3Ebubbles\x3C/th\x3E\x3Cth\x3Eby reason\x3C/th\x3E\x3C/tr\x3E"))
+			vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth\x3Eworkgroup\x3C/th\x3E\x3Cth class=\"num\"\x3Etasks\x3C/th\x3E\x3Cth class=\"num\"\x3Ebubbles\x3C/th\x3E\x3Cth\x3Eby reason\x3C/th\x3E\x3C/tr\x3E"))
 			vgn = vgEl(vgparent, "tbody")
 			{
 				vgparent := vgn

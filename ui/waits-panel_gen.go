@@ -42,7 +42,7 @@ func (c *WaitsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgEl(vgparent, "thead")
-					vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\t\x3Cth title=\"priority level, 0 CRITICAL … 4 IDLE\"\x3Eprio\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"items published and not yet ended (parked ones included)\"\x3Ewaiting\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"age of the oldest item still waiting\"\x3Eoldest\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"median wait of the items that ended\"\x3Ep50\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"99th percentile wait of the items that ended\"\x3Ep99\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"longest wait of the items that ended\"\x3Emax\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"items that ended (DONE or FAULT)\"\x3Eended\x3C/th\x3E\n\t\t\t\x3C/tr\x3E"))
+					vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\t\x3Cth title=\"priority level, 0 CRITICAL … 4 IDLE\"\x3Eprio\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"items published and not yet ended (parked ones included)\"\x3Ewaiting\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"age of the oldest item still waiting\"\x3Eoldest\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"median wait of the items that ended\"\x3Ep50\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"99th percentile wait of the items that ended\"\x3Ep99\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"longest wait of the items that ended\"\x3Emax\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"items that ended (DONE or FAULT)\"\x3Eended\x3C/th\x3E\n\t\t\t\x3C/tr\x3E"))
 					vgn = vgEl(vgparent, "tbody")
 					{
 						vgparent := vgn
@@ -81,7 +81,7 @@ func (c *WaitsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgEl(vgparent, "thead")
-					vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\t\x3Cth title=\"tenant id (the tenants that published)\"\x3Eten\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"items published and not yet ended (parked ones included)\"\x3Ewaiting\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"age of the oldest item still waiting\"\x3Eoldest\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"median wait of the items that ended\"\x3Ep50\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"99th percentile wait of the items that ended\"\x3Ep99\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"longest wait of the items that ended\"\x3Emax\x3C/th\x3E\n\t\t\t\t\x3Cth title=\"items that ended (DONE or FAULT)\"\x3Eended\x3C/th\x3E\n\t\t\t\x3C/tr\x3E"))
+					vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\n\t\t\t\t\x3Cth title=\"tenant id (the tenants that published)\"\x3Eten\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"items published and not yet ended (parked ones included)\"\x3Ewaiting\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"age of the oldest item still waiting\"\x3Eoldest\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"median wait of the items that ended\"\x3Ep50\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"99th percentile wait of the items that ended\"\x3Ep99\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"longest wait of the items that ended\"\x3Emax\x3C/th\x3E\n\t\t\t\t\x3Cth class=\"num\" title=\"items that ended (DONE or FAULT)\"\x3Eended\x3C/th\x3E\n\t\t\t\x3C/tr\x3E"))
 					vgn = vgEl(vgparent, "tbody")
 					{
 						vgparent := vgn
