@@ -76,6 +76,7 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the ha
   await expect(page.getByTestId('hang-title')).toHaveText(title);
   // The replay shows the verdict the file keeps, the hang's, in the header
   // and the watchdog panel: not none, nor the watchdog's own word.
+  await expect(headerStat(page, 'replay')).toHaveText('import');
   await expect(headerStat(page, 'health')).toHaveText('STALLED');
   await expect(headerStat(page, 'cause')).toContainText('masked-tenant');
   await expect(page.getByTestId('diagnosis-causes').getByTestId('cause').first()).toHaveAttribute('data-kind', 'masked-tenant');
@@ -83,6 +84,7 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the ha
 
   // Back to live, the live ring's hang is on the panel again, export and all.
   await page.evaluate(() => ringscope.live());
+  await expect(headerStat(page, 'preset')).toHaveText('stall');
   await expect(page.getByTestId('hang-export')).toHaveCount(1);
   await expect(page.getByTestId('hang-title')).toHaveText(title);
   // A capture without a trace window (another page's, untraced) replays with
