@@ -242,6 +242,33 @@ func TestAStarvationFixFollowsTheHotTenant(t *testing.T) {
 	}
 }
 
+// With the claims spread over the other tenants, none of them is to blame:
+// the fix names no quota, and names one again when a tenant takes most.
+func TestAStarvationFixNamesAQuotaOnlyForADominantTenant(t *testing.T) {
+	d, r := New(), newRing(65536, 4)
+	r.queue(2, 3, 300)
+	run := func(claims [4]uint32) *Cause {
+		var got *Diagnosis
+		for range 15 {
+			for tenant, n := range claims {
+				if n > 0 {
+					r.complete(tenant, 1, n, 0)
+				}
+			}
+			got = r.step(d, 100)
+		}
+		c := got.First()
+		require.NotNil(t, c, "%v", kinds(got))
+		require.Equal(t, Starvation, c.Kind)
+		return c
+	}
+	c := run([4]uint32{1000, 900, 0, 800})
+	assert.NotContains(t, c.Fix, "quota", "three tenants share the claims")
+	assert.Contains(t, c.Fix, "other tenants' work is claimed")
+	c = run([4]uint32{5000, 100, 0, 100})
+	assert.Contains(t, c.Fix, "give tenant 0 a quota", "tenant 0 takes most claims")
+}
+
 func TestPriorityInversionWhenALowerPriorityRuns(t *testing.T) {
 	d, r := New(), newRing(65536, 4)
 	r.queue(0, abi.PriorityCritical, 50)

@@ -286,9 +286,17 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 			c.Evidence.Add("p99WaitMs", w.Tenant[t].P99)
 			c.Evidence.Add("oldestAgeMs", w.Tenant[t].OldestAge)
 		}
-		if r.wantFixNaming(&c, "hotTenant") {
-			c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
-				" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+		// A quota is the fix only when one tenant takes most claims; with
+		// the claims spread, what holds this tenant is its own.
+		dominant := 2*hotClaims > total
+		if r.wantFixNaming(&c, "hotTenant") || r.wasDominant(&c) != dominant {
+			if dominant {
+				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
+					" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+			} else {
+				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while other tenants' work is claimed: " +
+					"find what holds it (its priority below theirs, a parked slot at its partition's head) or give it a higher priority."
+			}
 		}
 		dst = append(dst, c)
 	}
@@ -503,6 +511,17 @@ func (r *rules) wantFixNaming(c *Cause, key string) bool {
 	was, _ := r.d.tracked[r.d.find(c.Kind, c.Subject)].cause.Evidence.lookup(key)
 	now, _ := c.Evidence.lookup(key)
 	return was != now
+}
+
+// wasDominant reports whether c's tracked cause (a tenant's starvation)
+// had a hot tenant with most of the claims.
+func (r *rules) wasDominant(c *Cause) bool {
+	i := r.d.find(c.Kind, c.Subject)
+	if i < 0 {
+		return false
+	}
+	hot, _ := r.d.tracked[i].cause.Evidence.Get("hotShare")
+	return hot > 0.5
 }
 
 func share(part, whole float64) float64 {
