@@ -501,9 +501,9 @@ func (r *rules) wantFix(c *Cause) bool {
 }
 
 // wantFixNaming is wantFix for a fix that names the fact key of c's
-// evidence (the hot tenant, the running priority, the top fault): it is worded again
-// when that fact changed, so that the fix never names another tenant or
-// priority than the evidence beside it.
+// evidence (the hot tenant, the running priority, the budget, the top
+// fault): it is worded again when that fact changed, so that the fix
+// never names another tenant or priority than the evidence beside it.
 func (r *rules) wantFixNaming(c *Cause, key string) bool {
 	if r.wantFix(c) {
 		return true
