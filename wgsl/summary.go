@@ -1,7 +1,6 @@
 package wgsl
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
@@ -42,7 +41,7 @@ func (p SummaryParams) AppendBytes(dst []byte) []byte {
 	w[abi.SparamWindowCapacity], w[abi.SparamWindowOpcodes] = p.WindowCapacity, uint32(len(p.WindowOpcodes))
 	copy(w[abi.SparamOpcodeList:], p.WindowOpcodes)
 	for _, v := range w {
-		dst = binary.LittleEndian.AppendUint32(dst, v)
+		dst = abi.AppendWord(dst, v)
 	}
 	return dst
 }

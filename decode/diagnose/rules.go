@@ -289,7 +289,7 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 		// A quota is the fix only when one tenant takes most claims; with
 		// the claims spread, what holds this tenant is its own.
 		dominant := 2*hotClaims > total
-		if r.wantFixNaming(&c, "hotTenant") || r.wasDominant(&c) != dominant {
+		if r.wantFixNaming(&c, "hotTenant") || (r.trackedFact(&c, "hotShare").Value > 0.5) != dominant {
 			if dominant {
 				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
 					" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
@@ -505,23 +505,19 @@ func (r *rules) wantFix(c *Cause) bool {
 // fault): it is worded again when that fact changed, so that the fix
 // never names another tenant or priority than the evidence beside it.
 func (r *rules) wantFixNaming(c *Cause, key string) bool {
-	if r.wantFix(c) {
-		return true
-	}
-	was, _ := r.d.tracked[r.d.find(c.Kind, c.Subject)].cause.Evidence.lookup(key)
 	now, _ := c.Evidence.lookup(key)
-	return was != now
+	return r.wantFix(c) || r.trackedFact(c, key) != now
 }
 
-// wasDominant reports whether c's tracked cause (a tenant's starvation)
-// had a hot tenant with most of the claims.
-func (r *rules) wasDominant(c *Cause) bool {
+// trackedFact is the fact key of c's (kind, subject) as tracked from the
+// frames before; the zero Fact when none is tracked.
+func (r *rules) trackedFact(c *Cause, key string) Fact {
 	i := r.d.find(c.Kind, c.Subject)
 	if i < 0 {
-		return false
+		return Fact{}
 	}
-	hot, _ := r.d.tracked[i].cause.Evidence.Get("hotShare")
-	return hot > 0.5
+	f, _ := r.d.tracked[i].cause.Evidence.lookup(key)
+	return f
 }
 
 func share(part, whole float64) float64 {

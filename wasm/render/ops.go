@@ -1,7 +1,5 @@
 package render
 
-import "encoding/binary"
-
 // The instruction buffer: a sequence of ops, each one byte of code and its
 // operands, ended by opEnd. Operands are little-endian uint32s (node ids,
 // symbol numbers, flags) and strings (a uint32 byte length, then UTF-8).
@@ -65,7 +63,10 @@ func (e *encoder) reset() { e.buf = e.buf[:0] }
 
 func (e *encoder) u8(b byte) { e.buf = append(e.buf, b) }
 
-func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+// u32 appends v little-endian. Its own shifts, not encoding/binary's,
+// which the page builds without inlining (the Makefile): an operand is
+// written per node and attribute every frame.
+func (e *encoder) u32(v uint32) { e.buf = append(e.buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24)) }
 
 func (e *encoder) str(s string) {
 	e.u32(uint32(len(s)))
