@@ -19,6 +19,7 @@ type DecodeScratch struct {
 	table   []int32 // open-addressed window index: 1 + index into Windows, 0 = free
 	// summaryWins holds a summary's windows while DecodeSummaryInto checks them.
 	summaryWins []WindowTelemetry
+	sortBuf     []WindowTelemetry // runsort's buffer for the windows
 }
 
 // DecodeInto strictly decodes control and ring into dst, reusing dst's

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/ringscope/ringscope/internal/runsort"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -329,7 +330,7 @@ func DecodeSummaryInto(dst *RingTelemetry, scratch *DecodeScratch, control, summ
 	if used != h.entries {
 		return summaryErr(abi.SumWindowEntries*abi.WordBytes, "%d window entries in use, the header says %d", used, h.entries)
 	}
-	slices.SortFunc(wins, compareWindows)
+	scratch.sortBuf = runsort.Func(wins, scratch.sortBuf, compareWindows)
 	for i := 1; i < len(wins); i++ {
 		if compareWindows(wins[i-1], wins[i]) == 0 {
 			return summaryErr(h.windows*abi.WordBytes, "two window entries for ticket %d, opcode %#x", wins[i].Ticket, wins[i].Opcode)

@@ -8,6 +8,6 @@
 // `heapsort.Func` row of "wasm size as served"). It is for the cold sorts: opcode
 // sets, feature names, shader overrides, sorted once per open. Hot sorts
 // of nearly sorted data (the decoder's windows, the publisher's dirty
-// ranges) keep slices.SortFunc, whose pdqsort finishes them in about one
-// pass where a heapsort always does n log n.
+// ranges) use internal/runsort, which merges their few runs in a pass or
+// two where a heapsort always does n log n.
 package heapsort

@@ -2,8 +2,8 @@ package host
 
 import (
 	"cmp"
-	"slices"
 
+	"github.com/ringscope/ringscope/internal/runsort"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -48,9 +48,12 @@ func (r ByteRange) Len() int { return r.End - r.Start }
 // range per item to sort, every frame.
 // Its slice is reused, so the hot path does not allocate once it has grown.
 type dirtySet struct {
-	r     []ByteRange
-	clean bool // r is sorted and coalesced
+	r       []ByteRange
+	sortBuf []ByteRange // runsort's buffer for r
+	clean   bool        // r is sorted and coalesced
 }
+
+func compareStarts(a, b ByteRange) int { return cmp.Compare(a.Start, b.Start) }
 
 // mergeWindow is how many of the latest ranges markWords tries to merge
 // with: more than the priority partitions, so each partition's run stays
@@ -83,8 +86,8 @@ func (d *dirtySet) ranges() []ByteRange {
 		d.clean = true
 		return d.r
 	}
-	// pdqsort: ranges arrive in publish order, nearly sorted.
-	slices.SortFunc(d.r, func(a, b ByteRange) int { return cmp.Compare(a.Start, b.Start) })
+	// runsort: ranges arrive in publish order, a few interleaved runs.
+	d.sortBuf = runsort.Func(d.r, d.sortBuf, compareStarts)
 	out := d.r[:1]
 	for _, r := range d.r[1:] {
 		last := &out[len(out)-1]
