@@ -73,7 +73,7 @@ var projectRules = map[string][]string{
 
 // leafPackages import nothing of the project, so any package may import
 // them.
-var leafPackages = []string{"internal/heapsort", "internal/runsort", "internal/jsontext", "internal/loghist", "internal/numfmt", "internal/pushlabel", "internal/wasmdata", "wgsl/abi/spawn"}
+var leafPackages = []string{"internal/heapsort", "internal/nocompare", "internal/runsort", "internal/jsontext", "internal/loghist", "internal/numfmt", "internal/pushlabel", "internal/wasmdata", "wgsl/abi/spawn"}
 
 // jsBoundary are the packages through which Go calls JavaScript.
 var jsBoundary = []string{"syscall/js", "github.com/vugu/vugu/js", "github.com/gowebapi/webapi/core/js"}

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"math"
 	"math/bits"
 
@@ -171,6 +172,8 @@ type LaunchRequest struct {
 // LaunchRecommendation is the policy's plan for one launch (reference §7.3,
 // with the geometry of PROTOCOL §6).
 type LaunchRecommendation struct {
+	_ nocompare.T
+
 	// WorkgroupSizeX is the workgroup width: a power of two within the
 	// adapter's limits, never the worker count.
 	WorkgroupSizeX uint32

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -34,6 +35,8 @@ type RingTelemetry struct {
 // whoever knows the kernel (the page's API results, as its metrics export
 // labels them); the buffers do not say it, so decoders leave it empty.
 type Metric struct {
+	_ nocompare.T
+
 	Opcode uint32
 	Count  uint32
 	Name   string `json:",omitempty"`
@@ -237,6 +240,8 @@ func (w WindowTelemetry) Active() bool {
 // §5.5): queue, idle, fairness and drain counters. Densities are in basis
 // points (1/10000), idle share in parts per million.
 type RuntimeCounters struct {
+	_ nocompare.T
+
 	TotalSlots            uint32
 	QueueDepth            uint32
 	GPUIdleSlots          uint32
@@ -257,6 +262,8 @@ type RuntimeCounters struct {
 // host re-initialised the ring in between (GENERATION changed, or the done
 // counter moved backwards); a reset is never a stall.
 type WatchdogSnapshot struct {
+	_ nocompare.T
+
 	DoneDelta      uint32
 	QueueDepth     uint32
 	FaultSlots     uint32

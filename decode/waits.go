@@ -1,5 +1,7 @@
 package decode
 
+import "github.com/ringscope/ringscope/internal/nocompare"
+
 import "github.com/ringscope/ringscope/wgsl/abi"
 
 // WaitTimes is what the host measured of queue waits: per tenant and per
@@ -8,6 +10,8 @@ import "github.com/ringscope/ringscope/wgsl/abi"
 // The ring's buffers do not hold publish times, so only the host that
 // published (not a decoded dump) can fill it.
 type WaitTimes struct {
+	_ nocompare.T
+
 	Tenant   [abi.TenantSlots]WaitStats
 	Priority [abi.PriorityLevels]WaitStats
 }
@@ -16,6 +20,8 @@ type WaitTimes struct {
 // milliseconds of the page's clock; a zero Count means no item of it
 // ended yet (the quantiles are then 0).
 type WaitStats struct {
+	_ nocompare.T
+
 	// Count is the number of items whose wait ended (DONE or FAULT).
 	Count uint64
 	// P50, P99 and Max summarise those waits; Sum is their sum (a

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,11 +13,6 @@ import (
 	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
-
-// noCompare, as a struct's first field, makes the struct not comparable
-// with ==, so the compiler writes no equality function for it (ui's
-// noCompare says why that matters for main.wasm).
-type noCompare [0]func()
 
 // AdapterInfo describes the WebGPU adapter and device (the page's components
 // cannot import the webgpu binding, so the composition root copies it here).
@@ -38,7 +34,7 @@ type AdapterInfo struct {
 
 // Limit is one named WebGPU limit.
 type Limit struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name  string
 	Value uint64
@@ -93,7 +89,7 @@ const (
 
 // Preset is a named workload with its settings.
 type Preset struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Title, Description string
 	Settings                 Settings
@@ -162,7 +158,7 @@ func PresetByName(name string) (Preset, bool) {
 
 // FieldError is one validation message of the settings form.
 type FieldError struct {
-	_ noCompare
+	_ nocompare.T
 
 	Field, Message string
 }
@@ -214,7 +210,39 @@ func (s Settings) Validate() []FieldError {
 	default:
 		add("Readback", "readback must be auto, summary or full")
 	}
+	if len(errs) == 0 {
+		errs = s.checkPreset(errs)
+	}
 	return errs
+}
+
+// checkPreset appends why s's ring is too small for s's preset: a
+// backlog preset's backlog, an eighth of the ring, must outlast a frame's
+// claims at the least budget (wgsl/workload's launch.go). A budget the
+// person set is theirs, even one that drains the backlog (the diagnosis
+// then shows what runs); one they did not follows the ring (FitBudget).
+func (s Settings) checkPreset(errs []FieldError) []FieldError {
+	p, ok := workload.PresetByName(s.Preset)
+	l := s.Launch()
+	if lo, hi := p.Budgets(l); ok && l.Workers != 0 && lo > hi {
+		errs = append(errs, FieldError{Field: "RingSlots", Message: p.Name + " needs at least " + numfmt.Thousands(p.MinSlots(l)) +
+			" slots at this width and worker cap: its backlog, an eighth of the ring, must outlast a frame's claims"})
+	}
+	return errs
+}
+
+// FitBudget sets the budget to the preset's on s's ring, width and worker
+// cap: a backlog preset's own budget would drain the backlog of a ring
+// smaller than its own (workload.Preset.BudgetAt).
+func (s *Settings) FitBudget() {
+	if p, ok := workload.PresetByName(s.Preset); ok {
+		s.Budget = int(p.BudgetAt(s.Launch()))
+	}
+}
+
+// Launch is what a frame of s's ring may claim (workload.Launch).
+func (s Settings) Launch() workload.Launch {
+	return workload.Launch{Slots: uint32(s.RingSlots), Width: uint32(s.WorkgroupSizeX), Workers: uint32(s.WorkerCap), Budget: uint32(s.Budget)}
 }
 
 // WindowOpcodeList parses WindowOpcodes (nil when invalid or empty).

@@ -33,6 +33,23 @@ func TestSettingsValidate(t *testing.T) {
 	assert.Equal(t, []string{"RingSlots", "Tenants", "Budget", "WorkgroupSizeX", "WorkerCap", "WindowOpcodes", "SketchDepth", "SketchWidth"}, fields)
 }
 
+func TestSettingsValidateABacklogPresetsRing(t *testing.T) {
+	p, ok := PresetByName("skewed-tenants")
+	require.True(t, ok)
+	s := p.Settings
+	assert.Empty(t, s.Validate())
+	s.RingSlots = 2048
+	assert.Empty(t, s.Validate(), "a budget that drains the backlog is the person's to set")
+	s.FitBudget()
+	assert.Equal(t, 2, s.Budget)
+
+	s.RingSlots = 512
+	errs := s.Validate()
+	require.Len(t, errs, 1)
+	assert.Equal(t, "RingSlots", errs[0].Field)
+	assert.Contains(t, errs[0].Message, "skewed-tenants needs at least 520 slots at this width and worker cap")
+}
+
 func TestParseOpcodes(t *testing.T) {
 	ops, err := ParseOpcodes(" 0x101, 7 256,7")
 	require.NoError(t, err)

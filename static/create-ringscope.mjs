@@ -40,12 +40,31 @@ function fail(msg) {
 }
 
 // nearest suggests the known option closest to an unknown key, as the
-// Go methods do (wasm/api's OptionTable.Suggest): same but for case, or a
-// prefix of either.
+// Go methods do (wasm/api's OptionTable.Suggest): the same but for case,
+// or the nearest within an edit distance of a third of the key's length
+// (at least 1).
 function nearest(key) {
   const k = key.toLowerCase();
-  return createOptions.find((o) => o.toLowerCase() === k) ??
-    createOptions.find((o) => k.length >= 3 && (o.toLowerCase().startsWith(k) || k.startsWith(o.toLowerCase())));
+  let best, bestD = Math.floor(k.length / 3) + 1;
+  for (const o of createOptions) {
+    if (o.toLowerCase() === k) return o;
+    const d = editDistance(k, o.toLowerCase());
+    if (d <= bestD && (best === undefined || d < bestD)) [best, bestD] = [o, d];
+  }
+  return best;
+}
+
+// editDistance is the Levenshtein distance of a and b (short keys).
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
 }
 
 function checkOptions(options) {
@@ -53,7 +72,13 @@ function checkOptions(options) {
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw fail(`options must be an object, got ${Array.isArray(options) ? 'array' : typeof options}`);
   }
-  for (const key of Object.keys(options)) {
+  let keys;
+  try {
+    keys = Object.keys(options);
+  } catch (e) {
+    throw fail(`reading the options threw: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  for (const key of keys) {
     if (createOptions.includes(key)) continue;
     const s = nearest(key);
     throw fail(s ? `unknown option "${key}" (did you mean "${s}"?)`

@@ -313,7 +313,7 @@ export interface Ringscope {
   examples(): Promise<Fields[]>;
   example(name: string, options?: ExampleOptions): Promise<Fields>;
   publishWorkload(workload: WorkloadOptions): Promise<number>;
-  checkExample(): Promise<Fields>;
+  checkExample(name: string): Promise<Fields>;
 }
 
 /** An instance of createRingscope: the API, and dispose. */

@@ -166,11 +166,25 @@ func (s *SizeWatch) watch(el *dom.Element) {
 		return
 	}
 	s.changed = resizeobserver.ResizeObserverCallbackToJS(func([]*resizeobserver.ResizeObserverEntry, *resizeobserver.ResizeObserver) {
-		s.w, s.h = s.el.ClientWidth(), s.el.ClientHeight()
+		w, h := s.el.ClientWidth(), s.el.ClientHeight()
+		if w == s.w && h == s.h {
+			return
+		}
+		s.w, s.h = w, h
+		if Resized != nil {
+			Resized()
+		}
 	})
 	s.obs = resizeobserver.NewResizeObserver(s.changed)
 	s.obs.Observe(el)
 }
+
+// Resized, when set, asks for a render after a watched element's size
+// changed; the composition root sets it once, before the first render. A
+// canvas learns its size after the render that made it, and on a page
+// with no frame coming (paused, a drain done) it would stay blank, or
+// drawn at its old size, until the next event.
+var Resized func()
 
 // Size is the last observed clientWidth and clientHeight (0, 0 before Watch).
 func (s *SizeWatch) Size() (w, h int) { return s.w, s.h }

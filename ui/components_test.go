@@ -221,6 +221,30 @@ func TestSettingsForm(t *testing.T) {
 	assert.Equal(t, settings.DefaultSettings(), f.Draft())
 }
 
+// The form's budget follows the ring while it is the preset's, as a link
+// with no budget does; once the person sets it, it stays theirs, and
+// validation says when the ring is too small for the backlog preset.
+func TestSettingsFormFitsABacklogPresetsBudget(t *testing.T) {
+	f := SettingsForm{Applied: settings.DefaultSettings()}
+	f.Compute()
+	f.LoadPreset("skewed-tenants")
+	assert.Equal(t, 16, f.Draft().Budget)
+	f.SetValue("RingSlots", "2048")
+	assert.Equal(t, 2, f.Draft().Budget, "the preset's budget, fitted to the ring")
+	assert.True(t, f.Valid())
+	f.SetValue("RingSlots", "4e3")
+	assert.Equal(t, 4000, f.Draft().RingSlots, "a number input's exponent form")
+	assert.Equal(t, 3, f.Draft().Budget)
+	f.SetValue("Budget", "16")
+	f.SetValue("RingSlots", "2048")
+	assert.Equal(t, 16, f.Draft().Budget, "a budget the person set stays")
+	f.SetValue("RingSlots", "256")
+	errs := f.Errors()
+	require.Len(t, errs, 1)
+	assert.Equal(t, "RingSlots", errs[0].Field)
+	assert.Contains(t, errs[0].Message, "skewed-tenants needs at least 520 slots")
+}
+
 func TestDashboard(t *testing.T) {
 	var d Dashboard
 	d.Compute()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"sort"
 	"strconv"
 
@@ -109,7 +110,7 @@ func maskedTitle(tenants int) string {
 
 // PartitionRow is one priority partition of the control panel.
 type PartitionRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Range, Head, Tail, Pending, Claims, Class string
 }
@@ -142,7 +143,7 @@ func (c *ControlPanel) Partitions() []PartitionRow {
 // MetricRow is one opcode of the executions table; Share is in bps of all
 // executions.
 type MetricRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Count, Percent, Title string
 	Share                       int

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 	"strings"
 
@@ -9,7 +10,7 @@ import (
 
 // CauseRow is one cause as the watchdog panel lists it.
 type CauseRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Kind, Title, Evidence, Fix, Class string
 }
@@ -35,7 +36,14 @@ func CauseTitle(c *diagnose.Cause) string {
 		parts = append(parts, "priority "+strconv.Itoa(s.Priority)+" "+PriorityName(uint32(s.Priority)))
 	}
 	if s.Opcode != diagnose.None {
-		parts = append(parts, s.Name+" (0x"+strconv.FormatInt(s.Opcode, 16)+")")
+		// The opcode's number once: a name without one ("STORE_U32") gets it
+		// beside, a name of one ("USER(0x9)") is itself.
+		hex := "(0x" + strconv.FormatInt(s.Opcode, 16) + ")"
+		label := s.Name + " " + hex
+		if strings.HasSuffix(s.Name, hex) {
+			label = s.Name
+		}
+		parts = append(parts, label)
 	} else if s.Name != "" {
 		parts = append(parts, s.Name)
 	}

@@ -38,6 +38,8 @@ func TestTheHeaderAndPanelShowTheDiagnosis(t *testing.T) {
 
 	op := diagnose.Cause{Kind: diagnose.FaultStorm, Subject: diagnose.OpcodeSubject(0x101, "SPIN")}
 	assert.Equal(t, "fault-storm · SPIN (0x101)", CauseTitle(&op))
+	user := diagnose.Cause{Kind: diagnose.FaultStorm, Subject: diagnose.OpcodeSubject(0x1234, "USER(0x1234)")}
+	assert.Equal(t, "fault-storm · USER(0x1234)", CauseTitle(&user), "a name that is the number is not followed by it again")
 	pr := diagnose.Cause{Kind: diagnose.PriorityInversion, Subject: diagnose.PrioritySubject(0)}
 	assert.Equal(t, "priority-inversion · priority 0 CRITICAL", CauseTitle(&pr))
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,7 @@ type GenerationsPanel struct {
 // GenerationRow is one generation's row; Bar draws its frontier against
 // the widest shown.
 type GenerationRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Pass, Claimed, Spawned, Refused, Bar, Class string
 }

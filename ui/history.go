@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"math"
 
 	"github.com/ringscope/ringscope/decode"
@@ -174,7 +175,7 @@ func (p OccupancyPainter) Paint(r *Raster) {
 // SeriesPainter draws one or two series as lines over a grid; Max 0
 // scales to the largest sample shown.
 type SeriesPainter struct {
-	_ noCompare
+	_ nocompare.T
 
 	A, B   *Series
 	ColA   RGBA

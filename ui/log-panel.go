@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"sort"
 	"strconv"
 
@@ -22,7 +23,7 @@ type LogPanel struct {
 
 // LogRow is one record of the table.
 type LogRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Num, Slot, Kind, Message, Class, Title string
 }

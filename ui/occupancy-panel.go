@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,7 @@ type OccupancyPanel struct {
 
 // OccRow is one status of the legend.
 type OccRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Name, Count, Percent, Title, TestID, Swatch string
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
+	"math"
 	"strconv"
 	"strings"
 
@@ -71,7 +73,7 @@ func (c *SettingsForm) Sub() string {
 
 // PresetOption is one entry of the preset menu.
 type PresetOption struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Title, Description string
 	Selected                 bool
@@ -110,7 +112,7 @@ func (c *SettingsForm) LoadPreset(name string) {
 
 // ReadbackOption is one entry of the readback menu.
 type ReadbackOption struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Title string
 	Selected    bool
@@ -143,7 +145,7 @@ func (c *SettingsForm) SelectReadback(ev vugu.DOMEvent) {
 
 // FormField is one input of the form.
 type FormField struct {
-	_ noCompare
+	_ nocompare.T
 
 	Name, Label, Title, Type, Value, Min, Max, TestID, Class string
 }
@@ -190,11 +192,9 @@ func (c *SettingsForm) Set(name string, ev vugu.DOMEvent) {
 // stored as -1 so that validation names the field. The preset (the
 // workload's kind) stays: parameters tune it.
 func (c *SettingsForm) SetValue(name, text string) {
-	n, err := strconv.Atoi(strings.TrimSpace(text))
-	if err != nil {
-		n = -1
-	}
+	n := formInt(text)
 	d := &c.draft
+	follows := budgetFollows(*d)
 	switch name {
 	case "RingSlots":
 		d.RingSlots = n
@@ -202,6 +202,7 @@ func (c *SettingsForm) SetValue(name, text string) {
 		d.Tenants = n
 	case "Budget":
 		d.Budget = n
+		follows = false
 	case "WorkgroupSizeX":
 		d.WorkgroupSizeX = n
 	case "WorkerCap":
@@ -221,6 +222,31 @@ func (c *SettingsForm) SetValue(name, text string) {
 		}
 		d.Readback = r
 	}
+	if follows {
+		d.FitBudget()
+	}
+}
+
+// budgetFollows says whether d's budget is still its preset's on its
+// ring, which then follows edits of the ring, width and worker cap, as a
+// link with no budget does (settings.FitBudget).
+func budgetFollows(d settings.Settings) bool {
+	fitted := d
+	fitted.FitBudget()
+	return fitted.Budget == d.Budget
+}
+
+// formInt reads a number input's text: an integer, also written as a
+// number input takes one ("4e3"); -1 for anything else.
+func formInt(text string) int {
+	text = strings.TrimSpace(text)
+	if n, err := strconv.Atoi(text); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
+		return int(f)
+	}
+	return -1
 }
 
 // Errors validates the draft.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"math"
 	"sort"
 	"strconv"
@@ -28,7 +29,7 @@ type SketchBlock struct {
 
 // HeavyHitter is one key's estimate.
 type HeavyHitter struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Estimate, Share, Title string
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 
 	"github.com/vugu/vugu"
@@ -141,6 +142,8 @@ func (c *TimelinePanel) Click(ev vugu.DOMEvent) {
 // task of its lowest-numbered lane lies on the canvas ("x,y,slot": x a share of the canvas's
 // width, y in CSS px), for the e2e test.
 type TimelineRow struct {
+	_ nocompare.T
+
 	Key, Workgroup, Tasks, Bubble, Reasons, Probe string
 }
 

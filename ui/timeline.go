@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,9 @@ type Timeline struct {
 	Lanes    []TimelineLane
 	Tasks    []TimelineTask // by lane, then start
 	Passes   []TimelinePass
+	// Bubbles are the spans the lanes' and passes' bubbles sum, as the
+	// painter shades them.
+	Bubbles []TimelineBubble
 	// Width is the most lanes (threads) one workgroup used, the rows of a
 	// lane's band.
 	Width uint32
@@ -43,6 +47,8 @@ type TimelineHang struct {
 
 // TimelineHangRow is one workgroup's last claimed task, as text.
 type TimelineHangRow struct {
+	_ nocompare.T
+
 	Key, Workgroup, Task string
 }
 
@@ -56,12 +62,22 @@ type TimelineLane struct {
 
 // TimelineTask is one record on the axis.
 type TimelineTask struct {
+	_ nocompare.T
+
 	Lane       int // index in Lanes
 	Thread     uint32
 	Start, End float64
 	Slot       uint32
 	Name       string
 	Status     decode.Status
+}
+
+// TimelineBubble is one bubble of a lane on the axis.
+type TimelineBubble struct {
+	_ nocompare.T
+
+	Lane     int // index in Lanes
+	From, To float64
 }
 
 // TimelinePass is one submission's span and its bubbles.
@@ -126,6 +142,7 @@ func BuildTimeline(seq uint64, passes []tasktrace.Pass, budget []bool, recs []ta
 			to = ax.At(p, g.To)
 		}
 		d := to - from
+		t.Bubbles = append(t.Bubbles, TimelineBubble{Lane: lane[g.Workgroup], From: from, To: to})
 		l := &t.Lanes[lane[g.Workgroup]]
 		l.Bubble += d
 		l.Reasons[g.Reason] += d
@@ -297,10 +314,14 @@ var (
 )
 
 // TimelinePainter draws t in view: per lane a band, its bubbles shaded,
-// its tasks as bars, one row per thread of the band. Only a pass's idle
-// time is a bubble: between two passes no drain runs, and the bands are
-// left plain there.
+// its tasks as bars, one row per thread of the band. The shaded spans are
+// the ones the rows sum (Timeline.Bubbles): a pass's time between one
+// task's end ticket and the next one's start, not the sliver between two
+// tickets in a row that the axis spreads them over; between two passes no
+// drain runs, and the bands are left plain there.
 type TimelinePainter struct {
+	_ nocompare.T
+
 	T    *Timeline
 	View TimelineView
 }
@@ -322,7 +343,13 @@ func (p TimelinePainter) Paint(r *Raster) {
 	r.Fill(colLaneIdle) // no pass runs
 	for i := range t.Passes {
 		if x0, x1 := x(t.Passes[i].Begin), x(t.Passes[i].End); x1 >= 0 && x0 < r.W {
-			r.Rect(max(x0, 0), 0, min(x1, r.W-1), r.H-1, colBubble) // idle in a pass until a task covers it
+			r.Rect(max(x0, 0), 0, min(x1, r.W-1), r.H-1, colLaneBg) // a pass runs
+		}
+	}
+	for _, b := range t.Bubbles {
+		y0, y1 := band(b.Lane)
+		if x0, x1 := x(b.From), x(b.To); x1 > x0 && x1 >= 0 && x0 < r.W {
+			r.Rect(max(x0, 0), y0, min(x1-1, r.W-1), y1-1, colBubble)
 		}
 	}
 	for l := range t.Lanes { // the gaps between the bands
@@ -332,15 +359,6 @@ func (p TimelinePainter) Paint(r *Raster) {
 		}
 	}
 	width := max(t.Width, 1)
-	for i := range t.Tasks {
-		k := &t.Tasks[i]
-		y0, y1 := band(k.Lane)
-		x0, x1 := x(k.Start), max(x(k.End), x(k.Start))
-		if x1 < 0 || x0 >= r.W {
-			continue
-		}
-		r.Rect(max(x0, 0), y0, min(x1, r.W-1), y1-1, colLaneBg) // busy: not a bubble
-	}
 	for i := range t.Tasks {
 		k := &t.Tasks[i]
 		y0, y1 := band(k.Lane)

@@ -125,3 +125,30 @@ func TestTimelineAmounts(t *testing.T) {
 	tickets := &Timeline{Axis: "tickets"}
 	assert.Equal(t, "1,024 tickets", tickets.Amount(1023.6))
 }
+
+// Tasks in ticket order with no ticket between them are no bubble, though
+// the axis puts a sliver of time between one's end ticket and the next
+// one's start: the canvas shades what the rows sum, no more.
+func TestTimelineShadesWhatTheRowsSum(t *testing.T) {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{{First: 0, End: 100, BeginNS: 0, EndNS: 1000, Timed: true}}
+	var recs []tasktrace.Record
+	for k := range uint32(25) { // tickets 0…49, back to back; then idle to 99
+		recs = append(recs, tasktrace.Record{Slot: k, Opcode: abi.OpNop, Workgroup: 0, Lane: 0, Start: 2 * k, End: 2*k + 1, Status: decode.StatusDone, Parent: none})
+	}
+	tl := BuildTimeline(1, passes, []bool{false}, recs, decode.OpcodeName)
+	v := tl.Fit()
+	const w = 1000
+	var r Raster
+	r.Resize(w, tl.Height())
+	TimelinePainter{T: tl, View: v}.Paint(&r)
+	shaded := 0
+	for x := range w {
+		if r.At(x, 2) == colBubble {
+			shaded++
+		}
+	}
+	want := tl.Lanes[0].Bubble / (v.To - v.From) * w
+	assert.InDelta(t, want, float64(shaded), 2, "the shaded pixels are the lane's bubbles (%.0f ns of %.0f)", tl.Lanes[0].Bubble, v.To-v.From)
+	assert.Equal(t, colLaneBg, r.At(int(v.X(tl.Tasks[3].End, w))+1, 2), "between two tasks in a row: busy")
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
@@ -16,7 +17,7 @@ type WaitsPanel struct {
 
 // WaitRow is one priority's or tenant's row.
 type WaitRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Name, Waiting, Oldest, P50, P99, Max, Ended, Class, TestID string
 }

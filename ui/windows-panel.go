@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
@@ -17,7 +18,7 @@ type WindowsPanel struct {
 
 // WindowRow is one window of the table; Progress is in bps.
 type WindowRow struct {
-	_ noCompare
+	_ nocompare.T
 
 	Key, Ticket, Opcode, Tenant, Slots, Counts, ProgressTitle, Class string
 	Progress                                                         int

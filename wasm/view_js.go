@@ -53,6 +53,7 @@ func (v *view) run(helper js.Value, selector string) {
 		select {}
 	}
 	v.env = v.renderer.EventEnv()
+	ui.Resized = v.renderer.Request
 	buildEnv, err := vugu.NewBuildEnv(v.env)
 	if err != nil {
 		browser.SetText(statusSelector, "error: vugu: "+err.Error())

@@ -3,6 +3,7 @@ package webgpu
 import (
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strings"
 )
 
@@ -64,6 +65,8 @@ func (e *JSError) Error() string {
 
 // CompilationMessage is one GPUCompilationMessage of a shader module.
 type CompilationMessage struct {
+	_ nocompare.T
+
 	Type    string // "error", "warning" or "info"
 	Line    int    // 1-based line, 0 when unknown
 	Column  int    // 1-based column (UTF-16 units), 0 when unknown

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"syscall/js"
 )
 
@@ -94,6 +95,8 @@ func intProp(v js.Value, name string) int {
 // BufferBindingLayout is GPUBufferBindingLayout. The zero value is a
 // uniform buffer binding with no minimum size.
 type BufferBindingLayout struct {
+	_ nocompare.T
+
 	Type             BufferBindingType
 	HasDynamicOffset bool
 	MinBindingSize   uint64
@@ -102,6 +105,8 @@ type BufferBindingLayout struct {
 // BindGroupLayoutEntry is a buffer GPUBindGroupLayoutEntry. A zero
 // Visibility means ShaderStageCompute.
 type BindGroupLayoutEntry struct {
+	_ nocompare.T
+
 	Binding    uint32
 	Visibility ShaderStage
 	Buffer     BufferBindingLayout
@@ -194,6 +199,8 @@ func (d *Device) CreatePipelineLayout(desc PipelineLayoutDescriptor) (*PipelineL
 // BindGroupEntry binds a buffer range. A zero Size binds the rest of the
 // buffer from Offset.
 type BindGroupEntry struct {
+	_ nocompare.T
+
 	Binding uint32
 	Buffer  *Buffer
 	Offset  uint64

@@ -2,6 +2,7 @@ package webgpu
 
 import (
 	"encoding/binary"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strings"
 	"time"
 )
@@ -122,6 +123,8 @@ func (l *Limits) fields() []limitField {
 // AdapterInfo is GPUAdapterInfo. Strings are empty where the implementation
 // withholds them.
 type AdapterInfo struct {
+	_ nocompare.T
+
 	Vendor       string
 	Architecture string
 	Device       string

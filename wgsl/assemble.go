@@ -3,6 +3,7 @@ package wgsl
 import (
 	_ "embed"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,8 @@ const (
 
 // Span is the lines of an assembled drain that came from one declaration.
 type Span struct {
+	_ nocompare.T
+
 	Field string // opcodes[i].wgsl, opcodes[i] (its case) or buffers[i]
 	Name  string // the opcode's or buffer's name
 	First int    // its first line in the assembled source, 1-based

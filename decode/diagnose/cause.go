@@ -1,5 +1,7 @@
 package diagnose
 
+import "github.com/ringscope/ringscope/internal/nocompare"
+
 // Diagnosis is the verdict of one frame: the health and the active causes,
 // most explanatory first. The Diagnoser that returned it owns its storage:
 // it is valid until the Diagnoser's next Observe (Clone keeps one).
@@ -11,6 +13,8 @@ type Diagnosis struct {
 // Cause is one thing wrong with the ring: what kind, about what, proven by
 // which numbers, and what to do about it.
 type Cause struct {
+	_ nocompare.T
+
 	Kind    Kind
 	Subject Subject
 	// Evidence holds the numbers that prove the cause, in a fixed order

@@ -115,7 +115,43 @@ func TestFaultStormNamesTheShareCodeAndOpcode(t *testing.T) {
 	assert.Equal(t, int64(0x1234), c.Subject.Opcode)
 	assert.Equal(t, "SYS(0x1234)", c.Subject.Name)
 	assert.Equal(t, "UNKNOWN_OPCODE", c.Evidence.Facts()[3].Text)
-	assert.Contains(t, c.Fix, "UNKNOWN_OPCODE from SYS(0x1234)")
+	assert.Contains(t, c.Fix, "most of them with UNKNOWN_OPCODE, most often from SYS(0x1234)")
+}
+
+// A storm whose fault codes and opcodes are about even (the fault-storm
+// preset's four, each about a quarter): one cause while the opcode of most
+// records changes from frame to frame, its name and fix following it, and
+// no "most" for a code of a quarter.
+func TestAnEvenFaultStormIsOneCauseThatFollowsItsTopOpcode(t *testing.T) {
+	d, r := New(), newRing(16384, 8)
+	names := map[uint32]string{0x1234: "USER(0x1234)", abi.OpStoreU32: "STORE_U32"}
+	r.facts.OpcodeName = func(op uint32) string { return names[op] }
+	codes := []uint32{abi.FaultUnknownOpcode, abi.FaultProtected, abi.FaultOutOfBounds, abi.FaultUserFault}
+	for frame := range 12 {
+		r.complete(1, 2, 1000, 400)
+		r.log.Records = r.log.Records[:0]
+		// Each frame's records lean to one opcode, in turn.
+		lean := []uint32{0x1234, abi.OpStoreU32}[frame/3%2]
+		for i := range 40 {
+			op := uint32(0x1234)
+			if i%2 == 1 {
+				op = abi.OpStoreU32
+			}
+			if i < 4 {
+				op = lean
+			}
+			r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | codes[i%4], A: op})
+		}
+		got := r.step(d, 100)
+		if frame < 1 {
+			continue
+		}
+		require.Equal(t, []string{"fault-storm"}, kinds(got), "frame %d", frame)
+		c := got.First()
+		assert.Equal(t, names[uint32(c.Subject.Opcode)], c.Subject.Name, "frame %d: the name is the subject opcode's", frame)
+		assert.Contains(t, c.Fix, "more often than any other code, most often from "+c.Subject.Name, "frame %d", frame)
+		assert.NotContains(t, c.Fix, "most of them", "frame %d", frame)
+	}
 }
 
 func TestFaultsUnderTheThresholdAreNoStorm(t *testing.T) {
@@ -265,6 +301,8 @@ func TestAStarvationFixNamesAQuotaOnlyForADominantTenant(t *testing.T) {
 	c := run([4]uint32{1000, 900, 0, 800})
 	assert.NotContains(t, c.Fix, "quota", "three tenants share the claims")
 	assert.Contains(t, c.Fix, "other tenants' work is claimed")
+	assert.Contains(t, c.Fix, "a priority inversion or a parked slot (WAIT_IO, YIELD) ahead of it")
+	assert.NotContains(t, c.Fix, "give it a higher priority", "its work may be CRITICAL already")
 	c = run([4]uint32{5000, 100, 0, 100})
 	assert.Contains(t, c.Fix, "give tenant 0 a quota", "tenant 0 takes most claims")
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -31,6 +32,8 @@ const windowFrames = 8
 
 // sample is the part of one frame the rules compare across frames.
 type sample struct {
+	_ nocompare.T
+
 	at         float64
 	done       uint32
 	faults     uint32
@@ -55,6 +58,8 @@ type sample struct {
 // tracked is a cause under hysteresis: seen counts consecutive frames its
 // rule held, missed consecutive frames it did not.
 type tracked struct {
+	_ nocompare.T
+
 	cause        Cause
 	seen, missed int
 	active       bool
@@ -196,7 +201,7 @@ func (d *Diagnoser) track(at float64) {
 
 func (d *Diagnoser) find(k Kind, s Subject) int {
 	for i := range d.tracked {
-		if d.tracked[i].cause.Kind == k && d.tracked[i].cause.Subject.same(s) {
+		if d.tracked[i].cause.Kind == k && (k.ringWide() || d.tracked[i].cause.Subject.same(s)) {
 			return i
 		}
 	}

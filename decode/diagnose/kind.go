@@ -71,6 +71,12 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
+// ringWide says whether a cause of kind k is the ring's, one at a time,
+// its subject a description that may change while it lasts (a fault
+// storm's opcode of most fault records), not what tells two causes of
+// the kind apart.
+func (k Kind) ringWide() bool { return k == FaultStorm }
+
 // MarshalText writes the name.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 

@@ -294,8 +294,10 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
 					" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
 			} else {
-				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while other tenants' work is claimed: " +
-					"find what holds it (its priority below theirs, a parked slot at its partition's head) or give it a higher priority."
+				// Not "a higher priority": its work may be CRITICAL already,
+				// held by an inversion (the priority-inversion preset's).
+				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits while other tenants' work is claimed: find what holds it: " +
+					"a priority inversion or a parked slot (WAIT_IO, YIELD) ahead of it, or its priority below theirs (then raise it)."
 			}
 		}
 		dst = append(dst, c)
@@ -425,27 +427,35 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 			op = i
 		}
 	}
+	// One storm, the ring's: its subject is the opcode of most fault
+	// records now, which may change from frame to frame (Kind.ringWide).
 	c := Cause{Kind: FaultStorm, Subject: NoSubject}
 	if ops.n[op] > 0 {
 		c.Subject = OpcodeSubject(ops.op[op], "")
-		if r.wantFix(&c) { // named once: a name may be formatted
-			c.Subject.Name = r.f.opName(ops.op[op])
-		}
 	}
 	c.Evidence.Add("share", share(faults, done))
 	c.Evidence.Add("faults", faults)
 	c.Evidence.Add("completed", done)
+	topShare := 0.0
 	if logged > 0 {
+		topShare = share(float64(codes[top]), float64(logged))
 		c.Evidence.AddText("topFault", decode.FaultCode(top).String())
-		c.Evidence.Add("topFaultShare", share(float64(codes[top]), float64(logged)))
+		c.Evidence.Add("topFaultShare", topShare)
 	}
-	if r.wantFixNaming(&c, "topFault") {
+	// Worded, and the opcode named (a name may be formatted), when the
+	// named facts change: the code, whether it is most of the records, the
+	// opcode.
+	if r.wantFixNaming(&c, "topFault") || (r.trackedFact(&c, "topFaultShare").Value > 0.5) != (topShare > 0.5) {
 		c.Fix = "A large share of completions fault"
-		if logged > 0 {
-			c.Fix += ", most with " + decode.FaultCode(top).String()
+		switch {
+		case topShare > 0.5:
+			c.Fix += ", most of them with " + decode.FaultCode(top).String()
+		case logged > 0:
+			c.Fix += ", with " + decode.FaultCode(top).String() + " more often than any other code"
 		}
 		if c.Subject.Opcode >= 0 {
-			c.Fix += " from " + c.Subject.Name
+			c.Subject.Name = r.f.opName(ops.op[op])
+			c.Fix += ", most often from " + c.Subject.Name
 		}
 		c.Fix += ": read the log panel's fault records and fix what publishes them."
 	}
@@ -505,8 +515,15 @@ func (r *rules) wantFix(c *Cause) bool {
 // fault): it is worded again when that fact changed, so that the fix
 // never names another tenant or priority than the evidence beside it.
 func (r *rules) wantFixNaming(c *Cause, key string) bool {
+	i := r.d.find(c.Kind, c.Subject)
+	if i < 0 {
+		return true
+	}
+	t := &r.d.tracked[i].cause
 	now, _ := c.Evidence.lookup(key)
-	return r.wantFix(c) || r.trackedFact(c, key) != now
+	was, _ := t.Evidence.lookup(key)
+	// A ring-wide cause's subject describes it and may change too.
+	return t.Fix == "" || was != now || !t.Subject.same(c.Subject)
 }
 
 // trackedFact is the fact key of c's (kind, subject) as tracked from the

@@ -1,11 +1,15 @@
 package frame
 
+import "github.com/ringscope/ringscope/internal/nocompare"
+
 import "math"
 
 // Timings are the host-side costs of a frame, in milliseconds (0: not
 // measured). The capture format stores them as they are (docs/CAPTURE.md,
 // a frame's meta.timings).
 type Timings struct {
+	_ nocompare.T
+
 	// PublishMS is encoding and writing the published slots (writeBuffer).
 	PublishMS float64 `json:"publishMs"`
 	// DispatchMS is encoding and submitting the drain + finalize passes.

@@ -334,7 +334,7 @@ test.describe('a scenario per cause kind', () => {
     // third frame; then 2 to confirm.
     expect(r.frames.length).toBe(3 + CONFIRM - 1);
     // The page names opcodes as its panels do (ui.OpcodeName).
-    const { d, c } = await expectCause(page, 'fault-storm', { opcode: 9, name: 'USER(0x9)' }, 'fault-storm · USER(0x9) (0x9)');
+    const { d, c } = await expectCause(page, 'fault-storm', { opcode: 9, name: 'USER(0x9)' }, 'fault-storm · USER(0x9)');
     expect(d.health).toBe('degraded');
     expect(c.evidence.share).toBeCloseTo(1 / 3, 1);
     expect(c.evidence.topFault).toBe('UNKNOWN_OPCODE');

@@ -106,10 +106,16 @@ test('two instances in one page: a ring and an attachment; dispose() of one leav
 
 test('createRingscope refuses an unknown option by name', async ({ page }) => {
   await page.goto('/attach-host.html?attach=0&slots=64');
-  const msg = await page.evaluate(async () => {
+  const msgs = await page.evaluate(async () => {
     const { createRingscope } = await import('/create-ringscope.mjs');
-    return createRingscope({ contianer: document.body }).then(() => 'resolved', (e) => e.message);
+    const refusal = (o) => createRingscope(o).then(() => 'resolved', (e) => e.message);
+    const trap = new Proxy({}, { ownKeys() { throw new Error('trap'); } });
+    return [await refusal({ contianer: document.body }), await refusal({ zzz: 1 }), await refusal(trap)];
   });
-  expect(msg).toBe('createRingscope: unknown option "contianer"; the options are container, wasmURL, open, attach, autostart, global, query');
+  expect(msgs).toEqual([
+    'createRingscope: unknown option "contianer" (did you mean "container"?)',
+    'createRingscope: unknown option "zzz"; the options are container, wasmURL, open, attach, autostart, global, query',
+    'createRingscope: reading the options threw: trap',
+  ]);
   expect(await page.evaluate(() => document.querySelectorAll('.ringscope-instance').length)).toBe(0);
 });

@@ -273,7 +273,7 @@ test.describe('watchdog end to end', () => {
     test.setTimeout(60_000);
     await gotoReady(page, '?autostart=0');
     const r0 = await api(page, 'open', { slots: 1024, budget: 0 });
-    expect(r0.error).toMatch(/option Budget = 0: each lane needs at least one claim iteration/);
+    expect(r0.error).toMatch(/^open: budget = 0: each lane needs at least one claim iteration/);
     // The smallest budget: each of the 64 lanes claims once per submission.
     const opened = await call(page, 'open', { slots: 1024, tenants: 1, budget: 1, workgroupSize: 64, workerGroups: 1, watchdogIntervals: 2 });
     const cap = opened.partitions[3] - opened.partitions[2];
@@ -303,20 +303,21 @@ test.describe('bad options and input', () => {
     const s0 = await stats(page);
     const tooMany = Array.from({ length: 65 }, (_, i) => 0x200 + i);
     const cases = [
-      ['ring size 0', { slots: 0 }, /option Slots = 0: a ring needs at least one slot/],
-      ['ring past the host limit', { slots: 2 ** 24 + 1 }, /option Slots = 16777217: at most 16777216 slots/],
+      ['ring size 0', { slots: 0 }, /^open: slots = 0: a ring needs at least one slot/],
+      ['ring past the host limit', { slots: 2 ** 24 + 1 }, /^open: slots = 16777217: at most 16777216 slots/],
       ['ring past the memory budget', { slots: 2 ** 24 }, /a ring of 16777216 slots needs \d+ bytes of device memory, more than the memory budget of 536870912 bytes/],
-      ['budget 0', { budget: 0 }, /option Budget = 0/],
-      ['tenants 30', { tenants: 30 }, /option Tenants = 30: tenant ids are 0 … 28/],
-      ['30 tenant masks', { masks: Array(30).fill(1) }, /option Masks = 30: at most 29 tenant masks/],
-      ['workgroup 100', { workgroupSize: 100 }, /WorkgroupSize = 100/],
-      ['65 window opcodes', { windowOpcodes: tooMany }, /option WindowOpcodes = 65: at most 64 window opcodes/],
+      ['budget 0', { budget: 0 }, /^open: budget = 0: each lane needs/],
+      ['tenants 30', { tenants: 30 }, /^open: tenants = 30: tenant ids are 0 … 28/],
+      ['30 tenant masks', { masks: Array(30).fill(1) }, /^open: masks = 30: at most 29 tenant masks/],
+      ['workgroup 100', { workgroupSize: 100 }, /^open: workgroupSize = 100: want 0/],
+      ['65 window opcodes', { windowOpcodes: tooMany }, /^open: windowOpcodes = 65: at most 64 window opcodes/],
       ['memory budget too small', { slots: 1024, memoryBudgetBytes: 4096 }, /a ring of 1024 slots needs \d+ bytes of device memory, more than the memory budget of 4096 bytes \(memoryBudgetBytes\)/],
       ['memoryBudgetBytes not an integer', { memoryBudgetBytes: 1.5 }, /memoryBudgetBytes must be an integer/],
       ['slots not a number', { slots: '64' }, /open: slots must be a number, got string/],
       ['negative slots', { slots: -1 }, /open: slots must be an integer/],
       ['watchdogIntervals 0', { watchdogIntervals: 0 }, /watchdogIntervals must be 1/],
       ['options not an object', 7, /options must be an object/],
+      ['tenants 0', { tenants: 0 }, /^open: tenants must be 1…29, got 0 \(to open a ring with every tenant masked, give masks\)/],
     ];
     const seen = {};
     for (const [name, opts, want] of cases) {

@@ -52,6 +52,29 @@ test('publish refuses an unknown option and publishes nothing', async () => {
   expect(drained).toBe(0);
 });
 
+test('publish refuses an item\'s misspelt key by name, and publishes nothing', async () => {
+  expect(await refusal('publish', [[{ opcode: 0, tenant: 0 }, { opcode: 0, tenat: 3, prio: 4 }]]))
+    .toBe('publish: item 1: unknown option "tenat" (did you mean "tenant"?)');
+  expect(await refusal('publish', [[{ opcode: 0, argz: [1] }]]))
+    .toBe('publish: item 0: unknown option "argz" (did you mean "args"?)');
+  const drained = await page.evaluate(async () => (await ringscope.drain()).telemetry.control.doneCount);
+  expect(drained).toBe(0);
+  // A whole item, or one whose optional keys are absent or null, is taken.
+  expect(await refusal('publish', [[{ opcode: 0, tenant: 0, priority: 2, args: [1] }, { opcode: 0, args: null }]])).toBe('resolved');
+});
+
+// A boolean is a boolean: "false" or an object must not read as true.
+test('boolean arguments and options refuse what is not a boolean', async () => {
+  expect(await refusal('setTenantMask', [0])).toBe('setTenantMask: on must be a boolean, got undefined');
+  expect(await refusal('setTenantMask', [0, 'false'])).toBe('setTenantMask: on must be a boolean, got string');
+  expect(await refusal('publish', [[{ opcode: 0x77 }], { allowUnknownOpcodes: 'no' }]))
+    .toBe('publish: allowUnknownOpcodes must be a boolean, got string');
+  expect(await refusal('snapshot', [{ slots: 'yes' }])).toBe('snapshot: slots must be a boolean, got string');
+  expect(await refusal('snapshot', [{ trace: {} }])).toBe('snapshot: trace must be a boolean, got object');
+  expect(await refusal('setShutdown', [1])).toBe('setShutdown: on must be a boolean, got number');
+  expect(await refusal('setTenantMask', [0, true])).toBe('resolved');
+});
+
 test('snapshot refuses an unknown option', async () => {
   expect(await refusal('snapshot', [{ slot: true }])).toBe('snapshot: unknown option "slot" (did you mean "slots"?)');
 });

@@ -96,11 +96,20 @@ test('the timeline panel has a lane per workgroup, and a task click inspects its
   const rows = await lanes.evaluateAll((els) => els.map((e) => ({ wg: Number(e.dataset.workgroup), tasks: Number(e.dataset.tasks) })));
   for (const { wg, tasks } of rows) expect(tasks, `workgroup ${wg}`).toBe(perWorkgroup.get(wg));
 
+  // Drawn at its laid-out size with nothing after the drain to render
+  // the page again (no live loop, no click): the canvas learns its size
+  // after the render that made it, and asks for one more.
+  const canvas = panel.locator('.timeline-host canvas');
+  await expect.poll(() => canvas.evaluate((c) => {
+    if (c.width === 0 || c.width !== c.clientWidth || c.height !== c.clientHeight) return 'not drawn at its size';
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    return px.some((v, i) => i % 4 !== 3 && v !== 0) ? 'drawn' : 'blank';
+  }), { timeout: 10_000, message: 'the timeline draws itself after a drain' }).toBe('drawn');
+
   // The first row's first task, where the panel drew it (x a share of the
   // canvas's width).
   await expect(lanes.first()).toHaveAttribute('data-probe', /^[\d.]+,[\d.]+,\d+$/);
   const [fx, y, slot] = (await lanes.first().getAttribute('data-probe')).split(',').map(Number);
-  const canvas = panel.locator('.timeline-host canvas');
   await canvas.evaluate((c) => c.scrollIntoView({ block: 'center' })); // clear of the sticky header
   const title = page.getByTestId('slot-inspector').locator('.inspector-title');
   const want = `slot ${slot.toLocaleString('en-US')}`.replace(/,/g, '');

@@ -13,6 +13,8 @@ export async function run(left: Element, device: GPUDevice, control: GPUBuffer, 
   const unsubscribe = a.subscribe((f) => console.log(f.doneCount, f.queueDepth));
   unsubscribe();
   for (const c of d.diagnosis?.causes ?? []) console.log(c.kind, c.fix, c.evidence);
+  const check = await a.checkExample('square'); // the example's name is required
+  console.log(check.ok);
 
   const b = await createRingscope({ attach: { device, control, ring, budget: 0.1 }, autostart: true, global: 'rsB' });
   await b.mount(left, { panels: ['slotmap'] });

@@ -1,5 +1,7 @@
 package api
 
+import "github.com/ringscope/ringscope/internal/nocompare"
+
 import "github.com/ringscope/ringscope/decode"
 
 // Log is a log buffer as the API returns it (drain, snapshot, decode,
@@ -21,6 +23,8 @@ type Log struct {
 //	       ("OPCODE at epoch N: reason")
 //	Fault  whether the kernel wrote it for a fault
 type LogRecord struct {
+	_ nocompare.T
+
 	Format uint32
 	Slot   uint32
 	A      uint32

@@ -33,6 +33,7 @@ var (
 		"device", "control", "ring", "log", "slots", "windowOpcodes", "readback", "budget", "submissionTimeoutMs", "trace", "traceCapacity"}}
 	DrainOptions         = OptionTable{"drain", []string{"maxSubmissions"}}
 	PublishOptions       = OptionTable{"publish", []string{"allowUnknownOpcodes"}}
+	ItemKeys             = OptionTable{"publish: items[i]", []string{"opcode", "tenant", "priority", "args"}}
 	SnapshotOptions      = OptionTable{"snapshot", []string{"slots", "trace"}}
 	MountOptions         = OptionTable{"mount", []string{"panels"}}
 	DecodeOptions        = OptionTable{"decode", []string{"windowOpcodes", "log"}}
@@ -45,7 +46,7 @@ var (
 // OptionTables is every table, in docs/OPTIONS.md's order.
 var OptionTables = []*OptionTable{
 	&CreateOptions, &OpenOptions, &OpcodeOptions, &BufferOptions, &TraceOptions, &AttachOptions, &DrainOptions,
-	&PublishOptions, &SnapshotOptions, &MountOptions, &DecodeOptions, &ExportMetricsOptions,
+	&PublishOptions, &ItemKeys, &SnapshotOptions, &MountOptions, &DecodeOptions, &ExportMetricsOptions,
 	&PushMetricsOptions, &ExampleOptions, &WorkloadOptions,
 }
 

@@ -125,7 +125,7 @@ func TestOptionsTypes(t *testing.T) {
 	names := map[*OptionTable]string{
 		&CreateOptions: "CreateOptions", &OpenOptions: "OpenOptions", &OpcodeOptions: "OpcodeOptions",
 		&BufferOptions: "BufferOptions", &TraceOptions: "TraceOptions", &AttachOptions: "AttachOptions", &DrainOptions: "DrainOptions",
-		&PublishOptions: "PublishOptions", &SnapshotOptions: "SnapshotOptions", &MountOptions: "MountOptions",
+		&PublishOptions: "PublishOptions", &ItemKeys: "Item", &SnapshotOptions: "SnapshotOptions", &MountOptions: "MountOptions",
 		&DecodeOptions: "DecodeOptions", &ExportMetricsOptions: "ExportMetricsOptions",
 		&PushMetricsOptions: "PushMetricsOptions", &ExampleOptions: "ExampleOptions", &WorkloadOptions: "WorkloadOptions",
 	}

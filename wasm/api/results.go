@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
 
@@ -91,6 +92,8 @@ type Snapshot struct {
 // call waits on the GPU: the page's status (the header's) and, while a
 // submission is outstanding past the grace, Busy.
 type Status struct {
+	_ nocompare.T
+
 	Status string
 	Busy   *Busy
 }

@@ -63,6 +63,9 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 			*p.dst = n
 		}
 	}
+	if _, ok := q[ParamBudget]; !ok && s.RingSlots > 0 && s.WorkgroupSizeX > 0 {
+		s.FitBudget() // the preset's budget, fitted to the ring the URL asked for
+	}
 	if v, ok := q[ParamWindows]; ok {
 		s.WindowOpcodes = strings.Join(v, ",")
 	}

@@ -37,6 +37,33 @@ func TestParseQueryPresetThenOverrides(t *testing.T) {
 	assert.Equal(t, cfg, back, "a link reproduces the view")
 }
 
+// A backlog preset's link with a smaller ring and no budget runs the
+// preset's budget fitted to the ring; a ring too small for any budget is
+// refused, naming the smallest that works.
+func TestParseQueryFitsABacklogPresetsBudgetToTheRing(t *testing.T) {
+	q, _ := url.ParseQuery("preset=skewed-tenants&slots=2048")
+	cfg, err := api.ParseQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, 2, cfg.Settings.Budget)
+	back, err := api.ParseQuery(api.Query(cfg))
+	require.NoError(t, err)
+	assert.Equal(t, cfg, back, "a link reproduces the view")
+
+	q, _ = url.ParseQuery("preset=skewed-tenants")
+	cfg, err = api.ParseQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, 16, cfg.Settings.Budget, "the preset's own ring keeps its own budget")
+
+	q, _ = url.ParseQuery("preset=skewed-tenants&slots=2048&budget=16")
+	cfg, err = api.ParseQuery(q)
+	require.NoError(t, err)
+	assert.Equal(t, 16, cfg.Settings.Budget, "a budget the link gives is kept")
+
+	q, _ = url.ParseQuery("preset=priority-inversion&slots=1024")
+	_, err = api.ParseQuery(q)
+	assert.ErrorContains(t, err, `URL parameter slots="1024": priority-inversion needs at least 1,032 slots`)
+}
+
 func TestParseQueryErrors(t *testing.T) {
 	for q, want := range map[string]string{
 		"preset=bogus": `preset="bogus": unknown preset`,

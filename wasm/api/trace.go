@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/tasktrace"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"github.com/ringscope/ringscope/wasm/capture"
 )
 
@@ -23,6 +24,8 @@ type Trace struct {
 // TracePass is one submission: its tickets [FirstTicket, EndTicket), and
 // its place on the axis.
 type TracePass struct {
+	_ nocompare.T
+
 	FirstTicket, EndTicket uint32
 	Begin, End             float64
 	Timed                  bool
@@ -32,6 +35,8 @@ type TracePass struct {
 // TraceRecord is one traced slot. Parent is -1 for a slot the host
 // published.
 type TraceRecord struct {
+	_ nocompare.T
+
 	Slot            uint32
 	Opcode          uint32
 	Name            string

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strings"
 )
 
@@ -33,6 +34,8 @@ type Coverage struct {
 // CoverageRun is consecutive frames of a capture that share a stride and
 // whether they carry slots.
 type CoverageRun struct {
+	_ nocompare.T
+
 	FirstSeq uint64 `json:"firstSeq"`
 	LastSeq  uint64 `json:"lastSeq"`
 	Frames   int    `json:"frames"`

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/frame"
@@ -100,6 +101,8 @@ type Header struct {
 
 // NamedOpcode is a user opcode's number and name.
 type NamedOpcode struct {
+	_ nocompare.T
+
 	Opcode uint32 `json:"opcode"`
 	Name   string `json:"name"`
 }
@@ -124,6 +127,8 @@ func (h *Header) OpcodeName(op uint32) string {
 
 // Adapter is the WebGPU adapter a live capture ran on.
 type Adapter struct {
+	_ nocompare.T
+
 	Vendor       string `json:"vendor"`
 	Architecture string `json:"architecture"`
 	Device       string `json:"device"`
@@ -157,6 +162,8 @@ type Frame struct {
 
 // Meta is a frame's JSON metadata: what the buffers do not hold.
 type Meta struct {
+	_ nocompare.T
+
 	// Dispatch is the per-dispatch telemetry of the submission this frame
 	// read back; nil when the frame was not produced by a dispatch.
 	Dispatch *Dispatch `json:"dispatch,omitempty"`

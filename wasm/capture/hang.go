@@ -2,6 +2,7 @@ package capture
 
 import (
 	"errors"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"slices"
 	"time"
 
@@ -35,6 +36,8 @@ type Hang struct {
 
 // HangWorkgroup is one workgroup's last claimed task.
 type HangWorkgroup struct {
+	_ nocompare.T
+
 	Workgroup uint32
 	Last      HangTask
 }

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 
 	"github.com/ringscope/ringscope/decode"
 	"github.com/ringscope/ringscope/decode/diagnose"
@@ -12,6 +13,8 @@ import (
 // the time series (occupancy, watchdog, dispatch, timings) without decoding
 // the frame again.
 type Summary struct {
+	_ nocompare.T
+
 	Seq        uint64
 	AtMillis   float64
 	Generation uint32

@@ -3,6 +3,7 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"time"
 
 	"github.com/ringscope/ringscope/decode/frame"
@@ -10,6 +11,8 @@ import (
 
 // Info is the recorder's and the replay's state (the page's captureInfo).
 type Info struct {
+	_ nocompare.T
+
 	Recording bool
 	// Frames, Bytes, Dropped: the recorder's; MaxFrames, MaxBytes its bounds.
 	Frames, MaxFrames int
@@ -48,6 +51,8 @@ func (s *Studio) Info() Info {
 
 // Bar is what the capture bar shows.
 type Bar struct {
+	_ nocompare.T
+
 	Info
 	// Seq is the shown frame's; RingFrom the frame whose ring it shows and
 	// RingSeq that frame's seq (Decoded.RingFrom).

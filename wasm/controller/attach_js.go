@@ -5,6 +5,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -25,6 +26,8 @@ import (
 // attachState is the page's attachment (Controller.attached, nil: none,
 // guarded by mu); the session keeps what it replaced.
 type attachState struct {
+	_ nocompare.T
+
 	att  *megakernel.Attachment
 	desc string // "ring \"label\" (4,096 slots)"
 	pace *pace.Budget
@@ -39,6 +42,8 @@ var errAttached = errors.New("ringscope: an attachment drives the ring (ringscop
 
 // AttachInfo is what attach, detach and attachInfo resolve to.
 type AttachInfo struct {
+	_ nocompare.T
+
 	// State is "attached", "ended" (the host ended it; Reason says why),
 	// "detached" (detach's answer) or "none".
 	State  string

@@ -4,6 +4,7 @@ package controller
 
 import (
 	"github.com/ringscope/ringscope/decode/frame"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/wasm/api"
 )
@@ -23,6 +24,8 @@ const (
 // page maps it onto its view in one place (package main); the controller
 // never edits the view.
 type State struct {
+	_ nocompare.T
+
 	Status Status
 	// Err is why, when Status is StatusError.
 	Err error

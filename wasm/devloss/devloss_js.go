@@ -5,6 +5,7 @@ package devloss
 import (
 	"context"
 	"errors"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"sync"
 	"time"
 
@@ -81,6 +82,8 @@ func LostUnder(dev *webgpu.Device, err error) bool {
 // recovery hold (a test hook) has a lock of its own, since a hook must not
 // wait for the page.
 type Record struct {
+	_ nocompare.T
+
 	Recoveries int
 	Last       *api.Loss
 	staleSet   bool

@@ -110,11 +110,11 @@ func installCapture(obj js.Value, studio *capture.Studio, page CapturePage, drop
 	Method(obj, "captureInfo", func([]js.Value) (any, error) { return a.studio.Info(), nil })
 	Method(obj, "captureFrame", a.apiCaptureFrame)
 	Method(obj, "setRecording", func(args []js.Value) (any, error) {
-		v := Arg(args, 0)
-		if t := TypeName(v); t != "boolean" {
-			return nil, errors.New("setRecording: on must be a boolean, got " + t)
+		on, err := Bool(Arg(args, 0), "setRecording: on")
+		if err != nil {
+			return nil, err
 		}
-		a.SetRecording(v.Bool())
+		a.SetRecording(on)
 		return a.studio.Info(), nil
 	})
 	Method(obj, "replay", func(args []js.Value) (any, error) {

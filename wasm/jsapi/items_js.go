@@ -74,6 +74,7 @@ func Items(v js.Value, max int) ([]host.Item, error) {
 			return nil, fmt.Errorf("publish: item %d must be an object %s, got %s", i, shape, Describe(e))
 		}
 		var raw api.RawItem
+		present := 0 // of the item's keys, the ones it has
 		for k, dst := range [...]*float64{&raw.Opcode, &raw.Tenant, &raw.Priority} {
 			f, err := RawGet(e, itemKeys[k])
 			if err != nil {
@@ -82,6 +83,7 @@ func Items(v js.Value, max int) ([]host.Item, error) {
 			switch t := TypeName(f); t {
 			case "number":
 				*dst = f.Float()
+				present++
 			case "undefined":
 				if k == 0 {
 					return nil, fmt.Errorf("publish: item %d: opcode is missing", i)
@@ -92,6 +94,17 @@ func Items(v js.Value, max int) ([]host.Item, error) {
 		}
 		if raw.Args, err = itemArgs(e, i, args[:0]); err != nil {
 			return nil, err
+		}
+		if raw.Args != nil {
+			present++
+		}
+		// A key missing may be a key misspelt ("tenat"): refused by name,
+		// not published as its default. Only then are the keys listed,
+		// so a batch of whole items costs no more JS calls.
+		if present < len(itemKeys) {
+			if err := checkItemKeys(e, i, present); err != nil {
+				return nil, err
+			}
 		}
 		it, err := api.Item(i, raw)
 		if err != nil {
@@ -108,6 +121,19 @@ var (
 	itemKeys  = [...]js.Value{js.ValueOf("opcode"), js.ValueOf("tenant"), js.ValueOf("priority"), js.ValueOf("args")}
 	keyLength = js.ValueOf("length")
 )
+
+// checkItemKeys refuses item i, e, when it has more own keys than the
+// present item keys it read: one of them is not an item key.
+func checkItemKeys(e js.Value, i, present int) error {
+	var n int
+	if err := Catch(func() { n = jsObjectKeys.Invoke(e).Length() }); err != nil {
+		return readError(fmt.Sprintf("publish: item %d", i), err)
+	}
+	if n <= present {
+		return nil
+	}
+	return Known(e, &api.ItemKeys, fmt.Sprintf("publish: item %d", i))
+}
 
 // maxItemArgs bounds an item's args before they are read: more than a
 // slot holds (abi.SlotArgs), so api.Item's message says the limit.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"strconv"
 	"syscall/js"
 
@@ -67,6 +68,8 @@ type workloadRun struct {
 
 // ExampleInfo is one entry of examples().
 type ExampleInfo struct {
+	_ nocompare.T
+
 	Name, Title, About string
 }
 

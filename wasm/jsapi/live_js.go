@@ -3,7 +3,6 @@
 package jsapi
 
 import (
-	"errors"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/wasm/controller"
@@ -30,17 +29,17 @@ func installLive(obj js.Value, r *controller.Controller) {
 	Method(obj, "stop", func([]js.Value) (any, error) { return r.Stop() })
 	Method(obj, "step", func([]js.Value) (any, error) { return r.Step() })
 	Method(obj, "setShutdown", func(args []js.Value) (any, error) {
-		v := Arg(args, 0)
-		if t := TypeName(v); t != "boolean" {
-			return nil, errors.New("setShutdown: on must be a boolean, got " + t)
+		on, err := Bool(Arg(args, 0), "setShutdown: on")
+		if err != nil {
+			return nil, err
 		}
-		return r.SetShutdown(v.Bool())
+		return r.SetShutdown(on)
 	})
 	Method(obj, "setIOService", func(args []js.Value) (any, error) {
-		v := Arg(args, 0)
-		if t := TypeName(v); t != "boolean" {
-			return nil, errors.New("setIOService: on must be a boolean, got " + t)
+		on, err := Bool(Arg(args, 0), "setIOService: on")
+		if err != nil {
+			return nil, err
 		}
-		return r.SetIOService(v.Bool())
+		return r.SetIOService(on)
 	})
 }

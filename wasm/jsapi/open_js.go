@@ -3,7 +3,9 @@
 package jsapi
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"github.com/ringscope/ringscope/decode"
@@ -15,6 +17,20 @@ import (
 	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
+
+// openError names the option behind a runner's refusal as open's caller
+// wrote it ("open: workgroupSize = 100: want …"), not by the Go field.
+func openError(err error) error {
+	var oe *megakernel.OptionError
+	if !errors.As(err, &oe) || oe.Field == "" {
+		return err
+	}
+	name := map[string]string{"TraceCapacity": "trace.capacity", "SubmissionTimeout": "submissionTimeoutMs"}[oe.Field]
+	if name == "" {
+		name = strings.ToLower(oe.Field[:1]) + oe.Field[1:]
+	}
+	return fmt.Errorf("open: %s = %d: %s", name, oe.Value, oe.Reason)
+}
 
 // readOpen reads open's options argument o: the ring's, the kernel's
 // (opcodes, buffers) and its data; d are what absent ones take. An
@@ -112,6 +128,11 @@ func ringOptions(o js.Value, d controller.OpenDefaults) (controller.OpenRequest,
 	masks, err := OptUint32Array(o, what, "masks", MaxOptionArray)
 	if err != nil {
 		return oo, err
+	}
+	if masks == nil && opts.Tenants == 0 {
+		// 0 would open a ring whose every tenant is masked: nothing
+		// published would ever run. Masks say so explicitly.
+		return oo, errors.New("open: tenants must be 1…29, got 0 (to open a ring with every tenant masked, give masks)")
 	}
 	if masks != nil {
 		opts.Tenants = 0

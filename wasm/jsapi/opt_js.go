@@ -56,13 +56,22 @@ func OptUint64(obj js.Value, what, name string, def uint64) (uint64, error) {
 	return uint64(f), nil
 }
 
-// OptBool reads an optional boolean property (absent: false; any value
-// by its truthiness). Callers check obj with Options first; a read that
-// throws counts as absent.
-func OptBool(obj js.Value, name string) bool {
-	if TypeName(obj) != "object" {
-		return false
+// Bool reads a boolean argument, what naming it in the error for
+// anything else: a string "false" or an object must not read as true.
+func Bool(v js.Value, what string) (bool, error) {
+	if t := TypeName(v); t != "boolean" {
+		return false, errors.New(what + " must be a boolean, got " + t)
 	}
-	v, err := Get(obj, name, name)
-	return err == nil && Truthy(v)
+	return v.Bool(), nil
+}
+
+// OptBool reads an optional boolean property of an options object: false
+// when the object or the property is absent (undefined or null), an error
+// naming it when it is not a boolean or reading it threw.
+func OptBool(obj js.Value, what, name string) (bool, error) {
+	v, err := OptProp(obj, what, name)
+	if err != nil || v.IsUndefined() || v.IsNull() {
+		return false, err
+	}
+	return Bool(v, what+": "+name)
 }

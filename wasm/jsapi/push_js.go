@@ -5,6 +5,7 @@ package jsapi
 import (
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"syscall/js"
 	"time"
 
@@ -56,6 +57,8 @@ func first(v []string) string {
 
 // PushResult is what pushMetrics resolves to.
 type PushResult struct {
+	_ nocompare.T
+
 	URL    string
 	Status int
 	Bytes  int

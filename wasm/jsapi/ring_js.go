@@ -35,7 +35,8 @@ func installRing(obj js.Value, r *controller.Controller) {
 		if err != nil {
 			return nil, err
 		}
-		return r.Open(opts)
+		v, err := r.Open(opts)
+		return v, openError(err)
 	})
 	Method(obj, "publish", func(args []js.Value) (any, error) {
 		if err := Known(Arg(args, 1), &api.PublishOptions, ""); err != nil {
@@ -49,7 +50,11 @@ func installRing(obj js.Value, r *controller.Controller) {
 		if err != nil {
 			return nil, err
 		}
-		return r.Publish(items, OptBool(Arg(args, 1), "allowUnknownOpcodes"))
+		allow, err := OptBool(Arg(args, 1), "publish", "allowUnknownOpcodes")
+		if err != nil {
+			return nil, err
+		}
+		return r.Publish(items, allow)
 	})
 	Method(obj, "setTenantMask", func(args []js.Value) (any, error) {
 		t := Arg(args, 0)
@@ -60,7 +65,11 @@ func installRing(obj js.Value, r *controller.Controller) {
 		if err != nil {
 			return nil, err
 		}
-		return r.SetTenantMask(tenant, Truthy(Arg(args, 1)))
+		on, err := Bool(Arg(args, 1), "setTenantMask: on")
+		if err != nil {
+			return nil, err
+		}
+		return r.SetTenantMask(tenant, on)
 	})
 	Method(obj, "drain", func(args []js.Value) (any, error) {
 		if err := Known(Arg(args, 0), &api.DrainOptions, ""); err != nil {
@@ -80,7 +89,15 @@ func installRing(obj js.Value, r *controller.Controller) {
 		if err := Known(o, &api.SnapshotOptions, ""); err != nil {
 			return nil, err
 		}
-		return r.Snapshot(OptBool(o, "slots"), OptBool(o, "trace"))
+		slots, err := OptBool(o, "snapshot", "slots")
+		if err != nil {
+			return nil, err
+		}
+		trace, err := OptBool(o, "snapshot", "trace")
+		if err != nil {
+			return nil, err
+		}
+		return r.Snapshot(slots, trace)
 	})
 	Method(obj, "status", func([]js.Value) (any, error) { return r.Status(), nil })
 }

@@ -2,6 +2,7 @@ package pace
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"math"
 	"sync"
 	"time"
@@ -141,6 +142,8 @@ func (b *Budget) Begin(now time.Time) {
 
 // Report is what a Budget says of the frames of the last Window.
 type Report struct {
+	_ nocompare.T
+
 	// Budget is the share asked for; Share the share of the wall clock the
 	// frames' measured costs took.
 	Budget, Share float64

@@ -58,6 +58,16 @@ func New(helper js.Value, selector string) (*Renderer, error) {
 	return r, nil
 }
 
+// Request asks for a render without the components' lock, for a change
+// outside them that a render should show (a canvas's new size). It never
+// blocks: a full queue already asks for one.
+func (r *Renderer) Request() {
+	select {
+	case r.wait <- true:
+	default:
+	}
+}
+
 // EventEnv is the lock and render request of this renderer's components.
 func (r *Renderer) EventEnv() vugu.EventEnv { return r.env }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -24,6 +25,8 @@ import (
 // judged is the verdict on a drain's last submission, which its
 // DrainFrame carries.
 type judged struct {
+	_ nocompare.T
+
 	ok        bool
 	at        float64
 	watchdog  decode.WatchdogState

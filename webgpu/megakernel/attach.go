@@ -2,6 +2,7 @@ package megakernel
 
 import (
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -29,6 +30,8 @@ func (e *AttachError) Error() string {
 
 // hostBuffer is what Attach checks of one host buffer.
 type hostBuffer struct {
+	_ nocompare.T
+
 	field, label string
 	size         uint64
 	usage        webgpu.BufferUsage
@@ -36,6 +39,8 @@ type hostBuffer struct {
 
 // attachGeometry is the shape of an attached ring, read from its buffers.
 type attachGeometry struct {
+	_ nocompare.T
+
 	slots       uint32
 	observable  uint32
 	logCapacity uint32

@@ -1,6 +1,7 @@
 package megakernel
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -9,6 +10,8 @@ import (
 // Epoch is what one submission (one Step) did. The zero value is a
 // submission that did nothing.
 type Epoch struct {
+	_ nocompare.T
+
 	// Index counts the runner's submissions, from 1.
 	Index uint64
 	// Telemetry is the dispatch's production counters: the launch policy's

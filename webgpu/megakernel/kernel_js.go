@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 
 	"github.com/ringscope/ringscope/webgpu"
 	"github.com/ringscope/ringscope/wgsl"
@@ -203,6 +204,8 @@ type CompileError struct {
 
 // Diagnostic is one compilation message at the user's line and column.
 type Diagnostic struct {
+	_ nocompare.T
+
 	// Field is the declaration at fault (opcodes[0].wgsl, buffers[1]), or
 	// "kernel" for a line of the built-in kernel (Line is then the
 	// assembled source's).

@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"github.com/ringscope/ringscope/internal/nocompare"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -198,6 +199,8 @@ type IOFunc func(req Item) (next Item, ready bool)
 // RequeueStats counts what one Requeue did, for PriorityRequeueAccounting
 // and for the runner's decision to submit again.
 type RequeueStats struct {
+	_ nocompare.T
+
 	Yielded  int    // YIELD slots republished at their priority
 	Requeued int    // REQUEUE slots republished (Promoted included)
 	Promoted int    // REQUEUE slots republished one level higher on ageing

@@ -1,6 +1,7 @@
 package kerneldef
 
 import (
+	"github.com/ringscope/ringscope/internal/nocompare"
 	"github.com/ringscope/ringscope/wgsl"
 	"github.com/ringscope/ringscope/wgsl/abi"
 )
@@ -33,6 +34,8 @@ const Format = "ringscope-kernel/1"
 
 // Opcode is wgsl.Opcode as open's opcodes spell it.
 type Opcode struct {
+	_ nocompare.T
+
 	Opcode uint32 `json:"opcode"`
 	Name   string `json:"name"`
 	WGSL   string `json:"wgsl"`

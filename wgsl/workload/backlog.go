@@ -26,10 +26,14 @@ func (g *Generator) topUp(p, target uint32) uint32 {
 }
 
 // backlog is the target of queued items of a backlog preset's busy
-// partition: an eighth of the ring (8,192 at 65,536 slots: 16 frames of
-// the priority-inversion preset's 512 claims, 8 of skewed tenants'
-// 1,024), less than the partition's fifth, so its top-ups always fit.
-func (g *Generator) backlog() uint32 { return max(g.spec.Slots/8, 1) }
+// partition (backlogOf its ring).
+func (g *Generator) backlog() uint32 { return backlogOf(g.spec.Slots) }
+
+// backlogOf is a backlog preset's target on a ring of slots slots: an
+// eighth of the ring (8,192 at 65,536 slots: 16 frames of the
+// priority-inversion preset's 512 claims, 8 of skewed tenants' 1,024),
+// less than the partition's fifth, so its top-ups always fit.
+func backlogOf(slots uint32) uint32 { return max(slots/8, 1) }
 
 // Skewed tenants: tenant 0, the hot one, keeps backlog() items queued at
 // HIGH; the other tenants (Zipf-weighted among themselves) keep

@@ -19,6 +19,9 @@ type Preset struct {
 	Workers uint32
 	// WindowOpcodes are decoded as ticketed windows (none: nil).
 	WindowOpcodes []uint32
+	// FrameClaims is the fewest claims a frame of a backlog preset must
+	// make (launch.go); 0 for a preset that keeps no backlog.
+	FrameClaims uint32
 }
 
 // Catalogue is every preset, in menu order: the one list of them.
@@ -29,15 +32,15 @@ var Catalogue = []Preset{
 	{Name: NOPFlood, Title: "Uniform NOP flood", Description: "half the ring published as NOPs each frame: raw claim throughput. " +
 		"Expected: progressing, no cause",
 		Slots: 65536, Tenants: 1, Budget: 64},
-	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps 8,192 items queued at HIGH, more than a frame claims " +
-		"(lane budget 16 on one workgroup), so tenants 1-15, queued at NORMAL to IDLE, never run: their oldest items age without bound " +
+	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps an eighth of the ring queued at HIGH (8,192 items), more than a frame claims " +
+		"(lane budget 16 on one workgroup; a smaller ring gets a smaller budget), so tenants 1-15, queued at NORMAL to IDLE, never run: their oldest items age without bound " +
 		"and their claims stay flat while tenant 0 completes everything. Expected: starvation of tenants 1-15, tenant 0 named hot",
-		Slots: 65536, Tenants: 16, Budget: 16, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}},
+		Slots: 65536, Tenants: 16, Budget: 16, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}, FrameClaims: 1},
 	{Name: PriorityInversion, Title: "Priority inversion", Description: "an IDLE job (tenant 7) holds a lock that CRITICAL work of " +
 		"tenant 0 waits on (WAIT_IO), while a NORMAL flood takes every claim, so the IDLE job never runs to release it: CRITICAL's " +
 		"claims stay flat and its oldest item ages for the flood's 300 frames while NORMAL completes; then the flood pauses and " +
 		"CRITICAL completes with a p99 wait far above NORMAL's. Expected: priority inversion of CRITICAL",
-		Slots: 65536, Tenants: 8, Budget: 8, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}},
+		Slots: 65536, Tenants: 8, Budget: 8, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}, FrameClaims: invTrickle + 1},
 	{Name: Stall, Title: "Stall", Description: "work published for a masked tenant: queued, never done; the watchdog fires. " +
 		"Expected: stalled, masked-tenant naming tenant 0 and its queued slots",
 		Slots: 4096, Tenants: 8, Budget: 64, WindowOpcodes: []uint32{abi.OpHash}},
