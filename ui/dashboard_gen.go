@@ -84,9 +84,17 @@ func (c *Dashboard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = vgEl(vgparent, "span", "class", "hstat-label")
 						vgn.SetInnerHTML(s.Label)
-						vgn = vgEl(vgparent, "span")
-						vgn.AddAttrInterface("class", s.Class)
-						vgn.SetInnerHTML(s.Value)
+						if s.TestID != "" {
+							vgn = vgEl(vgparent, "span")
+							vgn.AddAttrInterface("class", s.Class)
+							vgn.AddAttrInterface("data-testid", s.TestID)
+							vgn.SetInnerHTML(s.Value)
+						}
+						if s.TestID == "" {
+							vgn = vgEl(vgparent, "span")
+							vgn.AddAttrInterface("class", s.Class)
+							vgn.SetInnerHTML(s.Value)
+						}
 					}
 				}
 				vgn = vgEl(vgparent, "span", "class", "hstat", "title", "device losses the page recovered from: a new adapter and device, pipelines rebuilt, the host's copy of the ring re-uploaded")

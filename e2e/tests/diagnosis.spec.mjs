@@ -47,6 +47,9 @@ test('stall: stalled, masked-tenant naming tenant 0 and its queued slots; the ha
   expect(d.causes.filter((x) => x.kind === 'masked-tenant'), 'only tenants the ring runs').toHaveLength(1);
   await expect(headerStat(page, 'health')).toHaveText('STALLED');
   await expect(headerStat(page, 'cause')).toHaveText('masked-tenant · tenant 0');
+  // The same stats by test id, for an embedder's own tests.
+  await expect(page.getByTestId('header-health')).toHaveText('STALLED');
+  await expect(page.getByTestId('header-cause')).toHaveText('masked-tenant · tenant 0');
   await expect(page.getByTestId('stall-alert')).toContainText('Cause: masked-tenant · tenant 0');
   await expect(page.getByTestId('cause').first()).toHaveAttribute('data-kind', 'masked-tenant');
   const metrics = await page.evaluate(() => ringscope.exportMetrics());
