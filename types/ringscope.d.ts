@@ -116,6 +116,14 @@ export interface ExampleOptions {
   seed?: number;
 }
 
+/** importCapture's object form: {bytes, name} for a capture file, {control, ring, name} for a vyre dump. */
+export interface ImportOptions {
+  bytes?: Bytes;
+  control?: Bytes | ArrayBufferView;
+  ring?: Bytes | ArrayBufferView;
+  name?: string;
+}
+
 export interface WorkloadOptions {
   opcode: number;
   count: number;
@@ -299,7 +307,7 @@ export interface Ringscope {
 
   decode(control: Bytes | ArrayBufferView, ring: Bytes | ArrayBufferView, options?: DecodeOptions): Promise<Fields>;
   exportCapture(): Promise<Uint8Array>;
-  importCapture(capture: Bytes | { control: Bytes | ArrayBufferView; ring: Bytes | ArrayBufferView; name?: string }): Promise<Fields>;
+  importCapture(capture: Bytes | ImportOptions): Promise<Fields>;
   exportTrace(): Promise<string>;
   exportMetrics(options?: ExportMetricsOptions): Promise<string>;
   captureInfo(): Promise<Fields>;

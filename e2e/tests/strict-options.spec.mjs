@@ -75,6 +75,11 @@ test('boolean arguments and options refuse what is not a boolean', async () => {
   expect(await refusal('setTenantMask', [0, true])).toBe('resolved');
 });
 
+test('importCapture refuses an unknown key of its object form', async () => {
+  expect(await refusal('importCapture', [{ control: 1, ring: 2, nmae: 'x' }]))
+    .toBe('importCapture: unknown option "nmae" (did you mean "name"?)');
+});
+
 test('snapshot refuses an unknown option', async () => {
   expect(await refusal('snapshot', [{ slot: true }])).toBe('snapshot: unknown option "slot" (did you mean "slots"?)');
 });

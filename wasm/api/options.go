@@ -41,13 +41,14 @@ var (
 	PushMetricsOptions   = OptionTable{"pushMetrics", []string{"job", "instance"}}
 	ExampleOptions       = OptionTable{"example", []string{"seed"}}
 	WorkloadOptions      = OptionTable{"publishWorkload", []string{"opcode", "count", "tenants", "priorities", "args"}}
+	ImportOptions        = OptionTable{"importCapture", []string{"bytes", "control", "ring", "name"}}
 )
 
 // OptionTables is every table, in docs/OPTIONS.md's order.
 var OptionTables = []*OptionTable{
 	&CreateOptions, &OpenOptions, &OpcodeOptions, &BufferOptions, &TraceOptions, &AttachOptions, &DrainOptions,
 	&PublishOptions, &ItemKeys, &SnapshotOptions, &MountOptions, &DecodeOptions, &ExportMetricsOptions,
-	&PushMetricsOptions, &ExampleOptions, &WorkloadOptions,
+	&PushMetricsOptions, &ExampleOptions, &WorkloadOptions, &ImportOptions,
 }
 
 // MaxOptionKeys bounds how many keys an options object may have before

@@ -127,7 +127,7 @@ func TestOptionsTypes(t *testing.T) {
 		&BufferOptions: "BufferOptions", &TraceOptions: "TraceOptions", &AttachOptions: "AttachOptions", &DrainOptions: "DrainOptions",
 		&PublishOptions: "PublishOptions", &ItemKeys: "Item", &SnapshotOptions: "SnapshotOptions", &MountOptions: "MountOptions",
 		&DecodeOptions: "DecodeOptions", &ExportMetricsOptions: "ExportMetricsOptions",
-		&PushMetricsOptions: "PushMetricsOptions", &ExampleOptions: "ExampleOptions", &WorkloadOptions: "WorkloadOptions",
+		&PushMetricsOptions: "PushMetricsOptions", &ExampleOptions: "ExampleOptions", &WorkloadOptions: "WorkloadOptions", &ImportOptions: "ImportOptions",
 	}
 	for _, tb := range OptionTables {
 		name, ok := names[tb]

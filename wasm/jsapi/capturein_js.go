@@ -96,6 +96,9 @@ func (a *Capture) apiImport(args []js.Value) (any, error) {
 func (a *Capture) importArg(v js.Value, name *string) (*capture.Capture, error) {
 	const what = "importCapture"
 	if TypeName(v) == "object" && !IsBytes(v) {
+		if err := Known(v, &api.ImportOptions, ""); err != nil {
+			return nil, err
+		}
 		n, err := Get(v, what+": name", "name")
 		if err != nil {
 			return nil, err
