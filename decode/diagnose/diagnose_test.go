@@ -404,6 +404,29 @@ func TestWaitIOWithoutAService(t *testing.T) {
 	assert.Empty(t, got.Causes)
 }
 
+// An attached host ring's WAIT_IO slots are the host's to service: slots
+// in WAIT_IO while work completes are routine, but a ring stalled with
+// them is wait-io, not a no-progress whose evidence leaves them out.
+func TestAHostRingStalledOnWaitIOIsWaitIO(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	r.facts = Facts{Attached: true}
+	r.tel.Occupancy[decode.StatusWaitIO], r.tel.Occupancy[decode.StatusEmpty] = 16, 4096-16
+	var got *Diagnosis
+	for range 3 {
+		r.complete(0, 2, 50, 0)
+		got = r.step(d, 100)
+	}
+	assert.Empty(t, got.Causes, "completing: the host answers its WAIT_IO slots")
+	for range 8 {
+		got = r.step(d, 100)
+	}
+	require.Equal(t, Stalled, got.Health)
+	require.Equal(t, []string{"wait-io"}, kinds(got))
+	assert.Contains(t, got.Causes[0].Fix, "the host's IO service does not answer them")
+	slots, _ := got.Causes[0].Evidence.Get("slots")
+	assert.Equal(t, 16.0, slots)
+}
+
 func TestRequeueLoopShutdownLogOverflowAndLoss(t *testing.T) {
 	d, r := New(), newRing(4096, 2)
 	r.tel.Occupancy[decode.StatusRequeue], r.tel.Occupancy[decode.StatusEmpty] = 20, 4096-20

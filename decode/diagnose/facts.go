@@ -31,6 +31,11 @@ type Facts struct {
 	// counts the WAIT_IO slots its last pass left waiting (not ready).
 	IOService bool
 	IOWaiting int
+	// Attached says the ring is a host's (ringscope.attach): its own code
+	// services the WAIT_IO slots, and whether it answers is known only from
+	// progress, so wait-io holds while the ring is stalled with them; and a
+	// loss (Lost) is the attachment's end, which no recovery follows.
+	Attached bool
 	// Budget is each lane's claim budget per submission (0: unknown).
 	Budget uint32
 	// Refused counts the publishes refused per priority because the

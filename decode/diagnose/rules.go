@@ -97,6 +97,9 @@ func (r *rules) deviceLost(dst []Cause) []Cause {
 	c.Evidence.AddText("reason", r.f.LostReason)
 	r.addInFlight(&c)
 	c.Fix = "The page recovers the device and reopens the ring; if a user opcode was in flight, bound its loops."
+	if r.f.Attached {
+		c.Fix = "The host ended the attachment (it destroyed a buffer, or its device was lost): nothing is read back; attach again once its ring exists."
+	}
 	if len(r.f.InFlight) > 0 && r.wantFix(&c) {
 		c.Fix = "The page recovers the device and reopens the ring; bound the loops of " + r.f.InFlight[0] +
 			", which was in flight when the device was lost."
@@ -159,15 +162,18 @@ func (r *rules) maskedTenants(dst []Cause) []Cause {
 
 func (r *rules) waitIO(dst []Cause) []Cause {
 	n := r.in.Ring.Occupancy[decode.StatusWaitIO]
-	if n == 0 || (r.f.IOService && r.f.IOWaiting == 0) {
+	if n == 0 || (r.f.Attached && !r.stalled()) || (!r.f.Attached && r.f.IOService && r.f.IOWaiting == 0) {
 		return dst
 	}
 	c := Cause{Kind: WaitIO, Subject: OpcodeSubject(abi.OpWaitIO, r.f.opName(abi.OpWaitIO))}
 	c.Evidence.Add("slots", float64(n))
 	c.Evidence.Add("waiting", float64(r.f.IOWaiting))
-	if r.f.IOService {
+	switch {
+	case r.f.Attached:
+		c.Fix = "The ring is stalled with slots in WAIT_IO: the host's IO service does not answer them. Check that it runs, and what their requests wait on."
+	case r.f.IOService:
 		c.Fix = "The IO service answers 'not ready' for WAIT_IO slots: check what their requests wait on."
-	} else {
+	default:
 		c.Fix = "WAIT_IO slots wait for a host IO service and none runs: setIOService(true), or stop publishing WAIT_IO."
 	}
 	return append(dst, c)
@@ -493,8 +499,10 @@ func (r *rules) noProgress(dst []Cause) []Cause {
 	c.Evidence.Add("published", float64(o[decode.StatusPublished]))
 	c.Evidence.Add("claimed", float64(o[decode.StatusClaimed]))
 	c.Evidence.Add("yield", float64(o[decode.StatusYield]))
+	c.Evidence.Add("waitIO", float64(o[decode.StatusWaitIO]))
+	c.Evidence.Add("requeue", float64(o[decode.StatusRequeue]))
 	c.Evidence.Add("stalledMs", r.in.Watchdog.StalledForMillis)
-	c.Fix = "Work is queued and nothing completes, and no rule explains it: inspect the oldest PUBLISHED and any CLAIMED slot."
+	c.Fix = "Work is queued and nothing completes, and no rule explains it: inspect the oldest queued slots (the slot map's PUBLISHED, CLAIMED, YIELD, WAIT_IO and REQUEUE)."
 	return append(dst, c)
 }
 

@@ -3,7 +3,7 @@
 // the ABI and its own WGSL kernel (attach-host.wgsl); ringscope.attach
 // copies them at display rate and drives the dashboard. Every test fails on
 // a page error or console error (fixtures.mjs).
-import { test, expect, readNum } from './fixtures.mjs';
+import { test, expect, readNum, headerStat } from './fixtures.mjs';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -281,6 +281,14 @@ for (const how of ['destroys its ring', 'loses its device']) {
     const snap = await page.evaluate(() => ringscope.snapshot());
     expect(snap.telemetry.control.doneCount, 'the last good snapshot is kept').toBeGreaterThanOrEqual(before);
     expect(snap.running).toBe(false);
+    // The API says so, as the banner does: stale, and a verdict of a lost
+    // ring whose cause names the attachment's end and what to do.
+    expect(snap.stale).toBe(true);
+    expect(snap.diagnosis.health).toBe('lost');
+    expect(snap.diagnosis.causes[0].kind).toBe('device-lost');
+    expect(snap.diagnosis.causes[0].evidence.reason).toContain(`attachment ended: ${reason}`);
+    expect(snap.diagnosis.causes[0].fix).toContain('attach again once its ring exists');
+    await expect(headerStat(page, 'health')).toHaveText('LOST');
     // detach clears it; ringscope's API works again.
     expect((await page.evaluate(() => ringscope.detach())).state).toBe('detached');
     expect((await page.evaluate(() => ringscope.open({ slots: 64 }))).slots).toBe(64);

@@ -208,6 +208,12 @@ func (c *Controller) Detach() (any, error) {
 func (c *Controller) attachmentEnded(ended *megakernel.EndedError) error {
 	c.running = false
 	reason := "attachment ended: " + ended.Reason
+	// The verdict says so too (health lost, a device-lost cause with the
+	// reason), for snapshot(), subscribers and a kit's matchers.
+	if f := c.sess.MarkLost(reason, nil, 0); f != nil {
+		c.retell(f)
+		c.update(nil, f)
+	}
 	c.update(func(s *State) {
 		s.Running, s.Stale, s.StaleReason = false, true, reason
 		if s.Attached != "" {

@@ -309,7 +309,7 @@ func (c *Controller) Snapshot(slots, trace bool) (any, error) {
 	rb := c.sess.Readback()
 	snap := api.Snapshot{Telemetry: tel, Counters: &counters, Observable: tel.Control.Observable,
 		Log: api.LogOf(src.View().Log(), workload.Formats, c.opcodeName), Report: c.sess.Report(), Published: src.Published(), Pending: src.Pending(),
-		Running: c.running, Stale: c.losses.Stale(c.sess.Seq()), Recoveries: c.losses.Recoveries, LastLoss: c.losses.Last,
+		Running: c.running, Stale: c.losses.Stale(c.sess.Seq()) || c.State().Stale, Recoveries: c.losses.Recoveries, LastLoss: c.losses.Last,
 		Readback: rb.Mode, RingReads: rb.RingReads, LastBytesReadBack: rb.LastBytes}
 	if f := c.sess.LastFrame(); f != nil {
 		snap.Watchdog, snap.Diagnosis = f.Watchdog, api.DiagnosisOf(f.Diagnosis)

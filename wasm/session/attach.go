@@ -27,8 +27,8 @@ func (s *Session) Attach(at Attached, why string) {
 	s.attached = at
 	s.watchdog = decode.NewWatchdog(s.watchN)
 	// The host's own kernel and code run its ring: which tenants it runs
-	// is unknown, and its WAIT_IO slots are its to service.
-	s.diagnosis.reset(diagnose.Facts{IOService: true, OpcodeName: s.diagnosis.facts.OpcodeName})
+	// is unknown, and its WAIT_IO slots are its to service (Attached).
+	s.diagnosis.reset(diagnose.Facts{Attached: true, OpcodeName: s.diagnosis.facts.OpcodeName})
 	s.report = decode.MegakernelReport{}
 	s.readback.reset(at.Summary(), why)
 }
