@@ -29,14 +29,20 @@ const ROUTE = '/__ringscope__/';
 const TYPES = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 // capture runs in the page before its scripts: it records the labelled
-// buffers and offers ringscopeKit.use for an explicit hand-over.
+// buffers and offers ringscopeKit.use for an explicit hand-over. It also
+// keeps the labels it was given and the first labels the page created
+// (seen), so that attach() can tell a label mismatch from an app that is
+// slow to start.
 function capture(labels) {
   const found = {};
+  const seen = [];
   const roles = Object.fromEntries(Object.entries(labels).map(([role, label]) => [label, role]));
-  globalThis.ringscopeKit = { found, use(buffers) { Object.assign(found, buffers); } };
+  globalThis.ringscopeKit = { found, seen, labels, webgpu: typeof GPUDevice !== 'undefined', use(buffers) { Object.assign(found, buffers); } };
   if (typeof GPUDevice === 'undefined') return;
   const create = GPUDevice.prototype.createBuffer;
   GPUDevice.prototype.createBuffer = function (desc) {
+    const label = desc?.label ?? '';
+    if (seen.length < 32 && !seen.includes(label)) seen.push(label); // bounded: an app may create thousands
     const role = desc && roles[desc.label];
     if (role) desc = { ...desc, usage: desc.usage | GPUBufferUsage.COPY_SRC };
     const b = create.call(this, desc);
@@ -47,6 +53,31 @@ function capture(labels) {
     return b;
   };
 }
+
+// missing explains why attach() found no buffers, from what capture saw:
+// the labels looked for, which roles it has, the labels the page did
+// create, and the two ways to fix it.
+function missing(kit, timeout) {
+  if (!kit) {
+    return `ringscope.attach(): the page has no window.ringscopeKit after ${timeout} ms: the fixture's init script runs at ` +
+      'each navigation, so call attach() after page.goto() (and use the ringscope fixture of the same test)';
+  }
+  const wanted = Object.entries(kit.labels).map(([role, label]) => `${role} ${JSON.stringify(label)}`).join(', ');
+  const roles = ['device', 'control', 'ring'];
+  const has = roles.filter((r) => kit.found[r]);
+  const lacks = roles.filter((r) => !kit.found[r]);
+  const created = !kit.webgpu ? 'The page has no WebGPU (GPUDevice is undefined), so it created no buffer.'
+    : kit.seen.length === 0 ? 'The page created no GPUBuffer (or created them where the init script cannot see: a worker).'
+      : `The page created GPUBuffers labelled ${kit.seen.map((l) => (l === '' ? '(no label)' : JSON.stringify(l))).join(', ')}.`;
+  return `ringscope.attach(): no buffers with the labels looked for (${wanted}) in ${timeout} ms: ` +
+    `found ${has.length ? has.join(', ') : 'none'}, missing ${lacks.join(', ')}. ${created} ` +
+    "Give the fixture your buffers' labels, test.use({ ringscopeLabels: { control: '…', ring: '…', log: '…' } }), " +
+    'or hand the buffers over in the page: window.ringscopeKit.use({ device, control, ring, log }).';
+}
+
+// NoFrame is snapshot()'s rejection when the frames it waits for do not
+// come; the matchers turn it into a failure (fresh).
+class NoFrame extends Error {}
 
 /** A handle on the ringscope instance attached to the page's ring. */
 export class RingscopeHandle {
@@ -60,10 +91,21 @@ export class RingscopeHandle {
    * options are attach's (docs/OPTIONS.md) besides the buffers.
    */
   async attach(options = {}, { timeout = 30_000 } = {}) {
+    // The predicate is synchronous: waitForFunction waits for a truthy
+    // value, and a Promise is one.
     await this.page.waitForFunction(() => {
       const f = globalThis.ringscopeKit?.found;
-      return f && f.device && f.control && f.ring;
-    }, null, { timeout });
+      return !!(f && f.device && f.control && f.ring);
+    }, null, { timeout }).catch(async (err) => {
+      // A bare timeout does not say that the labels did not match: name
+      // what was looked for and what the page has.
+      if (err?.name !== 'TimeoutError') throw err;
+      const kit = await this.page.evaluate(() => {
+        const k = globalThis.ringscopeKit;
+        return k && { labels: k.labels ?? {}, seen: k.seen ?? [], webgpu: k.webgpu, found: Object.fromEntries(Object.keys(k.found).map((r) => [r, !!k.found[r]])) };
+      });
+      throw new Error(missing(kit, timeout), { cause: err });
+    });
     await this.page.evaluate(async ([route, opts]) => {
       const { createRingscope } = await import(`${route}create-ringscope.mjs`);
       const { device, control, ring, log } = globalThis.ringscopeKit.found;
@@ -74,10 +116,34 @@ export class RingscopeHandle {
     }, [ROUTE, options]);
   }
 
-  /** The instance's snapshot (docs/EMBEDDING.md), after at least frames frames. */
-  async snapshot({ frames = 3, timeout = 30_000 } = {}) {
-    await this.page.waitForFunction(async (n) => (await globalThis.ringscopeKit.instance.attachInfo()).frames >= n,
-      frames, { timeout, polling: 100 });
+  /**
+   * The instance's snapshot (docs/EMBEDDING.md), once the attachment has
+   * read frames more frames since the call (1 by default: never a stale
+   * snapshot, nor one from before the first frame). It rejects after
+   * timeout ms, saying how many frames it saw.
+   */
+  async snapshot({ frames = 1, timeout = 30_000 } = {}) {
+    // Polled from here: page.evaluate awaits attachInfo()'s Promise, where
+    // page.waitForFunction would take the Promise itself as truthy and
+    // return at once.
+    const info = () => this.page.evaluate(async () => {
+      const i = globalThis.ringscopeKit?.instance;
+      if (!i) return null;
+      const { frames: n, state } = await i.attachInfo();
+      return { frames: n, state };
+    });
+    const end = Date.now() + timeout;
+    const first = await info();
+    if (!first) throw new Error('ringscope.snapshot(): nothing attached: call ringscope.attach() first');
+    let now = first;
+    while (now.frames < first.frames + frames) {
+      if (Date.now() >= end) {
+        throw new NoFrame(`ringscope.snapshot(): the attachment read ${now.frames - first.frames} of the ${frames} frames ` +
+          `waited for in ${timeout} ms (${now.frames} frames since attach, state ${now.state})`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      now = (await info()) ?? now; // disposed meanwhile: times out naming the last state
+    }
     return this.page.evaluate(() => globalThis.ringscopeKit.instance.snapshot());
   }
 
@@ -99,17 +165,32 @@ export function describe(d) {
   return lines.join('\n');
 }
 
+// fresh is the matchers' read: the snapshot after one more frame. Where
+// none comes in timeout ms (a lost device or a stuck submission reads
+// nothing back, docs/EMBEDDING.md), it is the last snapshot, whose verdict
+// is given anew (health lost), with why under NO_FRAME: every matcher
+// fails on it, for no frame proves nothing.
+const NO_FRAME = Symbol('no frame');
+async function fresh(handle, timeout = 5_000) {
+  try {
+    return await handle.snapshot({ timeout });
+  } catch (err) {
+    if (!(err instanceof NoFrame)) throw err;
+    const s = await handle.page.evaluate(() => globalThis.ringscopeKit.instance.snapshot());
+    return { ...s, [NO_FRAME]: err.message };
+  }
+}
+
 // watch re-reads the snapshot for within ms and returns the first that
 // fails check, or the last: a verdict needs the watchdog's intervals to
 // form, so one early healthy frame proves nothing.
 async function watch(handle, check, within) {
   const end = Date.now() + within;
   for (;;) {
-    const s = await handle.snapshot();
-    // No frame read yet (an attachment's first copy still in flight) is
-    // no verdict: read again.
-    if ((s.diagnosis && !check(s)) || Date.now() >= end) return s;
-    await new Promise((r) => setTimeout(r, 250));
+    // Each read waits for a frame of its own, so every frame's verdict is
+    // seen; a frame with no verdict yet is none: read again.
+    const s = await fresh(handle);
+    if (s[NO_FRAME] || (s.diagnosis && !check(s)) || Date.now() >= end) return s;
   }
 }
 
@@ -119,13 +200,21 @@ function result(ctx, name, ok, what, s) {
   return {
     pass: ok,
     name,
-    message: () => `expect(ringscope).${ctx.isNot ? 'not.' : ''}${name}(): ${what}\n\n${describe(s.diagnosis)}`,
+    message: () => `expect(ringscope).${ctx.isNot ? 'not.' : ''}${name}(): ${what}` +
+      `${s[NO_FRAME] ? `\n${s[NO_FRAME]}` : ''}\n\n${describe(s.diagnosis)}`,
   };
 }
 
-const healthy = (s) => !!s.diagnosis && ['idle', 'progressing'].includes(s.diagnosis.health) && s.diagnosis.causes.length === 0;
+const healthy = (s) => !s[NO_FRAME] && !!s.diagnosis && ['idle', 'progressing'].includes(s.diagnosis.health) && s.diagnosis.causes.length === 0;
 const faults = (s) => s.telemetry?.control?.faults ?? 0;
 const faultRecords = (s) => (s.log?.records ?? []).filter((r) => r.name && r.name !== 'PRINTF');
+// queuedBy counts the slots that hold work, by status: the active statuses
+// of docs/PROTOCOL.md §3 (decode's ActiveSlots), not only PUBLISHED and
+// CLAIMED: work parked in WAIT_IO, YIELD or REQUEUE is queued all the same,
+// and a ring of nothing else is stalled. Statuses with no slot are left out.
+const STATUS_NAMES = { published: 'PUBLISHED', claimed: 'CLAIMED', waitIO: 'WAIT_IO', yield: 'YIELD', requeue: 'REQUEUE' };
+const queuedBy = (s) => Object.fromEntries(Object.keys(STATUS_NAMES)
+  .map((k) => [k, s.telemetry?.occupancy?.[k] ?? 0]).filter(([, n]) => n > 0));
 
 /** The matchers, for expect.extend or mergeExpects. */
 export const matchers = {
@@ -140,11 +229,11 @@ export const matchers = {
   },
   /** FAULTS is 0 and the log has no fault record. */
   async toHaveNoFaults(handle) {
-    let s = await handle.snapshot();
-    const ok = faults(s) === 0 && faultRecords(s).length === 0;
+    let s = await fresh(handle);
+    const ok = !s[NO_FRAME] && faults(s) === 0 && faultRecords(s).length === 0;
     // A failure prints the diagnosis: give its cause the frames it needs
     // to form (a cause holds two in a row) when the first read has none.
-    if (!ok) s = await watch(handle, (x) => !x.diagnosis?.causes?.length, 2_000);
+    if (!ok && !s[NO_FRAME]) s = await watch(handle, (x) => !x.diagnosis?.causes?.length, 2_000);
     const recs = faultRecords(s).slice(0, 5).map((r) => `  ${r.name}: ${r.text}`).join('\n');
     return result(this, 'toHaveNoFaults', ok, `FAULTS is ${faults(s)}${recs ? `; the log:\n${recs}` : ''}`, s);
   },
@@ -154,26 +243,39 @@ export const matchers = {
    * of a slot faults BAD_STATE, docs/PROTOCOL.md §3).
    */
   async toDrainExactlyOnce(handle) {
-    const s = await handle.snapshot();
+    const s = await fresh(handle);
     const c = s.telemetry?.control ?? {};
     const heads = c.heads ?? [], tails = c.tails ?? [];
     const published = tails.reduce((a, b) => a + b, 0);
     const over = heads.findIndex((h, p) => h > tails[p]);
     const badState = faultRecords(s).filter((r) => r.name === 'BAD_STATE').length;
-    const ok = over < 0 && (c.claims ?? 0) <= published && badState === 0;
+    const ok = !s[NO_FRAME] && over < 0 && (c.claims ?? 0) <= published && badState === 0;
     const why = over >= 0 ? `HEAD[${over}] ${heads[over]} passed TAIL ${tails[over]}`
       : badState ? `${badState} BAD_STATE faults (a slot claimed twice)` : `CLAIMS ${c.claims} of ${published} published`;
     return result(this, 'toDrainExactlyOnce', ok, why, s);
   },
-  /** DONE_COUNT moves within `within` ms whenever work is queued. */
+  /**
+   * DONE_COUNT moves within `within` ms whenever work is queued (a slot in
+   * an active status: PUBLISHED, CLAIMED, WAIT_IO, YIELD or REQUEUE), and
+   * neither the verdict (health stalled) nor the watchdog says stalled.
+   */
   async toNotStall(handle, { within = 2_000 } = {}) {
-    const a = await handle.snapshot();
+    const a = await fresh(handle);
     await new Promise((r) => setTimeout(r, within));
-    const b = await handle.snapshot();
-    const queued = (b.telemetry?.occupancy?.published ?? 0) + (b.telemetry?.occupancy?.claimed ?? 0);
-    const moved = b.telemetry.control.doneCount !== a.telemetry.control.doneCount;
-    const ok = moved || queued === 0;
-    return result(this, 'toNotStall', ok, `DONE_COUNT stayed ${b.telemetry.control.doneCount} for ${within} ms with ${queued} slots queued`, b);
+    const b = await fresh(handle);
+    const by = queuedBy(b);
+    const queued = Object.values(by).reduce((x, y) => x + y, 0);
+    const [from, to] = [a.telemetry?.control?.doneCount, b.telemetry?.control?.doneCount];
+    const moved = to !== from;
+    const health = b.diagnosis?.health ?? 'unknown';
+    const stalled = health === 'stalled' || !!b.watchdog?.stalled;
+    const ok = !b[NO_FRAME] && !stalled && (moved || queued === 0);
+    const kinds = (b.diagnosis?.causes ?? []).map((c) => c.kind).join(', ');
+    const statuses = Object.entries(by).map(([k, n]) => `${n} ${STATUS_NAMES[k]}`).join(', ');
+    const what = `${moved ? `DONE_COUNT moved from ${from} to ${to}` : `DONE_COUNT stayed ${to}`} in ${within} ms ` +
+      `with ${queued} slots queued${statuses ? ` (${statuses})` : ''}; health ${health}${kinds ? ` (${kinds})` : ''}` +
+      `${b.watchdog?.stalled ? `; the watchdog says stalled for ${Math.round(b.watchdog.stalledForMillis ?? 0)} ms` : ''}`;
+    return result(this, 'toNotStall', ok, what, b);
   },
 };
 
