@@ -465,3 +465,19 @@ test('without --enable-unsafe-webgpu the page says no-webgpu plainly and stays u
   await page.waitForTimeout(500);
   await expect(status).toHaveText('no-webgpu');
 });
+
+// An embedder's narrow element (createRingscope's container, mount) in a
+// wide page: the dashboard stacks by its own width, not the viewport's,
+// and no panel draws past its edge (the queue waits' two tables stack).
+test('a dashboard 360 px wide in a wide page: one column, nothing drawn past a panel', async ({ page }) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await gotoReady(page, '?slots=1024');
+  await waitFrames(page, 3);
+  await page.evaluate(() => { document.querySelector('.rs-dashboard').style.width = '360px'; });
+  await expect.poll(() => page.evaluate(() => {
+    const over = [...document.querySelectorAll('.rs-grid .panel')].filter((p) => p.scrollWidth > p.clientWidth + 1);
+    return over.map((p) => p.className);
+  }), { message: 'panels wider than their box' }).toEqual([]);
+  const [prio, ten] = await Promise.all(['waits-priority', 'waits-tenant'].map((id) => page.getByTestId(id).boundingBox()));
+  expect(ten.y, 'the tenant table below the priority table').toBeGreaterThanOrEqual(prio.y + prio.height);
+});
