@@ -129,10 +129,63 @@ function quiet(go) {
   go._resume = () => {};
 }
 
+// refuseUnready makes the calls of an instance whose ready rejected (no
+// WebGPU) say why. It has no runner, so the Go methods that need one
+// reject with api.ErrNotReady, whose text points at the page's global
+// ringscope.ready and guesses at WebGPU; an instance knows the reason.
+// The calls that need no GPU (decode, importCapture, the exports, mount)
+// still work.
+function refuseUnready(api, why) {
+  const reason = String(why?.message ?? why).replace(/^ringscope: /, '');
+  for (const name of Object.keys(api)) {
+    const method = api[name];
+    if (typeof method !== 'function' || name === 'subscribe') continue; // subscribe is synchronous
+    api[name] = function (...args) {
+      return Promise.resolve(method.apply(this, args)).catch((err) => {
+        if (!String(err?.message).includes('ringscope: not ready:')) throw err;
+        throw new Error(`${name}: ringscope is not ready: ${reason}`);
+      });
+    };
+  }
+}
+
+// mount (wasm/jsapi/mount_js.go) marks the host's element: the class
+// rs-mount, rs-show-<panel> per panel, data-rs-panels. markOf keeps what
+// the element had of them before, unmark gives it back (the element's
+// other classes and attributes were never touched).
+const isMountClass = (c) => c === 'rs-mount' || c.startsWith('rs-show-');
+
+function markOf(el) {
+  if (!(el instanceof Element)) return null; // mount refuses it
+  return { classes: [...el.classList].filter(isMountClass), panels: el.getAttribute('data-rs-panels') };
+}
+
+function unmark({ el, before }) {
+  el.classList.remove(...[...el.classList].filter(isMountClass));
+  el.classList.add(...before.classes);
+  if (before.panels === null) el.removeAttribute('data-rs-panels');
+  else el.setAttribute('data-rs-panels', before.panels);
+}
+
+// rendered waits for the dashboard's first render (the renderer's root
+// then carries the dashboard's class): before it, the root is the
+// instance's empty mount point, which mount moves all the same. The
+// first render waits for the first frame, or 2 s (wasm/view_js.go).
+async function rendered(renderer, isDisposed) {
+  const t0 = performance.now();
+  while (!renderer.root?.classList.contains('rs-dashboard')) {
+    if (isDisposed()) throw new Error('mount: this ringscope instance was disposed');
+    if (performance.now() - t0 > 10_000) throw new Error('mount: the dashboard did not render in 10 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /**
  * createRingscope makes an instance (see the file's comment); it resolves
- * once the Go program has started and, with open or attach, once that is
- * done. ready says when the device is (it rejects without WebGPU).
+ * once the Go program has started and its ready has settled (its device
+ * and runner are open, or it is known that they cannot be: ready rejects
+ * without WebGPU, and the calls that need the GPU then reject with that
+ * reason), and, with open or attach, once that is done.
  */
 export async function createRingscope(options) {
   const o = checkOptions(options);
@@ -161,10 +214,13 @@ export async function createRingscope(options) {
   // delivered the API.
   const bootKey = `__ringscopeBoot${n}`;
   let api = null;
+  // The instance's renderer: its root is the dashboard, wherever mount()
+  // moved it.
+  const renderer = globalThis.ringscopeRender.create(mountPoint);
   globalThis[bootKey] = {
     query,
     selector: `#${mountPoint.id}`,
-    renderer: globalThis.ringscopeRender.create(mountPoint),
+    renderer,
     deliver(obj) { api = obj; },
   };
   go.env = { RINGSCOPE_BOOT: bootKey };
@@ -181,6 +237,24 @@ export async function createRingscope(options) {
   }
   started(run, api);
   api.ready.catch(() => {}); // a host that never awaits ready logs no unhandled rejection
+  // Until ready settles the instance has no runner, and open, publish,
+  // start … would reject as not ready: the instance is handed over once
+  // it has settled, so that its calls work at once.
+  const unready = await api.ready.then(() => null, (err) => err);
+  if (unready) refuseUnready(api, unready);
+
+  // The element mount() last put the dashboard in, with what it had
+  // before (markOf): a mount elsewhere, or dispose(), gives it back.
+  let host = null;
+  const goMount = api.mount;
+  api.mount = async function (el, ...rest) {
+    const before = host?.el === el ? host.before : markOf(el);
+    const out = await goMount.call(this, el, ...rest); // a refusal changes nothing
+    if (host && host.el !== el) unmark(host);
+    host = before && { el, before };
+    await rendered(renderer, () => disposed); // resolves once the dashboard renders in el
+    return out;
+  };
 
   const endProgram = api.dispose;
   Object.defineProperty(api, 'dispose', {
@@ -191,6 +265,11 @@ export async function createRingscope(options) {
       await endProgram.call(api).catch(() => {}); // fails only when the program is already dead
       await run.catch(() => {});
       quiet(go);
+      // mount() moved the dashboard (the renderer's root) out of the
+      // holder: remove it where it is, and give its host element back.
+      renderer.root?.remove();
+      if (host) unmark(host);
+      host = null;
       holder.remove();
     },
   });
@@ -198,7 +277,7 @@ export async function createRingscope(options) {
 
   if (o.open != null || o.attach != null || o.autostart) {
     try {
-      await api.ready;
+      if (unready) throw unready;
       if (o.open != null) await api.open(o.open);
       if (o.attach != null) await api.attach(o.attach);
       if (o.autostart) await api.start();

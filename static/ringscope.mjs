@@ -12,10 +12,13 @@
 // WebGPU: decode, importCapture, the exports and mount work then, and
 // ringscope.ready rejects with the reason. No inline script or style.
 //
-// The wasm renders its dashboard into the element with id="app"; a host
-// page without one gets a hidden one, and ringscope.mount moves the
-// dashboard where the host wants it. The page's URL query configures the
-// wasm as on index.html (?preset=…, ?autostart=0, …).
+// The wasm renders its dashboard into an element of the host page marked
+// data-ringscope, in place of that element's content; without one, into a
+// hidden container of the module's own. ringscope.mount moves the
+// dashboard where the host wants it. The host's #app is never taken: it
+// is where the host's own app (Vue and others) lives, and the dashboard's
+// first render would empty it. The page's URL query configures the wasm
+// as on index.html (?preset=…, ?autostart=0, …).
 
 const base = new URL('.', import.meta.url);
 let loading = null;
@@ -32,17 +35,34 @@ function loadScript(name) {
   });
 }
 
-function ensureMountPoint() {
-  if (document.getElementById('app')) return;
-  // Vugu replaces the mount point's attributes on its first render, so the
-  // hidden attribute sits on a holder around it.
+// mountPoint makes the element the dashboard renders into (see the
+// file's comment). Vugu replaces the mount point's attributes on its first
+// render, so it is a fresh element: inside the host's marked one, or
+// inside a hidden holder (which carries the hidden attribute).
+function mountPoint() {
+  const el = document.createElement('div');
+  const marked = document.querySelector('[data-ringscope]');
+  if (marked) {
+    marked.replaceChildren(el);
+    return el;
+  }
   const holder = document.createElement('div');
   holder.hidden = true;
   holder.className = 'ringscope-holder';
-  const app = document.createElement('div');
-  app.id = 'app';
-  holder.append(app);
+  holder.append(el);
   document.body.append(holder);
+  return el;
+}
+
+// rendered waits for the dashboard's first render (the renderer's root
+// then carries the dashboard's class): until then the root is the empty
+// mount point, which ringscope.mount moves all the same.
+async function rendered(renderer) {
+  const t0 = performance.now();
+  while (!renderer.root?.classList.contains('rs-dashboard')) {
+    if (performance.now() - t0 > 10_000) throw new Error('mount: the dashboard did not render in 10 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function waitForAPI(timeoutMs) {
@@ -63,7 +83,7 @@ async function start() {
   if (document.readyState === 'loading') {
     await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
   }
-  ensureMountPoint();
+  const mountEl = mountPoint();
   // The download and streaming compile of main.wasm run while the two
   // helper scripts load.
   const compiled = fetch(new URL('main.wasm', base)).then((resp) => {
@@ -77,6 +97,11 @@ async function start() {
   if (typeof globalThis.Go !== 'function') {
     throw new Error('ringscope: wasm_exec.js did not define Go');
   }
+  // The page's program renders with window.ringscopeRender, found by the
+  // selector #app unless it was given its element: this module gives it
+  // one (mountPoint), so that a host's own #app is left alone.
+  const renderer = globalThis.ringscopeRender.create(mountEl);
+  globalThis.ringscopeRender = renderer;
   const go = new globalThis.Go();
   // guard.js reports the program's exit (console, status, banner) and
   // makes every method reject with its reason from then on.
@@ -84,6 +109,15 @@ async function start() {
   const instance = await WebAssembly.instantiate(await compiled, go.importObject);
   started(go.run(instance));
   const api = await waitForAPI(10_000);
+  // mount resolves once the dashboard has rendered in the element: the
+  // wasm's mount moves the renderer's root, which is there before the
+  // first render.
+  const goMount = api.mount;
+  api.mount = async function (...args) {
+    const out = await goMount.apply(this, args);
+    await rendered(renderer);
+    return out;
+  };
   // A page that never awaits ready must not log an unhandled rejection.
   api.ready?.catch?.(() => {});
   return api;

@@ -90,3 +90,63 @@ test('without WebGPU the module still loads: decode and import work, ready rejec
   });
   expect(info).toMatchObject({ replaying: true, count: 1 });
 });
+
+// hostApp serves a host page of the server's origin (ringscope's files are
+// the server's) with body in it, and opens it with the query.
+async function hostApp(page, body, query = 'slots=1024') {
+  await page.route(/\/embed-host-app\.html/, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<link rel="stylesheet" href="/style.css"><link rel="stylesheet" href="/dashboard.css"><link rel="stylesheet" href="/capture.css">
+</head><body>${body}</body></html>`,
+  }));
+  await page.goto(`/embed-host-app.html?${query}`);
+  await page.waitForFunction(() => globalThis.ringscope?.ready, null, { timeout: 30_000 });
+  await page.evaluate(() => ringscope.ready);
+}
+
+// The host's own app, in #app: where Vue and others mount by default.
+const ownApp = '<div id="app" class="my-app"><h1>My own app</h1><button id="mine" type="button">mine</button></div>';
+
+test("a host page's own #app is left alone: the dashboard renders in a container of its own", async ({ page }) => {
+  const errors = watchErrors(page);
+  await hostApp(page, `${ownApp}
+<div id="panel"></div>
+<script type="module">
+import ringscope from '/ringscope.mjs';
+// The host's app renders after the import, as createApp(App).mount('#app') would.
+const p = document.createElement('p');
+p.id = 'later';
+p.textContent = 'rendered after the import';
+document.getElementById('app').append(p);
+</script>`);
+  const app = '<div id="app" class="my-app"><h1>My own app</h1><button id="mine" type="button">mine</button><p id="later">rendered after the import</p></div>';
+  // The dashboard's first render has run (in a hidden container).
+  await expect(page.locator('.rs-dashboard')).toHaveCount(1);
+  await expect(page.locator('.rs-dashboard')).toBeHidden();
+  expect(await page.evaluate(() => document.getElementById('app').outerHTML)).toBe(app);
+  await expect(page.locator('#mine')).toBeVisible();
+
+  // mount() moves it where the host says; #app stays the host's.
+  await page.evaluate(() => ringscope.mount(document.getElementById('panel'), { panels: ['occupancy'] }));
+  await expect(page.locator('#panel > .rs-dashboard .panel-occupancy')).toBeVisible();
+  expect(await page.evaluate(() => [document.querySelectorAll('#app').length, document.getElementById('app').outerHTML]))
+    .toEqual([1, app]);
+  expect(errors).toEqual([]);
+});
+
+test('a host page marks where the dashboard renders with data-ringscope', async ({ page }) => {
+  const errors = watchErrors(page);
+  await hostApp(page, `${ownApp}
+<main id="dash" class="host-slot" data-ringscope><p>loading ringscope…</p></main>
+<script type="module" src="/ringscope.mjs"></script>`);
+  // It renders inside the marked element, in place of its content; the
+  // element keeps its own attributes.
+  await expect(page.locator('#dash > .rs-dashboard')).toBeVisible();
+  await expect(page.locator('#dash > p')).toHaveCount(0);
+  await expect(page.locator('#dash')).toHaveClass('host-slot');
+  await expect(page.locator('#dash')).toHaveAttribute('data-ringscope', '');
+  await expect(page.locator('.ringscope-holder')).toHaveCount(0);
+  expect(await page.evaluate(() => document.getElementById('app').outerHTML)).toBe(ownApp);
+  expect(errors).toEqual([]);
+});

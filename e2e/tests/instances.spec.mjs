@@ -119,3 +119,105 @@ test('createRingscope refuses an unknown option by name', async ({ page }) => {
   ]);
   expect(await page.evaluate(() => document.querySelectorAll('.ringscope-instance').length)).toBe(0);
 });
+
+// A blank page of the server's origin (the instance's own files are the
+// server's), for tests that need no host app.
+async function blankPage(page) {
+  await page.route('**/instances-blank.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body></body></html>',
+  }));
+  await page.goto('/instances-blank.html');
+}
+
+test('dispose() removes a mounted dashboard and gives the host element back as it was', async ({ page }) => {
+  await blankPage(page);
+  const res = await page.evaluate(async () => {
+    const el = document.createElement('section');
+    el.id = 'host';
+    el.className = 'mine';
+    el.dataset.own = 'yes';
+    el.innerHTML = '<p id="own">the host\'s own content</p>';
+    document.body.append(el);
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const a = await createRingscope({ open: { slots: 64 } });
+    const back = await a.mount(el, { panels: ['occupancy', 'watchdog'] });
+    // mount() resolves once the dashboard renders in the element, not
+    // while it holds the instance's empty mount point.
+    const atMount = {
+      same: back === el,
+      rendered: el.querySelectorAll(':scope > .rs-dashboard .panel-occupancy').length,
+      emptyMountPoint: el.querySelectorAll('[id^="ringscope-"]').length,
+      className: el.className,
+      panels: el.dataset.rsPanels,
+    };
+    await a.step();
+    await a.dispose();
+    return {
+      atMount,
+      className: el.className,
+      attributes: el.getAttributeNames().sort(),
+      html: el.innerHTML,
+      left: document.querySelectorAll('.rs-dashboard, .ringscope-instance').length,
+    };
+  });
+  expect(res.atMount).toEqual({
+    same: true,
+    rendered: 1,
+    emptyMountPoint: 0,
+    className: 'mine rs-mount rs-show-occupancy rs-show-watchdog',
+    panels: 'occupancy watchdog',
+  });
+  // What mount() added is gone; what the host had stays.
+  expect(res.className).toBe('mine');
+  expect(res.attributes).toEqual(['class', 'data-own', 'id']);
+  expect(res.html).toBe('<p id="own">the host\'s own content</p>');
+  expect(res.left, 'no dashboard or holder left in the page').toBe(0);
+});
+
+test('an instance made without open or attach takes calls at once: open() right after createRingscope', async ({ page }) => {
+  await blankPage(page);
+  const res = await page.evaluate(async () => {
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const container = document.body.appendChild(document.createElement('div'));
+    const rs = await createRingscope({ container });
+    const call = (p) => p.then((v) => v, (e) => `rejected: ${e.message}`);
+    const out = {
+      open: await call(rs.open({ slots: 64 })),
+      publish: await call(rs.publish([{ opcode: 0, tenant: 0, priority: 2 }])),
+      drain: await call(rs.drain().then((d) => d.outcome)),
+      ready: await call(rs.ready.then(() => 'resolved')),
+    };
+    await rs.dispose();
+    return out;
+  });
+  expect(typeof res.open, `open: ${JSON.stringify(res.open)}`).toBe('object');
+  expect(res.publish).toBe(1);
+  expect(res.drain).toBe('empty');
+  expect(res.ready).toBe('resolved');
+});
+
+test('without WebGPU an instance still decodes; its GPU calls reject saying why', { tag: '@no-webgpu' }, async ({ page }) => {
+  await blankPage(page);
+  const res = await page.evaluate(async () => {
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const container = document.body.appendChild(document.createElement('div'));
+    const rs = await createRingscope({ container });
+    const call = (p) => p.then(() => 'resolved', (e) => e.message);
+    const control = new Uint32Array(160);
+    control[1] = 2; // DONE_COUNT of a legacy vyre dump (MAGIC 0)
+    const out = {
+      ready: await call(rs.ready),
+      open: await call(rs.open({ slots: 64 })),
+      start: await call(rs.start()),
+      decode: (await rs.decode(control, new Uint32Array(32))).telemetry.control.doneCount,
+    };
+    await rs.dispose();
+    return out;
+  });
+  expect(res.ready).toContain('WebGPU is not available');
+  const why = res.ready.replace(/^ringscope: /, '');
+  expect(res.open).toBe(`open: ringscope is not ready: ${why}`);
+  expect(res.start).toBe(`start: ringscope is not ready: ${why}`);
+  expect(res.decode).toBe(2);
+});

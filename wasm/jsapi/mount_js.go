@@ -23,8 +23,8 @@ import (
 // rs-show-<panel> per panel and data-rs-panels; static/capture.css hides
 // the rest. There is one dashboard per page, so a second mount moves it.
 //
-// static/ringscope.mjs loads the wasm on any page (it adds the hidden
-// mount point the wasm renders into when the host page has none) and
+// static/ringscope.mjs loads the wasm on any page (it gives the wasm an
+// element of its own to render into, never the host's #app) and
 // resolves to the ringscope object.
 // Panels are the names options.panels accepts.
 var Panels = []string{"header", "capture", "settings", "counters", "adapter", "occupancy", "watchdog",
@@ -114,7 +114,7 @@ func apiMount(d Dashboard, args []js.Value) (js.Value, error) {
 	// the page can render to, which is fine and left to the host.
 	host, dash := dom.ElementFromJS(el), dom.ElementFromJS(root)
 	if dash.IsSameNode(&host.Node) || dash.Contains(&host.Node) {
-		return js.Undefined(), errors.New("mount: element is inside the dashboard itself; choose an element outside it (the dashboard's root is #app)")
+		return js.Undefined(), errors.New("mount: element is inside the dashboard itself; choose an element outside it")
 	}
 	// classList through the guarded read: the host's element may have a
 	// getter of its own that throws.
@@ -147,7 +147,8 @@ func apiMount(d Dashboard, args []js.Value) (js.Value, error) {
 }
 
 // dashboardRoot finds the element the wasm renders the dashboard into:
-// the renderer's root once it rendered, #app before.
+// the renderer's root once it rendered, #app (the project's own page's)
+// before.
 func dashboardRoot(d Dashboard) (js.Value, error) {
 	deadline := time.Now().Add(mountTimeout)
 	for {
@@ -158,7 +159,7 @@ func dashboardRoot(d Dashboard) (js.Value, error) {
 			if el := js.Global().Get("document").Call("querySelector", "#app"); el.Truthy() {
 				return el, nil
 			}
-			return js.Undefined(), errors.New("mount: the dashboard did not render (is there an element with id=\"app\"? ringscope.mjs adds one)")
+			return js.Undefined(), errors.New("mount: the dashboard did not render in time: its renderer has no root element (render.js loaded, and the page's program started?)")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
