@@ -5,8 +5,9 @@
 // tarball in a scratch project's suite: buffers found by label, a healthy
 // app passing every matcher, a masked tenant and a fault failing.
 //
-// The other tests run the kit on e2e/kit-app, a small app of the tests' own
-// (served by a route, not from static/): 64 slots, 16 items published once,
+// The other tests run the kit on the consumer suite's app
+// (e2e/consumers/playwright-suite/app, served by a route, not from
+// static/): 64 slots, 16 items published once,
 // and ?bug= parks them where its kernel leaves them (a fault, WAIT_IO with
 // no IO service, a masked tenant's YIELD, REQUEUE).
 import { readFile } from 'node:fs/promises';
@@ -19,10 +20,10 @@ const { test, expect } = kit(base, baseExpect);
 test.use({ ringscopeAssets: fileURLToPath(new URL('../../.cache/e2e-static', import.meta.url)) });
 test.describe.configure({ timeout: 90_000 });
 
-const kitApp = fileURLToPath(new URL('../kit-app/', import.meta.url));
+const kitApp = fileURLToPath(new URL('../consumers/playwright-suite/app/', import.meta.url));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wgsl': 'text/plain' };
 
-// openKitApp serves e2e/kit-app under /__kit-app__/ and loads it with bug.
+// openKitApp serves that app under /__kit-app__/ and loads it with bug.
 async function openKitApp(page, bug = '') {
   await page.route('**/__kit-app__/**', async (route) => {
     const name = path.basename(new URL(route.request().url()).pathname);
