@@ -15,6 +15,10 @@ export declare class RingscopeHandle {
   readonly page: Page;
   /** Attaches to the buffers found by label, or handed over with window.ringscopeKit.use. */
   attach(options?: Omit<AttachOptions, 'device' | 'control' | 'ring' | 'log'>, wait?: { timeout?: number }): Promise<void>;
+  /**
+   * The snapshot once the attachment has read `frames` more frames since the
+   * call (1 by default); rejects after `timeout` ms (30,000) saying how many it saw.
+   */
   snapshot(options?: { frames?: number; timeout?: number }): Promise<Snapshot>;
   dispose(): Promise<void>;
 }
