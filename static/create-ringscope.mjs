@@ -208,7 +208,10 @@ export async function createRingscope(options) {
 
   const go = new globalThis.Go();
   let disposed = false;
-  const started = globalThis.ringscopeGuard.watch(go, { scope: holder, disposed: () => disposed });
+  // The frozen banner goes on the dashboard wherever it is when the
+  // program ends: mount() may have moved it out of the holder.
+  const scope = () => (renderer.root?.isConnected ? renderer.root : holder);
+  const started = globalThis.ringscopeGuard.watch(go, { scope, disposed: () => disposed });
   // The boot object reaches the Go program through the global its
   // environment names (wasm/main_js.go's readBoot), removed once it
   // delivered the API.

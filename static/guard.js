@@ -81,7 +81,9 @@
   // watch hooks go's output and exit before go.run; the function it
   // returns takes go.run's promise, once main has installed the API, and
   // the API object (window.ringscope when not given). options.scope is
-  // the element an instance's dashboard lives in (the page's when absent);
+  // the element an instance's dashboard lives in, or a function that
+  // finds it when the program ends (mount() may have moved it; the page's
+  // when absent);
   // options.disposed() says the program ended because it was asked to
   // (an instance's dispose()), which is no failure.
   function watch(go, options = {}) {
@@ -91,6 +93,17 @@
       go.ringscopeExitCode = code;
       exit.call(go, code);
     };
+    // A callback the program left behind (a canvas's resize observer, a
+    // timer) may still fire after it exited; wasm_exec.js would throw
+    // "Go program has already exited" into the host page for each. The
+    // exit is reported once (die), so such a call returns nothing.
+    const resume = go._resume;
+    if (typeof resume === 'function') {
+      go._resume = function () {
+        if (this.exited) return;
+        resume.call(this);
+      };
+    }
     let dead = null; // the reason, once the program has exited
     let failDead = () => {};
     const deadPromise = new Promise((_, reject) => {
@@ -105,7 +118,7 @@
       console.error(`ringscope: ${reason}; the telemetry is frozen and every API call now rejects`);
       failDead(new Error(`ringscope: ${reason}`));
       try {
-        showDead(reason, options.scope);
+        showDead(reason, typeof options.scope === 'function' ? options.scope() : options.scope);
       } catch (err) {
         console.error('ringscope: showing the exit:', err);
       }

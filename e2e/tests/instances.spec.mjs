@@ -175,6 +175,23 @@ test('dispose() removes a mounted dashboard and gives the host element back as i
   expect(res.left, 'no dashboard or holder left in the page').toBe(0);
 });
 
+// An instance whose program ends marks its dashboard wherever mount()
+// moved it, not its empty holder.
+test('a mounted instance whose program exits shows the frozen banner in the host element', async ({ page, pageProblems }) => {
+  pageProblems.allow(/ringscope: main\.wasm exited \(code 2\): panic: ringscope\.__test\.crash: mounted/);
+  await blankPage(page);
+  await page.evaluate(async () => {
+    const el = document.createElement('section');
+    el.id = 'host';
+    document.body.append(el);
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    window.rsM = await createRingscope({ open: { slots: 64 } });
+    await window.rsM.mount(el, { panels: ['header', 'occupancy'] });
+    window.rsM.__test.crash('mounted').catch(() => {});
+  });
+  await expect(page.locator('#host [data-testid="frozen-banner"]')).toContainText('main.wasm exited (code 2): panic: ringscope.__test.crash: mounted');
+});
+
 test('an instance made without open or attach takes calls at once: open() right after createRingscope', async ({ page }) => {
   await blankPage(page);
   const res = await page.evaluate(async () => {
