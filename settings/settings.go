@@ -224,7 +224,10 @@ func (s Settings) Validate() []FieldError {
 func (s Settings) checkPreset(errs []FieldError) []FieldError {
 	p, ok := workload.PresetByName(s.Preset)
 	l := s.Launch()
-	if lo, hi := p.Budgets(l); ok && l.Workers != 0 && lo > hi {
+	if !ok || l.Workers == 0 {
+		return errs // no preset's promise to keep, or no bound on a frame's claims
+	}
+	if lo, hi := p.Budgets(l); lo > hi {
 		errs = append(errs, FieldError{Field: "RingSlots", Message: p.Name + " needs at least " + numfmt.Thousands(p.MinSlots(l)) +
 			" slots at this width and worker cap: its backlog, an eighth of the ring, must outlast a frame's claims"})
 	}

@@ -118,17 +118,6 @@ function compile(url) {
   return m;
 }
 
-// quiet makes an ended program's leftovers harmless: callbacks it had
-// asked for (a timer of its scheduler, an animation frame, a GPU promise,
-// a ResizeObserver) would call into it and throw "Go program has already
-// exited" (wasm_exec.js). Its timers are cleared; a late callback is
-// ignored.
-function quiet(go) {
-  for (const t of go._scheduledTimeouts?.values() ?? []) clearTimeout(t);
-  go._scheduledTimeouts?.clear();
-  go._resume = () => {};
-}
-
 // refuseUnready makes the calls of an instance whose ready rejected (no
 // WebGPU) say why. It has no runner, so the Go methods that need one
 // reject with api.ErrNotReady, whose text points at the page's global
@@ -165,19 +154,6 @@ function unmark({ el, before }) {
   el.classList.add(...before.classes);
   if (before.panels === null) el.removeAttribute('data-rs-panels');
   else el.setAttribute('data-rs-panels', before.panels);
-}
-
-// rendered waits for the dashboard's first render (the renderer's root
-// then carries the dashboard's class): before it, the root is the
-// instance's empty mount point, which mount moves all the same. The
-// first render waits for the first frame, or 2 s (wasm/view_js.go).
-async function rendered(renderer, isDisposed) {
-  const t0 = performance.now();
-  while (!renderer.root?.classList.contains('rs-dashboard')) {
-    if (isDisposed()) throw new Error('mount: this ringscope instance was disposed');
-    if (performance.now() - t0 > 10_000) throw new Error('mount: the dashboard did not render in 10 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /**
@@ -255,7 +231,7 @@ export async function createRingscope(options) {
     const out = await goMount.call(this, el, ...rest); // a refusal changes nothing
     if (host && host.el !== el) unmark(host);
     host = before && { el, before };
-    await rendered(renderer, () => disposed); // resolves once the dashboard renders in el
+    await renderer.rendered(() => disposed); // resolves once the dashboard renders in el
     return out;
   };
 
@@ -266,8 +242,7 @@ export async function createRingscope(options) {
       disposed = true;
       if (o.global) delete globalThis[o.global === true ? 'ringscope' : o.global];
       await endProgram.call(api).catch(() => {}); // fails only when the program is already dead
-      await run.catch(() => {});
-      quiet(go);
+      await run.catch(() => {}); // guard.js quiets what the program left
       // mount() moved the dashboard (the renderer's root) out of the
       // holder: remove it where it is, and give its host element back.
       renderer.root?.remove();

@@ -89,14 +89,18 @@
   function watch(go, options = {}) {
     hookOutput(go);
     const exit = go.exit;
+    // An exited program's leftovers are made harmless: callbacks it had
+    // asked for (a timer of its scheduler, an animation frame, a GPU
+    // promise, a canvas's resize observer) would call into it and throw
+    // "Go program has already exited" (wasm_exec.js) into the host page.
+    // Its timers are cleared; a late callback returns nothing (the exit is
+    // reported once, by die, or was asked for: an instance's dispose).
     go.exit = (code) => {
       go.ringscopeExitCode = code;
       exit.call(go, code);
+      for (const t of go._scheduledTimeouts?.values() ?? []) clearTimeout(t);
+      go._scheduledTimeouts?.clear();
     };
-    // A callback the program left behind (a canvas's resize observer, a
-    // timer) may still fire after it exited; wasm_exec.js would throw
-    // "Go program has already exited" into the host page for each. The
-    // exit is reported once (die), so such a call returns nothing.
     const resume = go._resume;
     if (typeof resume === 'function') {
       go._resume = function () {

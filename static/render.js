@@ -188,6 +188,19 @@
         return bytes;
       },
       get root() { return root; },
+      // rendered resolves once the first render made the root the
+      // dashboard (class rs-dashboard): until then the root is the empty
+      // mount point, which the wasm's mount moves all the same, so the
+      // JS mount() waits on this. It rejects after 10 s, or once gone()
+      // says the program ended.
+      async rendered(gone = () => false) {
+        const t0 = performance.now();
+        while (!root?.classList?.contains('rs-dashboard')) {
+          if (gone()) throw new Error('mount: this ringscope instance was disposed');
+          if (performance.now() - t0 > 10_000) throw new Error('mount: the dashboard did not render in 10 s');
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      },
       // The wasm sets its handler once; a page script cannot take it over.
       setEventHandler(fn) { if (onEvent === null && typeof fn === 'function') onEvent = fn; },
     });

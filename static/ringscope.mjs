@@ -54,17 +54,6 @@ function mountPoint() {
   return el;
 }
 
-// rendered waits for the dashboard's first render (the renderer's root
-// then carries the dashboard's class): until then the root is the empty
-// mount point, which ringscope.mount moves all the same.
-async function rendered(renderer) {
-  const t0 = performance.now();
-  while (!renderer.root?.classList.contains('rs-dashboard')) {
-    if (performance.now() - t0 > 10_000) throw new Error('mount: the dashboard did not render in 10 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 async function waitForAPI(timeoutMs) {
   const t0 = performance.now();
   while (!(globalThis.ringscope && typeof globalThis.ringscope.decode === 'function')) {
@@ -115,7 +104,7 @@ async function start() {
   const goMount = api.mount;
   api.mount = async function (...args) {
     const out = await goMount.apply(this, args);
-    await rendered(renderer);
+    await renderer.rendered();
     return out;
   };
   // A page that never awaits ready must not log an unhandled rejection.
