@@ -91,6 +91,13 @@ func (c FaultCode) User() (code uint32, ok bool) {
 	return uint32(c) - abi.FaultUserFirst, true
 }
 
+// SpawnRefusal reports whether c is a refused spawn's record
+// (docs/PROTOCOL-SPAWN.md §4), which logs a spawner that went on, not a
+// slot that faulted.
+func (c FaultCode) SpawnRefusal() bool {
+	return c == FaultSpawnOpcode || c == FaultSpawnTenant || c == FaultSpawnPriority
+}
+
 // Reason explains c to a person.
 func (c FaultCode) Reason() string {
 	if c != 0 && int(c) < len(faultNames) {

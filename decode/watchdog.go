@@ -14,9 +14,13 @@ import (
 // rules out) is treated as a Reset too; TryHealthSince reports it as an
 // error. A nil prev has no baseline: zero delta, no stall.
 //
-// SuspectedStall is vyre's rule: work is queued, nothing completed and no
-// slot faulted. One stalled interval is only a suspicion; Watchdog turns
-// consecutive ones into a stall.
+// SuspectedStall: active work is queued (PUBLISHED, CLAIMED, YIELD,
+// WAIT_IO, REQUEUE), nothing completed and no slot faulted (FAULTS did not
+// rise). vyre's rule asked for no FAULT slot in the ring instead, so a host
+// ring that leaves its FAULT slots in place could never stall; a FAULT slot
+// is no work, so it neither makes nor prevents a stall. One stalled
+// interval is only a suspicion; Watchdog turns consecutive ones into a
+// stall.
 func (t *RingTelemetry) HealthSince(prev *RingTelemetry) WatchdogSnapshot {
 	s, _ := t.TryHealthSince(prev)
 	return s
@@ -27,11 +31,11 @@ func (t *RingTelemetry) HealthSince(prev *RingTelemetry) WatchdogSnapshot {
 // as HealthSince's (marked Reset) either way.
 func (t *RingTelemetry) TryHealthSince(prev *RingTelemetry) (WatchdogSnapshot, error) {
 	if prev == nil {
-		s := t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
+		s := t.health(markOf(&t.Control))
 		s.SuspectedStall = false
 		return s, nil
 	}
-	s := t.health(prev.Control.DoneCount, prev.Control.Generation, prev.Control.Legacy)
+	s := t.health(markOf(&prev.Control))
 	if s.Reset && prev.Control.Generation == t.Control.Generation && prev.Control.Legacy == t.Control.Legacy {
 		return s, fmt.Errorf("decode: done counter moved backwards from %d to %d within generation %d; "+
 			"treat it as a reset, the start of a new telemetry epoch", prev.Control.DoneCount, t.Control.DoneCount, t.Control.Generation)
@@ -39,8 +43,18 @@ func (t *RingTelemetry) TryHealthSince(prev *RingTelemetry) (WatchdogSnapshot, e
 	return s, nil
 }
 
-// health compares t with a previous (DONE_COUNT, GENERATION, legacy).
-func (t *RingTelemetry) health(prevDone, prevGen uint32, prevLegacy bool) WatchdogSnapshot {
+// watchMark is what the watchdog compares across snapshots.
+type watchMark struct {
+	done, faults, generation uint32
+	legacy                   bool
+}
+
+func markOf(c *ControlSnapshot) watchMark {
+	return watchMark{done: c.DoneCount, faults: c.Faults, generation: c.Generation, legacy: c.Legacy}
+}
+
+// health compares t with a previous snapshot's mark.
+func (t *RingTelemetry) health(prev watchMark) WatchdogSnapshot {
 	o := &t.Occupancy
 	s := WatchdogSnapshot{
 		QueueDepth:   o.QueueDepth(),
@@ -50,15 +64,15 @@ func (t *RingTelemetry) health(prevDone, prevGen uint32, prevLegacy bool) Watchd
 	if total := o.TotalSlots(); total > 0 {
 		s.GPUIdlePPM = uint32(min(ppmScale, uint64(min(o[StatusEmpty], total))*ppmScale/uint64(total)))
 	}
-	delta := t.Control.DoneCount - prevDone // modulo 2^32
+	delta := t.Control.DoneCount - prev.done // modulo 2^32
 	switch {
-	case t.Control.Generation != prevGen || t.Control.Legacy != prevLegacy:
+	case t.Control.Generation != prev.generation || t.Control.Legacy != prev.legacy:
 		s.Reset, s.DoneDelta = true, t.Control.DoneCount
 	case delta > math.MaxInt32:
 		s.Reset, s.DoneDelta = true, 0
 	default:
 		s.DoneDelta = delta
-		s.SuspectedStall = s.QueueDepth > 0 && delta == 0 && s.FaultSlots == 0
+		s.SuspectedStall = o.ActiveSlots() > 0 && delta == 0 && t.Control.Faults == prev.faults
 	}
 	return s
 }
@@ -78,9 +92,7 @@ type Watchdog struct {
 	n           int
 	seen        bool
 	lastMillis  float64
-	lastDone    uint32
-	lastGen     uint32
-	lastLegacy  bool
+	last        watchMark
 	stalled     int
 	lastHealthy float64
 }
@@ -129,7 +141,7 @@ func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
 	}
 	st := WatchdogState{AtMillis: atMillis}
 	if !w.seen {
-		st.Health = t.health(t.Control.DoneCount, t.Control.Generation, t.Control.Legacy)
+		st.Health = t.health(markOf(&t.Control))
 		st.Health.SuspectedStall = false
 		w.seen, w.lastMillis = true, atMillis
 		if math.IsNaN(atMillis) {
@@ -137,7 +149,7 @@ func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
 		}
 		w.lastHealthy = w.lastMillis
 	} else {
-		st.Health = t.health(w.lastDone, w.lastGen, w.lastLegacy)
+		st.Health = t.health(w.last)
 		elapsed := atMillis > w.lastMillis // false for NaN too
 		if elapsed {
 			st.IntervalMillis = atMillis - w.lastMillis
@@ -153,7 +165,7 @@ func (w *Watchdog) Observe(atMillis float64, t *RingTelemetry) WatchdogState {
 			w.stalled++
 		}
 	}
-	w.lastDone, w.lastGen, w.lastLegacy = t.Control.DoneCount, t.Control.Generation, t.Control.Legacy
+	w.last = markOf(&t.Control)
 	st.StalledIntervals = w.stalled
 	st.Stalled = w.stalled >= w.n
 	if w.stalled > 0 {

@@ -18,6 +18,13 @@ func snapshot(done, generation uint32, statuses ...uint32) *RingTelemetry {
 	return &tel
 }
 
+// faulted sets t's FAULTS counter (a host whose DONE_COUNT leaves faults
+// out).
+func faulted(t *RingTelemetry, faults uint32) *RingTelemetry {
+	t.Control.Faults = faults
+	return t
+}
+
 // TestHealthSinceReferenceVectors are the §5.6 vectors, adapted to v1:
 // a counter going backwards is a reset, not an error.
 func TestHealthSinceReferenceVectors(t *testing.T) {
@@ -33,8 +40,14 @@ func TestHealthSinceReferenceVectors(t *testing.T) {
 			WatchdogSnapshot{QueueDepth: 1, SuspectedStall: true}, ""},
 		{"progress", snapshot(9, 1, abi.StatusPublished), prev,
 			WatchdogSnapshot{DoneDelta: 2, QueueDepth: 1}, ""},
-		{"faults are not a stall", snapshot(7, 1, abi.StatusPublished, abi.StatusFault), prev,
-			WatchdogSnapshot{QueueDepth: 2, FaultSlots: 1}, ""},
+		{"a FAULT slot left in place is no work: no stall", snapshot(7, 1, abi.StatusFault, abi.StatusEmpty), prev,
+			WatchdogSnapshot{QueueDepth: 1, FaultSlots: 1, GPUIdlePPM: 500000}, ""},
+		// vyre's rule (no FAULT slot in the ring) let a host ring that
+		// keeps its FAULT slots never stall.
+		{"queued work beside an old FAULT slot is a stall", snapshot(7, 1, abi.StatusPublished, abi.StatusFault), prev,
+			WatchdogSnapshot{QueueDepth: 2, FaultSlots: 1, SuspectedStall: true}, ""},
+		{"a fault in the interval is not a stall", faulted(snapshot(7, 1, abi.StatusPublished), 1), prev,
+			WatchdogSnapshot{QueueDepth: 1}, ""},
 		{"idle ring is not a stall", snapshot(7, 1, abi.StatusEmpty, abi.StatusDone), prev,
 			WatchdogSnapshot{GPUIdlePPM: 500000}, ""},
 		{"requeued work with no progress", snapshot(7, 1, abi.StatusRequeue, abi.StatusEmpty), prev,

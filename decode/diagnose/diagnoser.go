@@ -24,7 +24,12 @@ type Diagnoser struct {
 
 	tracked []tracked
 	cands   []Cause
-	out     Diagnosis
+	// final holds, by kind, the causes this frame judged on a workload
+	// that ended (rules.ended): its counters no longer move, so the next
+	// frame would only repeat the verdict, and a drain that ends on this
+	// frame must not return without it.
+	final kindSet
+	out   Diagnosis
 }
 
 // windowFrames is how many frames the rules look back over.
@@ -51,8 +56,9 @@ type sample struct {
 	spawned, spawnFull, spawnBad uint32
 	tenant                       [abi.TenantSlots]uint32
 	priority                     [abi.PriorityLevels]uint32
-	faultCodes                   [faultCodeSlots]uint32
-	faultOps                     opTally
+	// faultCodes and faultOps count this frame's fault records by code
+	// and by opcode.
+	faultCodes, faultOps tally
 }
 
 // tracked is a cause under hysteresis: seen counts consecutive frames its
@@ -88,6 +94,7 @@ func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
 		d.tenantSince, d.prioritySince = fill32(at), fill5(at)
 	}
 	cur := d.record(in, f)
+	d.final = 0
 	r := rules{in: in, f: f, cur: cur, prev: d.at(1), old: d.oldest(), d: d}
 	d.cands = r.all(d.cands[:0])
 	d.track(in.AtMillis)
@@ -168,7 +175,7 @@ func (d *Diagnoser) track(at float64) {
 			t.cause.Subject.Name = name
 		}
 		t.seen, t.missed = t.seen+1, 0
-		if !t.active && t.seen >= confirmFrames(c.Kind) {
+		if !t.active && (t.seen >= confirmFrames(c.Kind) || d.final.has(c.Kind)) {
 			t.active, since = true, at
 		}
 		t.cause.SinceMillis = since
@@ -222,40 +229,69 @@ func confirmFrames(k Kind) int {
 	return 2
 }
 
-// tallyFaults counts this frame's fault records by code and opcode.
+// tallyFaults counts this frame's fault records by code and opcode. A
+// refused spawn's record is not a slot's fault (the spawner went on):
+// spawn-refused counts those.
 func (s *sample) tallyFaults(l *decode.Log) {
 	for _, r := range l.Records {
 		code := r.FaultCode()
-		if code == 0 {
+		if code == 0 || code.SpawnRefusal() {
 			continue
 		}
-		s.faultCodes[min(uint32(code), faultCodeSlots-1)]++
-		s.faultOps.add(r.A)
+		s.faultCodes.add(uint32(code), 1)
+		s.faultOps.add(r.A, 1)
 	}
 }
 
-// faultCodeSlots bounds the fault codes tallied; larger codes share the last.
-const faultCodeSlots = 16
-
-// opTally counts a few opcodes, the most frequent kept (space-saving).
-type opTally struct {
-	op [4]uint32
-	n  [4]uint32
+// tally counts a few keys (opcodes, fault codes: a user's are any of
+// 65,536), the most frequent kept (space-saving: a key seen more than a
+// quarter of the time is always kept, and the counts sum to every add).
+type tally struct {
+	key [4]uint32
+	n   [4]uint32
 }
 
-func (t *opTally) add(op uint32) {
+// add counts key n more times.
+func (t *tally) add(key, n uint32) {
 	low := 0
-	for i := range t.op {
-		if t.n[i] > 0 && t.op[i] == op {
-			t.n[i]++
+	for i := range t.key {
+		if t.n[i] > 0 && t.key[i] == key {
+			t.n[i] += n
 			return
 		}
 		if t.n[i] < t.n[low] {
 			low = i
 		}
 	}
-	t.op[low], t.n[low] = op, t.n[low]+1
+	t.key[low], t.n[low] = key, t.n[low]+n
 }
+
+// merge counts every key of o into t.
+func (t *tally) merge(o *tally) {
+	for i, n := range o.n {
+		if n > 0 {
+			t.add(o.key[i], n)
+		}
+	}
+}
+
+// top is the most counted key, its count and the count of every key.
+func (t *tally) top() (key, n, total uint32) {
+	best := 0
+	for i, c := range t.n {
+		total += c
+		if c > t.n[best] {
+			best = i
+		}
+	}
+	return t.key[best], t.n[best], total
+}
+
+// kindSet is a set of cause kinds.
+type kindSet uint32
+
+func (s *kindSet) add(k Kind)     { *s |= 1 << k }
+func (s kindSet) has(k Kind) bool { return s&(1<<k) != 0 }
 
 func fill32(v float64) (a [abi.TenantSlots]float64) {
 	for i := range a {

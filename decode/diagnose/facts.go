@@ -36,6 +36,10 @@ type Facts struct {
 	// progress, so wait-io holds while the ring is stalled with them; and a
 	// loss (Lost) is the attachment's end, which no recovery follows.
 	Attached bool
+	// Drained says a drain's submission left nothing to run (the host's
+	// queue empty, nothing parked or waiting): the workload ended with
+	// this frame, though it completed work since the frame before.
+	Drained bool
 	// Budget is each lane's claim budget per submission (0: unknown).
 	Budget uint32
 	// Refused counts the publishes refused per priority because the

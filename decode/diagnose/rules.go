@@ -388,15 +388,12 @@ func (r *rules) backPressure(dst []Cause) []Cause {
 func (r *rules) faultStorm(dst []Cause) []Cause {
 	done := float64(r.cur.done - r.old.done)
 	faults := float64(r.cur.faults - r.old.faults)
-	if done < FaultMinDone && r.cur.active == 0 && r.cur.done == r.prev.done {
+	whole, final := r.ended()
+	if done < FaultMinDone && whole {
 		// A workload that ended with too few completions for the window
 		// to judge (a test's 16 items, a host's small batch): it is
 		// judged whole, on the generation's counters, which a ring
-		// ringscope runs and one attached count alike. Ended means no
-		// slot left to run (FAULT slots a host kernel leaves in place,
-		// where ringscope's runner reclaims its own, are no work) and
-		// nothing completed since the frame before: while frames still
-		// complete work, the window judges.
+		// ringscope runs and one attached count alike.
 		done, faults = float64(r.cur.done), float64(r.cur.faults)
 		if faults == 0 {
 			return dst
@@ -407,45 +404,31 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 	if share(faults, done) < FaultShare {
 		return dst
 	}
-	var codes [faultCodeSlots]uint32
-	var ops opTally
+	if final {
+		r.d.final.add(FaultStorm)
+	}
+	var codes, ops tally
 	for k := range r.d.frames() {
 		s := r.d.at(k)
-		for i, n := range s.faultCodes {
-			codes[i] += n
-		}
-		for i, n := range s.faultOps.n {
-			for range min(n, 1<<12) {
-				ops.add(s.faultOps.op[i])
-			}
-		}
+		codes.merge(&s.faultCodes)
+		ops.merge(&s.faultOps)
 	}
-	top, logged := 0, uint32(0)
-	for i, n := range codes {
-		logged += n
-		if n > codes[top] {
-			top = i
-		}
-	}
-	op := 0
-	for i := range ops.n {
-		if ops.n[i] > ops.n[op] {
-			op = i
-		}
-	}
+	topCode, topN, logged := codes.top()
+	top := decode.FaultCode(topCode)
+	op, opN, _ := ops.top()
 	// One storm, the ring's: its subject is the opcode of most fault
 	// records now, which may change from frame to frame (Kind.ringWide).
 	c := Cause{Kind: FaultStorm, Subject: NoSubject}
-	if ops.n[op] > 0 {
-		c.Subject = OpcodeSubject(ops.op[op], "")
+	if opN > 0 {
+		c.Subject = OpcodeSubject(op, "")
 	}
 	c.Evidence.Add("share", share(faults, done))
 	c.Evidence.Add("faults", faults)
 	c.Evidence.Add("completed", done)
 	topShare := 0.0
 	if logged > 0 {
-		topShare = share(float64(codes[top]), float64(logged))
-		c.Evidence.AddText("topFault", decode.FaultCode(top).String())
+		topShare = share(float64(topN), float64(logged))
+		c.Evidence.AddText("topFault", top.String())
 		c.Evidence.Add("topFaultShare", topShare)
 	}
 	// Worded, and the opcode named (a name may be formatted), when the
@@ -455,17 +438,29 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 		c.Fix = "A large share of completions fault"
 		switch {
 		case topShare > 0.5:
-			c.Fix += ", most of them with " + decode.FaultCode(top).String()
+			c.Fix += ", most of them with " + top.String()
 		case logged > 0:
-			c.Fix += ", with " + decode.FaultCode(top).String() + " more often than any other code"
+			c.Fix += ", with " + top.String() + " more often than any other code"
 		}
 		if c.Subject.Opcode >= 0 {
-			c.Subject.Name = r.f.opName(ops.op[op])
+			c.Subject.Name = r.f.opName(op)
 			c.Fix += ", most often from " + c.Subject.Name
 		}
 		c.Fix += ": read the log panel's fault records and fix what publishes them."
 	}
 	return append(dst, c)
+}
+
+// ended reports a workload that ended: no slot left to run (FAULT slots a
+// host kernel leaves in place, where ringscope's runner reclaims its own,
+// are no work), and either nothing completed since the frame before or the
+// host's drain found nothing left (Facts.Drained). Its counters no longer
+// move, so a rule judges it whole; and, final, at once, unless this is the
+// first frame (which has no frame before to tell): a drain of one
+// submission returns that verdict.
+func (r *rules) ended() (whole, final bool) {
+	whole = r.cur.active == 0 && (r.f.Drained || r.cur.done == r.prev.done)
+	return whole, whole && (r.f.Drained || r.d.frames() >= 2)
 }
 
 // logOverflow blames the log when one frame's records alone overflow it.
@@ -565,21 +560,39 @@ func priorityName(p int) string {
 // refusals are the spawner's to handle (spawn returned false), but work
 // the program meant to make was not made; a bad request's are a bug.
 func (r *rules) spawnRefused(dst []Cause) []Cause {
-	full, bad := r.cur.spawnFull-r.old.spawnFull, r.cur.spawnBad-r.old.spawnBad
-	if r.in.Spawn == nil || full+bad == 0 {
+	if r.in.Spawn == nil {
 		return dst
 	}
-	c := Cause{Kind: SpawnRefused, Subject: NoSubject}
+	full, bad := r.cur.spawnFull-r.old.spawnFull, r.cur.spawnBad-r.old.spawnBad
 	spawned := r.cur.spawned - r.old.spawned
+	whole, final := r.ended()
+	if whole && r.cur.spawnFull+r.cur.spawnBad > 0 {
+		// The work that ended is judged whole: its refusals may all
+		// precede the window's first frame (a drain of one submission).
+		full, bad, spawned = r.cur.spawnFull, r.cur.spawnBad, r.cur.spawned
+	}
+	if full+bad == 0 {
+		return dst
+	}
+	if final {
+		r.d.final.add(SpawnRefused)
+	}
+	c := Cause{Kind: SpawnRefused, Subject: NoSubject}
 	c.Evidence.Add("refusedFull", float64(full))
 	c.Evidence.Add("refusedBad", float64(bad))
 	c.Evidence.Add("spawned", float64(spawned))
 	c.Evidence.Add("share", share(float64(full+bad), float64(full+bad+spawned)))
 	switch {
-	case !r.wantFix(&c):
 	case bad > 0:
 		c.Fix = "spawn named an opcode the kernel lacks, a tenant the ring does not run or a priority past IDLE: " +
 			"the log's SPAWN_* records name the spawning slot and the opcode."
+	case spawned == 0 && r.cur.active > 0:
+		// Every spawn refused while work is queued: the partition is full
+		// of the spawners themselves (requeued or yielding ones keep their
+		// slots), so waiting frees nothing.
+		c.Fix = "No spawn found room: the spawners' own slots fill their partition, and a spawner that requeues " +
+			"when spawn returns false keeps its slot. Size the ring for the widest frontier (open({slots})), or " +
+			"spawn at another priority than the spawners'."
 	default:
 		c.Fix = "Spawns found their partition full: size the ring for the widest frontier (open({slots})), spread " +
 			"spawns over the priorities, or requeue the spawner when spawn returns false."

@@ -210,9 +210,9 @@ func (c *Controller) SetTenantMask(tenant uint32, on bool) (any, error) {
 func (c *Controller) Drain(max int) (any, error) {
 	v, err := c.Do(true, func(ctx context.Context, r *megakernel.Runner) (any, error) {
 		o := megakernel.DrainOptions{MaxSubmissions: max, StallSubmissions: c.sess.WatchdogIntervals(), StallGrace: drainGrace,
-			Observe: func(ep *megakernel.Epoch, st *host.RequeueStats) bool {
+			Observe: func(ep *megakernel.Epoch, st *host.RequeueStats, drained bool) bool {
 				c.sess.TimeSubmission(ep)
-				w, d := c.sess.ObserveSubmission(*st)
+				w, d := c.sess.ObserveSubmission(*st, drained)
 				return w != nil && w.Stalled && d != nil && len(d.Causes) > 0
 			}}
 		if w := r.Trace(); w != nil {

@@ -28,7 +28,7 @@ func (s *Session) Attach(at Attached, why string) {
 	s.watchdog = decode.NewWatchdog(s.watchN)
 	// The host's own kernel and code run its ring: which tenants it runs
 	// is unknown, and its WAIT_IO slots are its to service (Attached).
-	s.diagnosis.reset(diagnose.Facts{Attached: true, OpcodeName: s.diagnosis.facts.OpcodeName})
+	s.diagnosis.reset(diagnose.Facts{Attached: true, OpcodeName: s.diagnosis.facts.OpcodeName}, s.seq)
 	s.report = decode.MegakernelReport{}
 	s.readback.reset(at.Summary(), why)
 }
@@ -44,7 +44,7 @@ func (s *Session) Detach() {
 	}
 	s.attached = nil
 	s.watchdog, s.report = s.saved.watchdog, s.saved.report
-	s.diagnosis.reset(s.saved.facts)
+	s.diagnosis.reset(s.saved.facts, s.seq)
 	s.readback.reset(s.saved.summary, s.saved.why)
 	s.saved = saved{}
 }

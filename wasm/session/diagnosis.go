@@ -20,11 +20,17 @@ type diagnosis struct {
 	// it): a later mark assembles another rather than changing it in
 	// place, so the observers (the recorder, the exports) see each verdict.
 	marked *frame.Frame
+	// since is the Seq of the last frame before the history started: a
+	// frame up to it is another ring's (or the attachment's before), which
+	// a loss must not be diagnosed on.
+	since uint64
 }
 
-// reset starts a fresh history on facts, with no refusals counted.
-func (g *diagnosis) reset(facts diagnose.Facts) {
+// reset starts a fresh history on facts, with no refusals counted, for the
+// frames after seq.
+func (g *diagnosis) reset(facts diagnose.Facts, seq uint64) {
 	g.d.Reset()
+	g.since = seq
 	g.facts = facts
 	g.facts.Refused = [abi.PriorityLevels]uint64{}
 }
@@ -114,11 +120,11 @@ func (s *Session) ClearStuck() *frame.Frame {
 
 // rediagnose diagnoses the last frame again in place on the facts as they
 // are now (it stays the last good snapshot: no new frame means the page
-// shows it as stale); a ring that has no frame yet gets one of the host's
-// copies. It returns the frame (nil when no ring is open).
+// shows it as stale); a ring that has no frame yet (the last frame is the
+// ring's before) gets one of the host's copies. It returns the frame (nil when no ring is open).
 func (s *Session) rediagnose() *frame.Frame {
 	g := &s.diagnosis
-	if f := s.frames.Last(); f != nil && f.Diagnosis != nil && f != g.marked {
+	if f := s.frames.Last(); f != nil && f.Seq > g.since && f.Diagnosis != nil && f != g.marked {
 		in := diagnose.Input{AtMillis: f.AtMillis, Ring: f.Ring, Watchdog: f.Watchdog, Log: f.Log, Requeues: f.Priority, Spawn: f.Spawn}
 		g.d.Observe(&in, &g.facts).CopyInto(f.Diagnosis)
 		return f

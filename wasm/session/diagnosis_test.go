@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ringscope/ringscope/decode/diagnose"
+	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/host"
 	"github.com/ringscope/ringscope/wgsl/workload"
 )
@@ -103,4 +104,29 @@ func TestALostDeviceShowsUntilAFrameIsReadAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, diagnose.Lost, f.Diagnosis.Health, "a frame read back ends the loss")
 	assert.False(t, f.Diagnosis.Has(diagnose.DeviceLost))
+}
+
+// A ring opened after a faulting one, lost before its first frame: the
+// loss is diagnosed on the new ring's host copy, not on the last frame,
+// which is the old ring's (its fault storm is not the new ring's).
+func TestALossBeforeARingsFirstFrameIsNotDiagnosedOnTheRingBefore(t *testing.T) {
+	r, gen := newGeneratedRunner(t, workload.FaultStorm, 4096, 3)
+	ms := 0.0
+	s := New(func() float64 { ms += 100; return ms })
+	s.Open(Ring{Runner: r, Generator: gen, Why: "test", SketchDepth: 4, SketchWidth: 64})
+	var f *frame.Frame
+	for range 12 {
+		var err error
+		f, err = s.LiveFrame(context.Background(), nil)
+		require.NoError(t, err)
+	}
+	require.True(t, f.Diagnosis.Has(diagnose.FaultStorm), "the first ring storms")
+
+	r2, _ := newGeneratedRunner(t, workload.DefaultMix, 512, 3)
+	s.Open(Ring{Runner: r2, Why: "test", SketchDepth: 4, SketchWidth: 64})
+	f = s.MarkLost("runaway: a submission ran past 2 s", []string{"spin"}, 0)
+	require.NotNil(t, f)
+	assert.Equal(t, diagnose.Lost, f.Diagnosis.Health)
+	assert.False(t, f.Diagnosis.Has(diagnose.FaultStorm), "the ring before's storm: %+v", f.Diagnosis.Causes)
+	assert.Equal(t, uint64(13), f.Seq, "a frame of the new ring's host copy")
 }

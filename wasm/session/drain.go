@@ -36,13 +36,17 @@ type judged struct {
 
 // ObserveSubmission judges the ring after one of a drain's submissions
 // and the requeue that followed it (st: what that requeue did), as a live
-// frame is judged, and returns the verdicts. They stay valid until the
-// next frame or observation.
-func (s *Session) ObserveSubmission(st host.RequeueStats) (*decode.WatchdogState, *diagnose.Diagnosis) {
+// frame is judged, and returns the verdicts. drained says the submission
+// left nothing to run (the drain ends with it: its work is judged whole,
+// diagnose.Facts.Drained). They stay valid until the next frame or
+// observation.
+func (s *Session) ObserveSubmission(st host.RequeueStats, drained bool) (*decode.WatchdogState, *diagnose.Diagnosis) {
 	if s.runner == nil {
 		return nil, nil
 	}
 	s.diagnosis.facts.IOWaiting = st.Waiting
+	s.diagnosis.facts.Drained = drained
+	defer func() { s.diagnosis.facts.Drained = false }()
 	var p frame.Parts
 	s.observe(s.runner, &p)
 	s.judged = judged{ok: true, at: p.AtMillis, watchdog: p.Watchdog, waits: p.Waits, diagnosis: p.Diagnosis}

@@ -43,7 +43,7 @@ func TestDrainJudgesEverySubmission(t *testing.T) {
 		st, err := r.Requeue()
 		require.NoError(t, err)
 		assert.Equal(t, 4, st.Parked, "tenant 1's YIELDs stay parked")
-		w, d = s.ObserveSubmission(st)
+		w, d = s.ObserveSubmission(st, false)
 	}
 	require.NotNil(t, w)
 	assert.Equal(t, 3, w.StalledIntervals, "one interval per submission after the first")

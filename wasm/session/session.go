@@ -104,7 +104,7 @@ func (s *Session) Open(r Ring) {
 	}
 	s.watchN = r.WatchdogIntervals
 	s.watchdog = decode.NewWatchdog(s.watchN)
-	s.diagnosis.reset(diagnose.Facts{IOService: true})
+	s.diagnosis.reset(diagnose.Facts{IOService: true}, s.seq)
 	s.report = decode.MegakernelReport{}
 	s.sketchDepth, s.sketchWidth = r.SketchDepth, r.SketchWidth
 	s.readback.reset(r.Summary, r.Why)

@@ -56,10 +56,12 @@ type DrainOptions struct {
 	StallGrace       int
 	// Observe, when set, sees each submission after the requeue that
 	// followed it (the live loop's order: Step, then Requeue): the epoch
-	// and what the requeue did. It reports whether the caller's own
-	// verdict on a stall is settled (the page's: the watchdog says
-	// stalled and the diagnosis names a cause); nil counts as settled.
-	Observe func(ep *Epoch, st *host.RequeueStats) (settled bool)
+	// and what the requeue did, and drained: nothing is left to run, so
+	// the drain ends with this submission. It reports whether the
+	// caller's own verdict on a stall is settled (the page's: the
+	// watchdog says stalled and the diagnosis names a cause); nil counts
+	// as settled.
+	Observe func(ep *Epoch, st *host.RequeueStats, drained bool) (settled bool)
 }
 
 // DrainRun is what DrainWith did.

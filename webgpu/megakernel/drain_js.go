@@ -46,9 +46,10 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 			progress(&run.Report, r.pub.items, r.q.Control())
 			return run, fmt.Errorf("megakernel: requeue: %w", err)
 		}
+		left := r.Pending() > 0 || st.Parked+st.Waiting+st.Blocked > 0
 		if run.Submissions > 0 {
 			if o.Observe != nil {
-				settled = o.Observe(&ep, &st)
+				settled = o.Observe(&ep, &st, !left)
 			}
 			d, f := completions(r.q.Control())
 			if d == done && f == faults {
@@ -58,7 +59,6 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 			}
 			done, faults = d, f
 		}
-		left := r.Pending() > 0 || st.Parked+st.Waiting+st.Blocked > 0
 		if out, stop := drainStop(&o, run.Submissions, left, r.needsSubmit(), run.Stalled, settled); stop {
 			run.Outcome = out
 			if run.Submissions == 0 && r.opts.summaryOn() {

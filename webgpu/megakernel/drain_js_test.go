@@ -18,10 +18,43 @@ import (
 func stallDrain(settled func(n int) bool) (DrainOptions, *int) {
 	calls := new(int)
 	return DrainOptions{MaxSubmissions: 64, StallSubmissions: 3, StallGrace: 2,
-		Observe: func(ep *Epoch, st *host.RequeueStats) bool {
+		Observe: func(ep *Epoch, st *host.RequeueStats, drained bool) bool {
 			*calls++
 			return settled(*calls)
 		}}, calls
+}
+
+// Observe learns which submission left nothing to run: the diagnosis
+// judges that submission's work whole (a drain of one submission must
+// return its verdict).
+func TestDrainWithSaysWhichSubmissionDrained(t *testing.T) {
+	r := openT(t, shared(t), Options{Slots: 64, Tenants: 1, Observable: 8, Budget: 1})
+	_, err := r.Publish([]host.Item{addItem(0, 1, 2, 0), addItem(0, 2, 2, 0), addItem(0, 3, 2, 0)})
+	require.NoError(t, err)
+	var seen []bool
+	run, err := r.DrainWith(ctxT(t), DrainOptions{MaxSubmissions: 64, StallSubmissions: 3,
+		Observe: func(ep *Epoch, st *host.RequeueStats, drained bool) bool {
+			seen = append(seen, drained)
+			return true
+		}})
+	require.NoError(t, err)
+	assert.Equal(t, DrainEmpty, run.Outcome, "%+v", run)
+	require.NotEmpty(t, seen)
+	assert.True(t, seen[len(seen)-1], "the last submission drained the ring")
+	assert.NotContains(t, seen[:len(seen)-1], true, "only the last one")
+
+	// Work left parked (a masked tenant's YIELD) is not drained.
+	r = openT(t, shared(t), Options{Slots: 64, Masks: []uint32{host.MaskOn, 0}, Observable: 8, Budget: 8})
+	_, err = r.Publish([]host.Item{addItem(0, 1, 2, 1)})
+	require.NoError(t, err)
+	seen = seen[:0]
+	_, err = r.DrainWith(ctxT(t), DrainOptions{MaxSubmissions: 3, StallSubmissions: 2,
+		Observe: func(ep *Epoch, st *host.RequeueStats, drained bool) bool {
+			seen = append(seen, drained)
+			return true
+		}})
+	require.NoError(t, err)
+	assert.NotContains(t, seen, true)
 }
 
 func TestDrainWithMaskedTenant(t *testing.T) {

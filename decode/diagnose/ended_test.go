@@ -1,0 +1,151 @@
+package diagnose
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/wgsl/abi"
+)
+
+// stepSpawn is ring.step with a spawn state.
+func (r *ring) stepSpawn(d *Diagnoser, ms float64, sp *decode.SpawnTelemetry) *Diagnosis {
+	r.t += ms
+	r.tel.Control.Dispatches++
+	r.ws = r.wd.Observe(r.t, &r.tel)
+	return d.Observe(&Input{AtMillis: r.t, Ring: &r.tel, Watchdog: &r.ws, Log: &r.log, Requeues: &r.acct, Spawn: sp}, &r.facts)
+}
+
+// A drain whose one submission ran a small faulting workload to its end
+// returns its verdict: the host says the ring drained (Facts.Drained), so
+// the work is judged whole at once, not two frames later (there are none).
+func TestADrainedWorkloadIsJudgedAtOnce(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	for range 3 { // the live frames before the drain: nothing runs
+		r.step(d, 100)
+	}
+	r.complete(0, 2, 200, 100)
+	r.facts.Drained = true
+	got := r.step(d, 100)
+	require.Equal(t, []string{"fault-storm"}, kinds(got), "the drain's one frame")
+	assert.Equal(t, Degraded, got.Health)
+
+	// The same frame without the host's word waits for a second.
+	d, r = New(), newRing(4096, 1)
+	for range 3 {
+		r.step(d, 100)
+	}
+	r.complete(0, 2, 200, 100)
+	assert.Empty(t, kinds(r.step(d, 100)), "work just completed may go on")
+	assert.Equal(t, []string{"fault-storm"}, kinds(r.step(d, 100)), "nothing since: ended, at once")
+
+	// A drained workload without faults is no storm.
+	d, r = New(), newRing(4096, 1)
+	r.step(d, 100)
+	r.complete(0, 2, 200, 0)
+	r.facts.Drained = true
+	assert.Empty(t, kinds(r.step(d, 100)))
+}
+
+// Refusals a spawning workload met before the window's first frame still
+// name it once the work ended: a drain of one submission refused 24
+// spawns, and the verdict says so at once.
+func TestSpawnRefusedOfAnEndedWorkload(t *testing.T) {
+	d, r := New(), newRing(64, 1)
+	sp := decode.SpawnTelemetry{}
+	r.stepSpawn(d, 100, &sp)
+	sp.Spawned, sp.RefusedFull = 38, 24
+	r.complete(0, 2, 39, 0)
+	r.facts.Drained = true
+	got := r.stepSpawn(d, 100, &sp)
+	require.Equal(t, []string{"spawn-refused"}, kinds(got))
+	full, _ := got.First().Evidence.Get("refusedFull")
+	assert.Equal(t, 24.0, full)
+	assert.Equal(t, Degraded, got.Health)
+
+	// Refusals in the first frame of a window, then the ring idles: the
+	// delta over the window is 0, the ended work's counters are not.
+	d, r = New(), newRing(64, 1)
+	r.facts.Drained = false
+	sp = decode.SpawnTelemetry{Spawned: 38, RefusedFull: 24}
+	r.complete(0, 2, 39, 0)
+	for range 4 {
+		got = r.stepSpawn(d, 100, &sp)
+	}
+	assert.Equal(t, []string{"spawn-refused"}, kinds(got))
+}
+
+// Spawners that requeue when spawn returns false fill their own partition:
+// no spawn succeeds while work is queued. The fix says that requeuing is
+// what holds the slots, not to requeue.
+func TestSpawnRefusedWhileNothingSpawnsBlamesTheSpawnersSlots(t *testing.T) {
+	d, r := New(), newRing(64, 1)
+	r.queue(0, 2, 16)
+	sp := decode.SpawnTelemetry{}
+	var got *Diagnosis
+	for range 4 {
+		sp.RefusedFull += 16
+		got = r.stepSpawn(d, 100, &sp)
+	}
+	require.True(t, got.Has(SpawnRefused))
+	var c Cause
+	for _, x := range got.Causes {
+		if x.Kind == SpawnRefused {
+			c = x
+		}
+	}
+	assert.Contains(t, c.Fix, "spawners' own slots")
+	assert.NotContains(t, c.Fix, "or requeue the spawner")
+}
+
+// User fault codes are told apart (each of 65,536), and a refused spawn's
+// log record is not a fault of the storm.
+func TestFaultStormNamesTheUserFaultCode(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	var got *Diagnosis
+	for range 3 {
+		r.complete(0, 2, 100, 60)
+		r.log.Records = r.log.Records[:0]
+		for i := range 60 {
+			code := abi.FaultUserFirst + 42
+			if i%4 == 0 {
+				code = abi.FaultUserFirst + 7
+			}
+			r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | uint32(code), A: 0x12})
+		}
+		for range 100 { // refused spawns outnumber them: not faults
+			r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | uint32(decode.FaultSpawnTenant), A: 0x13})
+		}
+		got = r.step(d, 100)
+	}
+	require.True(t, got.Has(FaultStorm))
+	c := got.First()
+	top, _ := c.Evidence.lookup("topFault")
+	assert.Equal(t, "USER_FAULT(42)", top.Text)
+	share, _ := c.Evidence.Get("topFaultShare")
+	assert.InDelta(t, 0.75, share, 1e-9)
+	assert.Contains(t, c.Fix, "most of them with USER_FAULT(42)")
+	assert.Equal(t, int64(0x12), c.Subject.Opcode)
+}
+
+func TestTallyKeepsTheFrequentKeys(t *testing.T) {
+	var tl tally
+	for i := range 1000 {
+		tl.add(uint32(i%7), 1) // six rare keys
+		if i%2 == 0 {
+			tl.add(1000, 2)
+		}
+	}
+	key, n, total := tl.top()
+	assert.Equal(t, uint32(1000), key)
+	assert.GreaterOrEqual(t, n, uint32(1000))
+	assert.Equal(t, uint32(2000), total, "the counts sum to every add")
+	var m tally
+	m.merge(&tl)
+	m.merge(&tl)
+	key, _, total = m.top()
+	assert.Equal(t, uint32(1000), key)
+	assert.Equal(t, uint32(4000), total)
+}
