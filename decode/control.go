@@ -79,12 +79,18 @@ func decodeControl(dst *ControlSnapshot, control []byte) {
 	}
 }
 
+// KnownABI is CheckABI without its error (per frame, allocation-free): a
+// legacy vyre dump, or MAGIC and ABI_VERSION of this ABI.
+func (c *ControlSnapshot) KnownABI() bool {
+	return c.Legacy || (c.Magic == abi.Magic && c.ABIVersion == abi.Version)
+}
+
 // CheckABI reports whether c was written by an ABI this package knows: a
 // legacy vyre dump, or MAGIC = abi.Magic with ABI_VERSION = abi.Version.
 // Decoders do not call it, so a foreign buffer can still be shown; callers
 // that act on the v1 words should.
 func (c *ControlSnapshot) CheckABI() error {
-	if c.Legacy {
+	if c.KnownABI() {
 		return nil
 	}
 	if c.Magic != abi.Magic {

@@ -184,7 +184,7 @@ func (d *Diagnoser) track(at float64) {
 	for _, t := range d.tracked {
 		switch {
 		case t.missed == 0:
-		case !t.active || t.missed >= clearFrames || t.cause.Kind == DeviceLost || t.cause.Kind == SubmissionStuck:
+		case !t.active || t.missed >= clearFrames || t.cause.Kind.certain():
 			continue
 		default:
 			t.seen = 0
@@ -222,11 +222,17 @@ const clearFrames = 3
 // confirmFrames is how many frames in a row a rule must hold before its
 // cause shows. Facts the host knows for certain show at once.
 func confirmFrames(k Kind) int {
-	switch k {
-	case DeviceLost, SubmissionStuck, Shutdown:
+	if k.certain() || k == Shutdown {
 		return 1
 	}
 	return 2
+}
+
+// certain says whether a cause of kind k is a fact, not a reading of
+// counters (a lost device, a submission past its grace, a control buffer
+// of another layout): it shows at once and clears at once.
+func (k Kind) certain() bool {
+	return k == DeviceLost || k == SubmissionStuck || k == ForeignControl
 }
 
 // tallyFaults counts this frame's fault records by code and opcode. A

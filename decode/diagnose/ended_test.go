@@ -149,3 +149,61 @@ func TestTallyKeepsTheFrequentKeys(t *testing.T) {
 	assert.Equal(t, uint32(1000), key)
 	assert.Equal(t, uint32(4000), total)
 }
+
+// On an attached ring ringscope's setters refuse (the host's code owns
+// its control buffer): a fix names what the host must change instead.
+func TestAnAttachedRingsFixesNameTheHostsBuffers(t *testing.T) {
+	d, r := New(), newRing(4096, 2)
+	r.facts = Facts{Attached: true}
+	r.tel.Control.TenantMasks[1] = 0
+	r.queue(1, 2, 100)
+	r.tel.Control.Shutdown = true
+	var got *Diagnosis
+	for range 6 {
+		got = r.step(d, 100)
+	}
+	require.True(t, got.Has(MaskedTenant))
+	require.True(t, got.Has(Shutdown))
+	for _, c := range got.Causes {
+		assert.NotContains(t, c.Fix, "setTenantMask", c.Kind.String())
+		assert.NotContains(t, c.Fix, "setShutdown", c.Kind.String())
+		switch c.Kind {
+		case MaskedTenant:
+			assert.Contains(t, c.Fix, "control word 4")
+		case Shutdown:
+			assert.Contains(t, c.Fix, "control word 0")
+		}
+	}
+}
+
+// A control buffer that is not ringscope's ABI (a host overwrote MAGIC,
+// or attached another layout) is one cause, foreign-control: its words
+// are no counters, so the storm its all-ones FAULTS would make is not
+// reported. A legacy vyre dump (MAGIC 0) is no foreign buffer.
+func TestAForeignControlBufferIsOneCause(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	r.facts = Facts{Attached: true}
+	r.tel.Control.Magic = 0xDEADBEEF
+	var got *Diagnosis
+	for range 4 {
+		r.complete(0, 2, 1000, 900)
+		r.log.Records = []decode.LogRecord{{Format: abi.LogFaultTag | abi.FaultUnknownOpcode, A: 0x7777}}
+		got = r.step(d, 100)
+	}
+	require.Equal(t, []string{"foreign-control"}, kinds(got))
+	assert.Equal(t, Degraded, got.Health)
+	magic, _ := got.First().Evidence.Get("magic")
+	assert.Equal(t, float64(0xDEADBEEF), magic)
+	assert.Contains(t, got.First().Fix, "0x31435352")
+
+	r.tel.Control.Magic = abi.Magic
+	r.tel.Control.ABIVersion = 9
+	assert.True(t, r.step(d, 100).Has(ForeignControl), "a wrong ABI_VERSION")
+	r.tel.Control.ABIVersion = abi.Version
+	got = r.step(d, 100)
+	assert.False(t, got.Has(ForeignControl), "cleared at once when it is v1 again")
+
+	d, r = New(), newRing(4096, 1)
+	r.tel.Control.Magic, r.tel.Control.Legacy = 0, true
+	assert.False(t, r.step(d, 100).Has(ForeignControl), "a legacy vyre dump")
+}

@@ -19,6 +19,7 @@ type ring struct {
 
 func newRing(slots uint32, tenants uint32) *ring {
 	r := &ring{wd: decode.NewWatchdog(3), facts: Facts{Tenants: tenants, IOService: true, Budget: 64}}
+	r.tel.Control.Magic, r.tel.Control.ABIVersion = abi.Magic, abi.Version
 	r.tel.Occupancy[decode.StatusEmpty] = slots
 	for t := range tenants {
 		r.tel.Control.TenantMasks[t] = 1

@@ -15,6 +15,11 @@ const (
 	// host's grace; nothing is read back until it does, or until the
 	// runaway bound gives its device up (then DeviceLost).
 	SubmissionStuck
+	// ForeignControl: the control buffer is not in ringscope's ABI (MAGIC
+	// or ABI_VERSION wrong): an attached host's buffer of another layout,
+	// or one it overwrote. Its counters mean nothing, so no other rule
+	// judges them.
+	ForeignControl
 	// Shutdown: SHUTDOWN is set while work is queued.
 	Shutdown
 	// MaskedTenant: queued work belongs to a tenant whose mask is off.
@@ -49,6 +54,7 @@ const (
 var kindNames = [kindEnd]string{
 	DeviceLost:        "device-lost",
 	SubmissionStuck:   "submission-stuck",
+	ForeignControl:    "foreign-control",
 	Shutdown:          "shutdown",
 	MaskedTenant:      "masked-tenant",
 	WaitIO:            "wait-io",

@@ -40,6 +40,9 @@ type rules struct {
 	prev *sample // the frame before (cur itself on the first frame)
 	old  *sample // the oldest frame of the window
 	d    *Diagnoser
+	// foreign says the control buffer is not ringscope's ABI: set by
+	// all, read by health.
+	foreign bool
 }
 
 // all appends every cause whose rule holds this frame, before hysteresis.
@@ -47,6 +50,10 @@ func (r *rules) all(dst []Cause) []Cause {
 	n := len(dst)
 	dst = r.deviceLost(dst)
 	dst = r.submissionStuck(dst)
+	if !r.in.Ring.Control.KnownABI() {
+		r.foreign = true
+		return r.foreignControl(dst)
+	}
 	dst = r.shutdown(dst)
 	dst = r.maskedTenants(dst)
 	dst = r.priorities(dst)
@@ -69,6 +76,9 @@ func (r *rules) health(caused bool) Health {
 	switch {
 	case r.f.Lost:
 		return Lost
+	case r.foreign:
+		// Its counters are not DONE_COUNT's: no stall or progress to tell.
+		return Degraded
 	case r.stalled(), r.f.StuckMillis > 0:
 		return Stalled
 	case caused:
@@ -127,11 +137,28 @@ func (r *rules) submissionStuck(dst []Cause) []Cause {
 	return append(dst, c)
 }
 
+// foreignControl: the control buffer fails the ABI check (MAGIC, then
+// ABI_VERSION), so its words are not the counters the rules read.
+func (r *rules) foreignControl(dst []Cause) []Cause {
+	k := &r.in.Ring.Control
+	c := Cause{Kind: ForeignControl, Subject: NoSubject}
+	c.Evidence.Add("magic", float64(k.Magic))
+	c.Evidence.Add("abiVersion", float64(k.ABIVersion))
+	c.Fix = "The control buffer is not in ringscope's layout (ABI v1: MAGIC 0x31435352 at word 141, ABI_VERSION 1 at word 142, docs/PROTOCOL.md), " +
+		"so its counters mean nothing here: have the host write both when it initialises the ring and leave them, or attach its control buffer, not another."
+	return append(dst, c)
+}
+
 func (r *rules) shutdown(dst []Cause) []Cause {
 	if !r.in.Ring.Control.Shutdown || r.cur.queue == 0 {
 		return dst
 	}
 	c := Cause{Kind: Shutdown, Subject: NoSubject, Fix: "SHUTDOWN is set: call setShutdown(false) to let lanes claim again."}
+	if r.f.Attached {
+		// The host's control buffer: ringscope's setters refuse while
+		// attached.
+		c.Fix = "SHUTDOWN is set in the host's control buffer: the host must clear it (control word 0) for its lanes to claim again."
+	}
 	c.Evidence.Add("queued", float64(r.cur.queue))
 	return append(dst, c)
 }
@@ -151,7 +178,12 @@ func (r *rules) maskedTenants(dst []Cause) []Cause {
 		c.Evidence.Add("slots", float64(n))
 		c.Evidence.Add("share", share(float64(n), float64(r.cur.queue)))
 		c.Evidence.Add("deniedPerFrame", denied)
-		if r.wantFix(&c) {
+		switch {
+		case !r.wantFix(&c):
+		case r.f.Attached:
+			c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and its work waits: the host must set its mask non-zero (control word " +
+				strconv.Itoa(abi.CtrlTenantMask+t) + ") to run it, or stop publishing its work."
+		default:
 			c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and its work waits: setTenantMask(" + strconv.Itoa(t) +
 				", true) to run it, or stop publishing its work."
 		}
@@ -477,7 +509,12 @@ func (r *rules) logOverflow(dst []Cause) []Cause {
 	c.Evidence.Add("dropped", float64(l.Dropped))
 	c.Evidence.Add("capacity", float64(l.Capacity))
 	c.Evidence.Add("recordsPerFrame", float64(written))
-	if r.wantFix(&c) {
+	switch {
+	case !r.wantFix(&c):
+	case r.f.Attached:
+		c.Fix = "One frame writes more log records than the host's log buffer holds: the host must give it room for " +
+			strconv.FormatUint(uint64(max(2*written, 64)), 10) + " records, or log less."
+	default:
 		c.Fix = "One frame writes more log records than the log holds: raise its capacity (open({logCapacity: " +
 			strconv.FormatUint(uint64(max(2*written, 64)), 10) + "})) or log less."
 	}

@@ -117,7 +117,11 @@ func (s *Studio) Observe(f *frame.Frame) (replaying bool) {
 	s.verdicts.observe(f.Seq, f.AtMillis, f.Diagnosis)
 	raw := &f.Raw
 	s.header.WindowOpcodes = raw.WindowOpcodes
-	if s.recording {
+	// A frame whose control buffer is not this ABI (a host overwrote
+	// MAGIC: the foreign-control verdict) is not recorded: no capture
+	// could hold it, and one such frame would make the whole recording
+	// unexportable.
+	if s.recording && f.Ring.Control.KnownABI() {
 		s.record(f)
 	}
 	return false

@@ -161,3 +161,22 @@ func TestStudioMetricsFollowAVerdictGivenInPlace(t *testing.T) {
 	assert.Contains(t, string(b), `ringscope_health{ringscope_health="lost"} 1`)
 	assert.Contains(t, string(b), `ringscope_cause{kind="device-lost"} 1`)
 }
+
+// A frame whose control buffer a host overwrote (MAGIC not RSC1) is not
+// recorded: the recording around it still exports and decodes.
+func TestStudioLeavesAForeignFrameOutOfTheRecording(t *testing.T) {
+	s := NewStudio("test", 2, 16)
+	frames := liveFrames(t, 6)
+	frames[3].Ring.Control.Magic = 0xDEADBEEF
+	abi.PutWord(frames[3].Raw.Control, abi.CtrlMagic, 0xDEADBEEF)
+	for _, f := range frames {
+		s.Observe(f)
+	}
+	assert.Equal(t, 5, s.Info().Frames)
+	b, _, err := s.Export(ExportCapture, time.Unix(0, 0))
+	require.NoError(t, err, "one foreign frame must not make the recording unexportable")
+	c, err := Decode(b)
+	require.NoError(t, err)
+	require.Len(t, c.Frames, 5)
+	assert.Equal(t, []uint64{1, 2, 3, 5, 6}, []uint64{c.Frames[0].Seq, c.Frames[1].Seq, c.Frames[2].Seq, c.Frames[3].Seq, c.Frames[4].Seq})
+}
