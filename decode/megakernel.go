@@ -103,10 +103,14 @@ type MegakernelReport struct {
 	// PublishedItems is the items the host published for the run (vyre's
 	// initial and published items; without dedupe they are equal).
 	PublishedItems uint64
+	// SpawnedItems is the items the GPU spawned and published itself
+	// (docs/PROTOCOL-SPAWN.md): the run's work too, which no host counted.
+	SpawnedItems uint64
 	// ItemsProcessed is the items that reached a terminal status (DONE or
-	// FAULT, as DONE_COUNT counts them), never more than PublishedItems.
+	// FAULT, as DONE_COUNT counts them), never more than PublishedItems +
+	// SpawnedItems.
 	ItemsProcessed uint64
-	// ItemsRemaining is PublishedItems − ItemsProcessed.
+	// ItemsRemaining is PublishedItems + SpawnedItems − ItemsProcessed.
 	ItemsRemaining uint64
 
 	// WallTime is the host wall-clock time around submit-and-wait, summed
@@ -174,14 +178,15 @@ func (r *MegakernelReport) Add(t MegakernelTelemetry) {
 	r.Dispatches = append(r.Dispatches, t)
 }
 
-// RecordProgress sets the run's item counts: published items, and those
-// that reached a terminal status so far (capped at published, so a
-// counter that includes an earlier run cannot report more work than there
-// was).
-func (r *MegakernelReport) RecordProgress(published, terminal uint64) {
-	r.PublishedItems = published
-	r.ItemsProcessed = min(terminal, published)
-	r.ItemsRemaining = published - r.ItemsProcessed
+// RecordProgress sets the run's item counts: items the host published and
+// the GPU spawned, and those that reached a terminal status so far (capped
+// at their sum, so a counter that includes an earlier run cannot report
+// more work than there was).
+func (r *MegakernelReport) RecordProgress(published, spawned, terminal uint64) {
+	r.PublishedItems, r.SpawnedItems = published, spawned
+	items := published + spawned
+	r.ItemsProcessed = min(terminal, items)
+	r.ItemsRemaining = items - r.ItemsProcessed
 }
 
 // Last returns the most recent dispatch's telemetry, and false when no

@@ -161,21 +161,25 @@ func TestMegakernelReportSaturates(t *testing.T) {
 
 func TestMegakernelReportRecordProgress(t *testing.T) {
 	tests := []struct {
-		name                 string
-		published, terminal  uint64
-		processed, remaining uint64
+		name                         string
+		published, spawned, terminal uint64
+		processed, remaining         uint64
 	}{
-		{"nothing yet", 100, 0, 0, 100},
-		{"part way", 100, 40, 40, 60},
-		{"done", 100, 100, 100, 0},
-		{"counter past the run is capped", 100, 130, 100, 0},
-		{"nothing published", 0, 5, 0, 0},
+		{"nothing yet", 100, 0, 0, 0, 100},
+		{"part way", 100, 0, 40, 40, 60},
+		{"done", 100, 0, 100, 100, 0},
+		{"counter past the run is capped", 100, 0, 130, 100, 0},
+		{"nothing published", 0, 0, 5, 0, 0},
+		// A spawn tree: one root published, 127 spawned on the GPU.
+		{"spawned items are the run's", 1, 127, 128, 128, 0},
+		{"spawned items still queued remain", 1, 300, 3, 3, 298},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var r decode.MegakernelReport
-			r.RecordProgress(tt.published, tt.terminal)
+			r.RecordProgress(tt.published, tt.spawned, tt.terminal)
 			assert.Equal(t, tt.published, r.PublishedItems)
+			assert.Equal(t, tt.spawned, r.SpawnedItems)
 			assert.Equal(t, tt.processed, r.ItemsProcessed)
 			assert.Equal(t, tt.remaining, r.ItemsRemaining)
 		})

@@ -188,8 +188,8 @@ func (c *DispatchPanel) TimingItems() []KV {
 	}
 	if r := c.Frame.Report; r != nil {
 		items = append(items,
-			KV{Label: "run items", Value: Thousands(r.ItemsProcessed) + " / " + Thousands(r.PublishedItems), Title: "ItemsProcessed (DONE or FAULT) of PublishedItems in this run"},
-			KV{Label: "run remaining", Value: Thousands(r.ItemsRemaining), Title: "ItemsRemaining: published − processed"},
+			KV{Label: "run items", Value: Thousands(r.ItemsProcessed) + " / " + Thousands(r.PublishedItems+r.SpawnedItems), Title: "ItemsProcessed (DONE or FAULT) of the items in this run: PublishedItems by the host, plus SpawnedItems on the GPU"},
+			KV{Label: "run remaining", Value: Thousands(r.ItemsRemaining), Title: "ItemsRemaining: published + spawned − processed"},
 			KV{Label: "run wall time", Value: MS(durMS(r.WallTime)), Title: "WallTime: host time around submit-and-wait, summed over dispatches"},
 			KV{Label: "run GPU time", Value: MS(durMS(r.GPUTime)), Title: "GPUTime: timestamp-query device time, summed (0 without the feature)"},
 			KV{Label: "run bytes moved", Value: Bytes(r.BytesMoved), Title: "BytesMoved summed over the run's dispatches"},

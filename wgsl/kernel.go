@@ -162,6 +162,10 @@ func (k *Kernel) Validate() error {
 		if err := claim(field+".name", op.Name); err != nil {
 			return err
 		}
+		if slices.Contains(callScopeNames(), op.Name) {
+			return declErr(field+".name", "%q is declared by the kernel where it calls the opcode (execute's %s): "+
+				"the call would name that, not your function; pick another name", op.Name, strings.Join(callScopeNames(), ", "))
+		}
 		switch {
 		case strings.TrimSpace(op.WGSL) == "":
 			return declErr(field+".wgsl", "is empty: write fn %s(slot: u32, args: Args) -> Outcome", op.Name)

@@ -157,3 +157,24 @@ func TestDeclaresFn(t *testing.T) {
 	assert.False(t, declaresFn("// fn f(\n", "f"))
 	assert.False(t, declaresFn("fn f", "f"))
 }
+
+// The names in scope where execute() calls a user opcode's function (its
+// parameters op and slot, its var pre, the lets of the built-in cases)
+// are refused as opcode names: the call would resolve to them, and the
+// compile error said so in the kernel's terms, not the user's.
+func TestOpcodeNamesExecuteDeclaresAreRefused(t *testing.T) {
+	assert.Subset(t, callScopeNames(), []string{"op", "slot", "pre"})
+	for _, name := range []string{"op", "slot", "pre"} {
+		k := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: name,
+			WGSL: "fn " + name + "(slot: u32, args: Args) -> Outcome { return done(); }"}}}
+		err := k.Validate()
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "opcodes[0].name")
+		assert.Contains(t, err.Error(), "where it calls the opcode")
+	}
+	// A buffer may take such a name: the call passes execute's slot.
+	k := Kernel{Opcodes: []Opcode{{Value: abi.UserOpcodeFirst, Name: "touch",
+		WGSL: "fn touch(s: u32, args: Args) -> Outcome { pre[0] = 1u; return done(); }"}},
+		Buffers: []Buffer{{Name: "pre", Size: 4, Access: ReadWrite}}}
+	assert.NoError(t, k.Validate())
+}

@@ -218,14 +218,24 @@ func (r *rules) requeueLoop(dst []Cause) []Cause {
 		return dst
 	}
 	c := Cause{Kind: RequeueLoop, Subject: NoSubject}
-	c.Subject.Name = "REQUEUE"
 	c.Evidence.Add("requeues", float64(rq))
 	c.Evidence.Add("completed", float64(done))
 	c.Evidence.Add("slots", float64(r.in.Ring.Occupancy[decode.StatusRequeue]))
 	if r.in.Requeues != nil {
 		c.Evidence.Add("maxAge", float64(r.in.Requeues.MaxPriorityAge))
 	}
-	c.Fix = "Slots end REQUEUE again and again without completing: give the opcode an exit (complete, or FAULT after N tries)."
+	if r.f.Republished == 0 { // a ring seen from outside: which opcode is not known
+		c.Subject.Name = "REQUEUE"
+		c.Fix = "Slots end REQUEUE again and again without completing: give the opcode an exit (complete, or FAULT after N tries)."
+		return append(dst, c)
+	}
+	c.Evidence.Add("opcode", float64(r.f.LoopOpcode))
+	if r.wantFixNaming(&c, "opcode") {
+		name := r.f.opName(r.f.LoopOpcode)
+		c.Subject.Name = name
+		c.Fix = "Slots of " + name + " end REQUEUE again and again without completing: give " + name +
+			" an exit (complete, or FAULT after N tries)."
+	}
 	return append(dst, c)
 }
 
@@ -534,6 +544,17 @@ func (r *rules) noProgress(dst []Cause) []Cause {
 	c.Evidence.Add("waitIO", float64(o[decode.StatusWaitIO]))
 	c.Evidence.Add("requeue", float64(o[decode.StatusRequeue]))
 	c.Evidence.Add("stalledMs", r.in.Watchdog.StalledForMillis)
+	if o[decode.StatusYield] > 0 && r.f.Republished > 0 {
+		// The host republishes YIELD slots of unmasked tenants at once, so
+		// a stall with YIELD slots is an opcode that yields every time.
+		c.Evidence.Add("opcode", float64(r.f.LoopOpcode))
+		if r.wantFixNaming(&c, "opcode") {
+			name := r.f.opName(r.f.LoopOpcode)
+			c.Fix = "Slots of " + name + " end YIELD every time they run and are published again, so they never complete: " +
+				"give " + name + " a way to finish (complete once what it waits for is there, or FAULT after N tries)."
+		}
+		return append(dst, c)
+	}
 	c.Fix = "Work is queued and nothing completes, and no rule explains it: inspect the oldest queued slots (the slot map's PUBLISHED, CLAIMED, YIELD, WAIT_IO and REQUEUE)."
 	return append(dst, c)
 }

@@ -156,7 +156,7 @@ test('publish refuses a tenant the ring does not run, naming the item and the ri
   await call(page, 'open', { slots: 64, tenants: 2 });
   const before = await call(page, 'snapshot');
   const r = await api(page, 'publish', [{ opcode: OP.NOP, tenant: 1, priority: 2 }, { opcode: OP.NOP, tenant: 5, priority: 2 }]);
-  expect(r.error).toBe('publish: item 1: tenant 5 is not one the ring runs (it runs tenants 0…1: open({tenants: 6}) runs more); ' +
+  expect(r.error).toBe('publish: item 1: tenant 5 is not one the ring runs (it runs tenants 0…1: open({tenants: 6}) runs every tenant these items use); ' +
     'its work would wait forever, nothing published');
   expect((await call(page, 'snapshot')).published).toBe(before.published);
   // masks: the ring runs one tenant per mask word, masked or not.

@@ -107,8 +107,10 @@ func TestCheckTenants(t *testing.T) {
 	assert.NoError(t, api.CheckTenants(items, 6))
 	err := api.CheckTenants(items, 2)
 	assert.EqualError(t, err, "publish: item 2: tenant 5 is not one the ring runs (it runs tenants 0…1: "+
-		"open({tenants: 6}) runs more); its work would wait forever, nothing published")
-	assert.ErrorContains(t, api.CheckTenants(items, 1), "item 1: tenant 1 is not one the ring runs (it runs tenant 0 only")
+		"open({tenants: 6}) runs every tenant these items use); its work would wait forever, nothing published")
+	// The fix names the tenants every item needs, not the first refused
+	// one's: a workload over tenants 0…5 on a ring of one.
+	assert.ErrorContains(t, api.CheckTenants(items, 1), "item 1: tenant 1 is not one the ring runs (it runs tenant 0 only: open({tenants: 6})")
 	assert.ErrorContains(t, api.CheckTenants(items, 0), "item 0: tenant 0 is not one the ring runs (it runs no tenant")
 	assert.NoError(t, api.CheckTenants(nil, 0))
 }

@@ -111,8 +111,14 @@ func CheckTenants(items []host.Item, tenants uint32) error {
 			default:
 				runs = fmt.Sprintf("tenants 0…%d", tenants-1)
 			}
-			return fmt.Errorf("publish: item %d: tenant %d is not one the ring runs (it runs %s: open({tenants: %d}) runs more); "+
-				"its work would wait forever, nothing published", i, it.Tenant, runs, it.Tenant+1)
+			// The fix covers every item (a workload spreads over its
+			// tenants), not just the first refused.
+			top := it.Tenant
+			for _, later := range items[i+1:] {
+				top = max(top, later.Tenant)
+			}
+			return fmt.Errorf("publish: item %d: tenant %d is not one the ring runs (it runs %s: open({tenants: %d}) runs every tenant these items use); "+
+				"its work would wait forever, nothing published", i, it.Tenant, runs, top+1)
 		}
 	}
 	return nil

@@ -146,7 +146,12 @@ func (r *Replay) Decode(i int, dst *Decoded) error {
 			rep.Add(d.Telemetry())
 		}
 	}
-	rep.RecordProgress(max(f.Meta.Published, uint64(dst.Ring.Control.DoneCount)), uint64(dst.Ring.Control.DoneCount))
+	var spawned uint64
+	if dst.Spawn != nil {
+		spawned = uint64(dst.Spawn.Spawned)
+	}
+	done := uint64(dst.Ring.Control.DoneCount)
+	rep.RecordProgress(max(f.Meta.Published, done-min(done, spawned)), spawned, done)
 	return nil
 }
 

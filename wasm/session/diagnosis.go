@@ -4,6 +4,7 @@ import (
 	"github.com/ringscope/ringscope/decode/diagnose"
 	"github.com/ringscope/ringscope/decode/frame"
 	"github.com/ringscope/ringscope/wgsl/abi"
+	"github.com/ringscope/ringscope/wgsl/host"
 )
 
 // diagnosis is the session's half of the verdict: the Diagnoser its frames
@@ -35,6 +36,14 @@ func (g *diagnosis) reset(facts diagnose.Facts, seq uint64) {
 	g.facts.Refused = [abi.PriorityLevels]uint64{}
 }
 
+// noteRequeue takes what the host's requeue pass after the frame's
+// submission did: WAIT_IO left waiting, the slots a yield or requeue loop
+// republished and their opcode.
+func (g *diagnosis) noteRequeue(st *host.RequeueStats) {
+	g.facts.IOWaiting = st.Waiting
+	g.facts.Republished, g.facts.LoopOpcode = st.Yielded+st.Requeued, st.LoopOpcode
+}
+
 // observe diagnoses the frame p is assembling; published is the source's
 // publish count.
 func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosis {
@@ -57,6 +66,7 @@ func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosi
 func (s *Session) SetFacts(f diagnose.Facts) {
 	g := &s.diagnosis
 	f.Refused, f.Published, f.IOWaiting = g.facts.Refused, g.facts.Published, g.facts.IOWaiting
+	f.Republished, f.LoopOpcode = g.facts.Republished, g.facts.LoopOpcode
 	g.facts = f
 }
 

@@ -44,7 +44,7 @@ func (s *Session) ObserveSubmission(st host.RequeueStats, drained bool) (*decode
 	if s.runner == nil {
 		return nil, nil
 	}
-	s.diagnosis.facts.IOWaiting = st.Waiting
+	s.diagnosis.noteRequeue(&st)
 	s.diagnosis.facts.Drained = drained
 	defer func() { s.diagnosis.facts.Drained = false }()
 	var p frame.Parts

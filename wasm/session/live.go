@@ -53,7 +53,7 @@ func (s *Session) LiveFrame(ctx context.Context, warm func()) (*frame.Frame, err
 	if err != nil {
 		return nil, err
 	}
-	s.diagnosis.facts.IOWaiting = st.Waiting
+	s.diagnosis.noteRequeue(&st)
 	f := s.assemble(s.runner, ep, epochTimings(ep, publish), ep.Timings.Decode, !ep.RingRead)
 	// Faults were recorded above; free their slots for new work.
 	s.runner.ReclaimFaults()
@@ -140,7 +140,11 @@ func (s *Session) assemble(src Source, ep *megakernel.Epoch, t frame.Timings, de
 	if p.Spawn == nil {
 		p.Spawn = s.spawnOf(src)
 	}
-	s.report.RecordProgress(src.Published(), uint64(tel.Control.DoneCount))
+	var spawned uint64
+	if p.Spawn != nil {
+		spawned = uint64(p.Spawn.Spawned)
+	}
+	s.report.RecordProgress(src.Published(), spawned, uint64(tel.Control.DoneCount))
 	p.Report = &s.report
 	s.changedSlots = appendSlotRuns(s.changedSlots[:0], v.RingChanges())
 	p.Raw = frame.Raw{Control: v.Control(), Ring: v.Ring(), Log: v.LogBytes(), Patchable: patchable,

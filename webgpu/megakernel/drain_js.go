@@ -43,7 +43,7 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 		st, err := r.q.Requeue(r.io)
 		accountRequeues(&r.acct, st)
 		if err != nil {
-			progress(&run.Report, r.pub.items, r.q.Control())
+			r.progress(&run.Report, r.q.Control())
 			return run, fmt.Errorf("megakernel: requeue: %w", err)
 		}
 		left := r.Pending() > 0 || st.Parked+st.Waiting+st.Blocked > 0
@@ -70,13 +70,13 @@ func (r *Runner) DrainWith(ctx context.Context, o DrainOptions) (DrainRun, error
 		}
 		r.wantRing = true
 		if err := r.step(ctx, &ep); err != nil {
-			progress(&run.Report, r.pub.items, r.q.Control())
+			r.progress(&run.Report, r.q.Control())
 			return run, err
 		}
 		run.Submissions++
 		ep.AddTo(&run.Report)
 	}
-	progress(&run.Report, r.pub.items, r.q.Control())
+	r.progress(&run.Report, r.q.Control())
 	return run, nil
 }
 

@@ -281,13 +281,22 @@ func checkKernel(k *wgsl.Kernel, limits webgpu.Limits, bindMax uint64) error {
 	if n == 0 {
 		return nil
 	}
-	own, drain := uint64(abi.DrainStorageBuffers), "drain"
-	if k.Trace {
+	// The user's buffers, and the storage the kernel binds itself: the
+	// drain's, a trace buffer, a spawning kernel's spawn state (which
+	// bindBuffers appends to the user's).
+	users := uint64(len(k.Buffers))
+	own, drain := uint64(abi.DrainStorageBuffers)+n-users, "drain"
+	switch {
+	case k.Trace && k.Spawns():
+		own, drain = own+abi.TraceStorageBuffers, "traced spawning drain"
+	case k.Trace:
 		own, drain = own+abi.TraceStorageBuffers, "traced drain"
+	case k.Spawns():
+		drain = "spawning drain"
 	}
-	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && own+n > m {
+	if m := limits.MaxStorageBuffersPerShaderStage; m != 0 && own+users > m {
 		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers: the %s binds %d storage buffers itself and the device allows %d per shader stage (maxStorageBuffersPerShaderStage, the adapter's own limit), so at most %d are yours",
-			n, drain, own, m, m-min(m, own))}
+			users, drain, own, m, m-min(m, own))}
 	}
 	if m := limits.MaxBindingsPerBindGroup; m != 0 && abi.BindingFirstUser+n > m {
 		return &wgsl.DeclError{Field: "buffers", Reason: fmt.Sprintf("%d buffers need bindings up to %d; the device allows bindings below %d (maxBindingsPerBindGroup)",

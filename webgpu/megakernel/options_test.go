@@ -319,3 +319,25 @@ func TestValidateCountsTheTraceBinding(t *testing.T) {
 	o.Kernel.Buffers = o.Kernel.Buffers[:3]
 	assert.NoError(t, o.Validate(lim), "traced: 5 + 3")
 }
+
+// A spawning kernel binds its spawn state beside the drain's four: the
+// error counts the user's buffers, not the user's plus the kernel's own,
+// and says how many are theirs.
+func TestValidateCountsTheSpawnStateAsTheKernels(t *testing.T) {
+	lim := swiftShader
+	lim.MaxStorageBuffersPerShaderStage = 8
+	o := valid()
+	o.Kernel.Opcodes = []wgsl.Opcode{{Value: abi.UserOpcodeFirst, Name: "fork",
+		WGSL: "fn fork(slot: u32, args: Args) -> Outcome { _ = spawn(0x10u, 0u, 2u, args); return done(); }"}}
+	require.True(t, o.Kernel.Spawns())
+	for _, name := range []string{"a", "b", "c", "d"} {
+		o.Kernel.Buffers = append(o.Kernel.Buffers, wgsl.Buffer{Name: name, Size: 4})
+	}
+	err := o.Validate(lim)
+	var de *wgsl.DeclError
+	require.ErrorAs(t, err, &de)
+	assert.Contains(t, de.Reason, "4 buffers: the spawning drain binds 5 storage buffers itself")
+	assert.Contains(t, de.Reason, "at most 3 are yours")
+	o.Kernel.Buffers = o.Kernel.Buffers[:3]
+	assert.NoError(t, o.Validate(lim))
+}

@@ -58,6 +58,11 @@ func TestSpawnTreeAgainstRef(t *testing.T) {
 		require.NoErrorf(t, err, "case %d: %+v in %d slots", i, tr, o.Slots)
 		assert.Zero(t, sp.RefusedBad)
 		assert.Equal(t, v-1, sp.ByOpcode[examples.SpawnTreeOpcode])
+		// The run's items are the root and every spawned node, all done.
+		rep := run.Report
+		assert.EqualValuesf(t, sp.Spawned, rep.SpawnedItems, "case %d", i)
+		assert.EqualValuesf(t, 1+sp.Spawned, rep.ItemsProcessed, "case %d", i)
+		assert.Zerof(t, rep.ItemsRemaining, "case %d", i)
 		var claimed, spawned uint32
 		for _, g := range sp.History {
 			claimed += g.Claimed

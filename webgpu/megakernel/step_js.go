@@ -434,10 +434,14 @@ func (r *Runner) needsSubmit() bool {
 // (Σ TAIL[p] − HEAD[p] in the host copy).
 func (r *Runner) Pending() uint32 { return pendingItems(r.q.Control()) }
 
-// progress records the generation's items in rep: published (since Open
-// or Reset) and DONE_COUNT of control.
-func progress(rep *decode.MegakernelReport, published uint64, control []byte) {
-	rep.RecordProgress(published, uint64(abi.Word(control, abi.CtrlDoneCount)))
+// progress records the generation's items in r's report rep: published
+// (since Open or Reset), spawned on the GPU, and DONE_COUNT of control.
+func (r *Runner) progress(rep *decode.MegakernelReport, control []byte) {
+	var spawned uint64
+	if t, on := r.Spawn(); on {
+		spawned = uint64(t.Spawned)
+	}
+	rep.RecordProgress(r.pub.items, spawned, uint64(abi.Word(control, abi.CtrlDoneCount)))
 }
 
 // accountRequeues records the requeues and aged promotions st counted.

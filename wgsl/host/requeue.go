@@ -209,6 +209,29 @@ type RequeueStats struct {
 	Waiting  int    // WAIT_IO slots whose IOFunc reported not ready
 	Blocked  int    // slots left in place: the target partition had no room
 	MaxAge   uint32 // largest requeue age among the republished REQUEUE slots
+	// LoopOpcode is the opcode that most of the republished YIELD and
+	// REQUEUE slots hold (a majority vote, so exact when one opcode is
+	// more than half; meaningful when Yielded + Requeued > 0): the work a
+	// yield or requeue loop runs.
+	LoopOpcode uint32
+}
+
+// majority finds the value more than half of a stream holds, if one does
+// (Boyer–Moore: O(1) space, no allocation per value).
+type majority struct {
+	value uint32
+	votes int
+}
+
+func (m *majority) add(v uint32) {
+	switch {
+	case m.votes == 0:
+		m.value, m.votes = v, 1
+	case m.value == v:
+		m.votes++
+	default:
+		m.votes--
+	}
 }
 
 // Requeue does the host's part of PROTOCOL §3 "between submissions" on the
@@ -235,6 +258,7 @@ type RequeueStats struct {
 func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 	var st RequeueStats
 	var errs error
+	var loop majority
 	for p := uint32(0); p < abi.PriorityLevels; p++ {
 		c := q.capacity(p)
 		if c == 0 {
@@ -266,6 +290,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 					continue
 				}
 				st.Yielded++
+				loop.add(it.Opcode)
 			case abi.StatusRequeue:
 				it, _, _ := q.Item(slot)
 				it.Priority = p
@@ -289,6 +314,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 					continue
 				}
 				st.Requeued++
+				loop.add(it.Opcode)
 				if promoted {
 					st.Promoted++
 				}
@@ -322,6 +348,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 		}
 		q.requeueFrom[p] = next
 	}
+	st.LoopOpcode = loop.value
 	return st, errs
 }
 

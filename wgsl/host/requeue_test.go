@@ -38,7 +38,7 @@ func TestRequeueYield(t *testing.T) {
 
 	st, err := q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Yielded: 1}, st)
+	assert.Equal(t, host.RequeueStats{Yielded: 1, LoopOpcode: abi.OpYield}, st)
 	// Position 2 maps to slot 4 again: republished in place.
 	assert.Equal(t, uint32(3), w(q.Control(), abi.CtrlTail+2))
 	it, status, err := q.Item(4)
@@ -80,7 +80,7 @@ func TestRequeueParksDeniedTenant(t *testing.T) {
 	require.NoError(t, q.SetTenantMask(1, true))
 	st, err = q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Yielded: 1}, st)
+	assert.Equal(t, host.RequeueStats{Yielded: 1, LoopOpcode: abi.OpNop}, st)
 	assert.True(t, q.NeedsSubmit())
 }
 
@@ -162,7 +162,7 @@ func TestRequeuePromotionBlockedWhenFull(t *testing.T) {
 	gpuDrain(t, q, byOpcode) // HIGH drains; NORMAL has nothing pending
 	st, err = q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Requeued: 1, Promoted: 1, MaxAge: 32}, st, "retried, and did not age twice")
+	assert.Equal(t, host.RequeueStats{Requeued: 1, Promoted: 1, MaxAge: 32, LoopOpcode: abi.OpRequeue}, st, "retried, and did not age twice")
 }
 
 func TestRequeueServicesWaitIO(t *testing.T) {
@@ -262,4 +262,19 @@ func TestRequeueDrainsEverything(t *testing.T) {
 	assert.Equal(t, 1, total.Serviced)
 	assert.GreaterOrEqual(t, total.Promoted, 2)
 	assert.Equal(t, uint32(len(items)), w(q.Control(), abi.CtrlDoneCount))
+}
+
+// LoopOpcode names the opcode most republished slots hold: what a yield
+// or requeue loop runs, for the diagnosis to name.
+func TestRequeueNamesTheLoopingOpcode(t *testing.T) {
+	q := newQueue(t, host.ControlConfig{Slots: 16, Tenants: 1})
+	items := []host.Item{{Opcode: 0x21, Priority: 2}, {Opcode: 0x21, Priority: 2}, {Opcode: 0x22, Priority: 2}, {Opcode: 0x21, Priority: 2}}
+	_, err := q.Publish(items)
+	require.NoError(t, err)
+	q.ClearDirty()
+	gpuDrain(t, q, func(uint32, uint32) uint32 { return abi.StatusRequeue })
+	st, err := q.Requeue(nil)
+	require.NoError(t, err)
+	assert.Equal(t, 4, st.Requeued)
+	assert.Equal(t, uint32(0x21), st.LoopOpcode)
 }

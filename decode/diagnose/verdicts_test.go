@@ -207,3 +207,49 @@ func TestAForeignControlBufferIsOneCause(t *testing.T) {
 	r.tel.Control.Magic, r.tel.Control.Legacy = 0, true
 	assert.False(t, r.step(d, 100).Has(ForeignControl), "a legacy vyre dump")
 }
+
+// The host knows which opcode its requeue pass republished (host.
+// RequeueStats.LoopOpcode): a requeue loop and a yield-forever stall name
+// it and say what to change in it.
+func TestLoopsNameTheirOpcode(t *testing.T) {
+	names := map[uint32]string{0x21: "looper", 0x22: "waiter"}
+	d, r := New(), newRing(4096, 2)
+	r.facts.OpcodeName = func(op uint32) string { return names[op] }
+	r.facts.Republished, r.facts.LoopOpcode = 20, 0x21
+	r.tel.Occupancy[decode.StatusRequeue], r.tel.Occupancy[decode.StatusEmpty] = 20, 4096-20
+	var got *Diagnosis
+	for range 4 {
+		r.acct.RequeueCount += 20
+		got = r.step(d, 100)
+	}
+	c := got.First()
+	require.Equal(t, RequeueLoop, c.Kind)
+	assert.Equal(t, "looper", c.Subject.Name)
+	assert.Contains(t, c.Fix, "give looper an exit")
+
+	// Slots that yield every time: a stall of YIELD slots the host keeps
+	// publishing again.
+	d, r = New(), newRing(4096, 2)
+	r.facts.OpcodeName = func(op uint32) string { return names[op] }
+	r.facts.Republished, r.facts.LoopOpcode = 50, 0x22
+	r.queue(0, 2, 50)
+	r.tel.Occupancy[decode.StatusPublished], r.tel.Occupancy[decode.StatusYield] = 0, 50
+	for range 6 {
+		got = r.step(d, 100)
+	}
+	require.Equal(t, Stalled, got.Health)
+	c = got.First()
+	require.Equal(t, NoProgress, c.Kind)
+	assert.Contains(t, c.Fix, "Slots of waiter end YIELD every time")
+	op, _ := c.Evidence.Get("opcode")
+	assert.Equal(t, float64(0x22), op)
+
+	// Seen from outside (no requeue pass of ours): as before.
+	d, r = New(), newRing(4096, 2)
+	r.tel.Occupancy[decode.StatusRequeue], r.tel.Occupancy[decode.StatusEmpty] = 20, 4096-20
+	for range 4 {
+		r.acct.RequeueCount += 20
+		got = r.step(d, 100)
+	}
+	assert.Equal(t, "REQUEUE", got.First().Subject.Name)
+}
