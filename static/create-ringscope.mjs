@@ -88,6 +88,11 @@ function checkOptions(options) {
   if (o.container != null && !(o.container instanceof Element)) throw fail('container must be an Element');
   if (o.open != null && o.attach != null) throw fail('give open or attach, not both');
   if (o.autostart != null && typeof o.autostart !== 'boolean') throw fail('autostart must be a boolean');
+  // fetch would take any value as a relative URL: 5 became "/5", and the
+  // rejection an HTTP 404 of a URL nobody wrote.
+  if (o.wasmURL != null && typeof o.wasmURL !== 'string' && !(o.wasmURL instanceof URL)) {
+    throw fail(`wasmURL must be a string or URL, got ${Array.isArray(o.wasmURL) ? 'array' : typeof o.wasmURL}`);
+  }
   if (o.global != null && typeof o.global !== 'boolean' && typeof o.global !== 'string') {
     throw fail('global must be a boolean or a name');
   }
@@ -109,7 +114,7 @@ function compile(url) {
   let m = modules.get(key);
   if (!m) {
     m = fetch(url).then((resp) => {
-      if (!resp.ok) throw new Error(`ringscope: ${key}: HTTP ${resp.status}`);
+      if (!resp.ok) throw new Error(`createRingscope: wasmURL ${key}: HTTP ${resp.status}`);
       return WebAssembly.compileStreaming(resp);
     });
     m.catch(() => modules.delete(key));
@@ -166,6 +171,9 @@ function unmark({ el, before }) {
 export async function createRingscope(options) {
   const o = checkOptions(options);
   const query = queryOf(o);
+  // The module first: a wasmURL that fails (a 404, not wasm) rejects
+  // before the instance puts anything in the page.
+  const module = await compile(o.wasmURL ?? defaultWasmURL);
   const n = ++instances;
   // The dashboard's mount point, inside a holder of the instance's own:
   // the container's, or a hidden one until mount() moves the dashboard.
@@ -205,8 +213,11 @@ export async function createRingscope(options) {
   go.env = { RINGSCOPE_BOOT: bootKey };
   let run;
   try {
-    const instance = await WebAssembly.instantiate(await compile(o.wasmURL ?? defaultWasmURL), go.importObject);
+    const instance = await WebAssembly.instantiate(module, go.importObject);
     run = go.run(instance); // main runs until its first wait: the API is delivered by then
+  } catch (err) {
+    holder.remove(); // a failed create leaves nothing in the page
+    throw err;
   } finally {
     delete globalThis[bootKey];
   }

@@ -313,3 +313,56 @@ test('the trace JSON has the trace-event format\'s required fields; metrics are 
   }
   expect(errors).toEqual([]);
 });
+
+// captureInfo() during an import's replay described the paused live
+// recorder (frames 2, index 4 of a 9-frame import); a Blob passed to
+// importCapture was read through its inherited bytes() method ("got
+// function"); a name of the wrong type was taken silently; and the bar
+// read a refused API import as "import import refused: …".
+test('an imported capture is what captureInfo describes; importCapture refuses a Blob and a bad name by name', async ({ page }) => {
+  const errors = watchErrors(page);
+  await ready(page);
+  await steps(page, 9);
+  const file = await page.evaluate(async () => [...await ringscope.exportCapture()]);
+  await ready(page); // a fresh page: a recorder of its own, smaller than the file
+  await steps(page, 2);
+
+  await page.getByTestId('capture-file').setInputFiles({ name: 'a.rscap', mimeType: 'application/octet-stream', buffer: Buffer.from(file) });
+  await expect(page.getByTestId('replaying')).toBeVisible();
+  const res = await page.evaluate(async () => {
+    const info = await ringscope.replay(4);
+    const first = await ringscope.captureFrame(0);
+    const last = await ringscope.captureFrame(info.frames - 1);
+    return { info, first: first.seq, last: last.seq };
+  });
+  expect(res.info).toMatchObject({ replaying: true, source: 'a.rscap', index: 4, count: 9, frames: 9 });
+  expect(res.info.firstSeq).toBe(res.first);
+  expect(res.info.lastSeq).toBe(res.last);
+  await expect(page.getByTestId('capture-position')).toContainText('frame 5 / 9');
+
+  const refusals = await page.evaluate(async () => {
+    const bytes = await ringscope.exportCapture();
+    const refusal = (arg) => ringscope.importCapture(arg).then(() => 'resolved', (e) => e.message);
+    const control = new Uint8Array(640), ring = new Uint8Array(64);
+    return {
+      blob: await refusal(new Blob([bytes])),
+      file: await refusal(new File([bytes], 'b.rscap')),
+      nameNumber: await refusal({ control, ring, name: 7 }),
+      nameObject: await refusal({ control, ring, name: {} }),
+    };
+  });
+  expect(refusals).toEqual({
+    blob: 'importCapture: pass bytes (an ArrayBuffer or Uint8Array), not a Blob: await blob.arrayBuffer()',
+    file: 'importCapture: pass bytes (an ArrayBuffer or Uint8Array), not a File: await blob.arrayBuffer()',
+    nameNumber: 'importCapture: name must be a string, got number',
+    nameObject: 'importCapture: name must be a string, got object',
+  });
+  await expect(page.getByTestId('capture-error')).toHaveText('import from importCapture() refused: importCapture: name must be a string, got object');
+  // The refusals left the import replaying.
+  expect(await page.evaluate(() => ringscope.captureInfo())).toMatchObject({ replaying: true, source: 'a.rscap', frames: 9 });
+
+  const back = await page.evaluate(() => ringscope.live());
+  expect(back).toMatchObject({ replaying: false });
+  expect(back.frames, "the recorder's frames again").toBeLessThan(9);
+  expect(errors).toEqual([]);
+});

@@ -150,3 +150,29 @@ test('a host page marks where the dashboard renders with data-ringscope', async 
   expect(await page.evaluate(() => document.getElementById('app').outerHTML)).toBe(ownApp);
   expect(errors).toEqual([]);
 });
+
+// createRingscope refused a wasmURL that is not a URL only once fetch had
+// taken it as a relative one ("ringscope: 5: HTTP 404"), and a wasmURL that
+// failed left the instance's empty hidden holder in <body>. Neither needs a
+// GPU: both fail before the program starts.
+test('createRingscope refuses a wasmURL of the wrong type by name, and a failed create leaves nothing behind', { tag: '@no-webgpu' }, async ({ page }) => {
+  await page.route('**/embed-create-blank.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body><p id="mine">mine</p></body></html>',
+  }));
+  await page.goto('/embed-create-blank.html');
+  const res = await page.evaluate(async () => {
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const refusal = (o) => createRingscope(o).then(() => 'resolved', (e) => `${e.name}: ${e.message}`);
+    return {
+      number: await refusal({ wasmURL: 5 }),
+      object: await refusal({ wasmURL: {} }),
+      missing: await refusal({ wasmURL: '/nope.wasm' }),
+      body: document.body.innerHTML,
+    };
+  });
+  expect(res.number).toBe('TypeError: createRingscope: wasmURL must be a string or URL, got number');
+  expect(res.object).toBe('TypeError: createRingscope: wasmURL must be a string or URL, got object');
+  expect(res.missing).toBe('Error: createRingscope: wasmURL /nope.wasm: HTTP 404');
+  expect(res.body, 'no ringscope-instance holder left behind').toBe('<p id="mine">mine</p>');
+});

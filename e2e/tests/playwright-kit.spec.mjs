@@ -128,3 +128,33 @@ test.describe('labels that match no buffer', () => {
       'or hand the buffers over in the page: window.ringscopeKit.use({ device, control, ring, log }).');
   });
 });
+
+// Once the attachment had ended (attachInfo() state "ended") every matcher
+// still waited its 5 s for a frame that could not come: toNotStall({within:
+// 500}) took 10.9 s to fail. They fail at once, naming the reason.
+test('after the attachment ends, the matchers and snapshot() fail at once with the reason', async ({ page, ringscope }) => {
+  await openKitApp(page);
+  await ringscope.attach();
+  await ringscope.snapshot();
+  await page.evaluate(() => window.ringscopeKit.found.ring.destroy()); // the host destroys a watched buffer
+  await expect.poll(async () => page.evaluate(async () => (await window.ringscopeKit.instance.attachInfo()).state), { timeout: 30_000 })
+    .toBe('ended');
+
+  for (const [name, call] of [
+    ['toNotStall', () => expect(ringscope).toNotStall({ within: 500 })],
+    ['toBeHealthy', () => expect(ringscope).toBeHealthy()],
+    ['toHaveNoFaults', () => expect(ringscope).toHaveNoFaults()],
+    ['toDrainExactlyOnce', () => expect(ringscope).toDrainExactlyOnce()],
+  ]) {
+    const t0 = Date.now();
+    const err = await failure(call());
+    const took = Date.now() - t0;
+    expect(err, `${name} fails`).not.toBeNull();
+    expect(took, `${name} failed at once, not after its 5 s wait for a frame`).toBeLessThan(2_500);
+    expect(err.message).toMatch(new RegExp(`${name}\\(\\): [^\\n]*\\nringscope\\.snapshot\\(\\): no more frames will come: the attachment has ended: .+\\(read 0 of the 1 frames waited for; \\d+ frames since attach, state ended\\)\\n\\nhealth: \\w+`));
+  }
+  const t0 = Date.now();
+  const err = await failure(ringscope.snapshot({ frames: 3 }));
+  expect(Date.now() - t0).toBeLessThan(2_500);
+  expect(err?.message).toMatch(/^ringscope\.snapshot\(\): no more frames will come: the attachment has ended: .+ \(read 0 of the 3 frames waited for; \d+ frames since attach, state ended\)$/);
+});

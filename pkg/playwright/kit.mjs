@@ -79,6 +79,17 @@ function missing(kit, timeout) {
 // come; the matchers turn it into a failure (fresh).
 class NoFrame extends Error {}
 
+// noMoreFrames says why snapshot() gave up at once: in a state other than
+// "attached" the attachment reads no more frames, and waiting out the
+// timeout (5 s per matcher read) would only delay the same failure.
+function noMoreFrames(now, read, wanted) {
+  const why = now.state === 'ended' ? `the attachment has ended${now.reason ? `: ${now.reason}` : ''}`
+    : now.state === 'disposed' ? 'the instance was disposed'
+      : `the attachment is ${now.state}`;
+  return `ringscope.snapshot(): no more frames will come: ${why} ` +
+    `(read ${read} of the ${wanted} frames waited for; ${now.frames ?? 0} frames since attach, state ${now.state})`;
+}
+
 /** A handle on the ringscope instance attached to the page's ring. */
 export class RingscopeHandle {
   constructor(page) {
@@ -120,7 +131,10 @@ export class RingscopeHandle {
    * The instance's snapshot (docs/EMBEDDING.md), once the attachment has
    * read frames more frames since the call (1 by default: never a stale
    * snapshot, nor one from before the first frame). It rejects after
-   * timeout ms, saying how many frames it saw.
+   * timeout ms, saying how many frames it saw, and at once when no frame
+   * can come: the attachment has ended (attachInfo()'s state "ended": a
+   * destroyed buffer, a lost device, a copy that never completed) or was
+   * detached, or the instance was disposed.
    */
   async snapshot({ frames = 1, timeout = 30_000 } = {}) {
     // Polled from here: page.evaluate awaits attachInfo()'s Promise, where
@@ -129,20 +143,21 @@ export class RingscopeHandle {
     const info = () => this.page.evaluate(async () => {
       const i = globalThis.ringscopeKit?.instance;
       if (!i) return null;
-      const { frames: n, state } = await i.attachInfo();
-      return { frames: n, state };
+      const { frames: n, state, reason } = await i.attachInfo().catch(() => ({ state: 'disposed' }));
+      return { frames: n, state, reason };
     });
     const end = Date.now() + timeout;
     const first = await info();
     if (!first) throw new Error('ringscope.snapshot(): nothing attached: call ringscope.attach() first');
     let now = first;
     while (now.frames < first.frames + frames) {
+      if (now.state !== 'attached') throw new NoFrame(noMoreFrames(now, now.frames - first.frames, frames));
       if (Date.now() >= end) {
         throw new NoFrame(`ringscope.snapshot(): the attachment read ${now.frames - first.frames} of the ${frames} frames ` +
           `waited for in ${timeout} ms (${now.frames} frames since attach, state ${now.state})`);
       }
       await new Promise((r) => setTimeout(r, 100));
-      now = (await info()) ?? now; // disposed meanwhile: times out naming the last state
+      now = (await info()) ?? { ...now, state: 'disposed', reason: undefined };
     }
     return this.page.evaluate(() => globalThis.ringscopeKit.instance.snapshot());
   }
@@ -167,9 +182,10 @@ export function describe(d) {
 
 // fresh is the matchers' read: the snapshot after one more frame. Where
 // none comes in timeout ms (a lost device or a stuck submission reads
-// nothing back, docs/EMBEDDING.md), it is the last snapshot, whose verdict
-// is given anew (health lost), with why under NO_FRAME: every matcher
-// fails on it, for no frame proves nothing.
+// nothing back, docs/EMBEDDING.md), or none can (the attachment ended: at
+// once), it is the last snapshot, whose verdict is given anew (health
+// lost), with why under NO_FRAME: every matcher fails on it, for no frame
+// proves nothing.
 const NO_FRAME = Symbol('no frame');
 async function fresh(handle, timeout = 5_000) {
   try {
@@ -261,8 +277,9 @@ export const matchers = {
    */
   async toNotStall(handle, { within = 2_000 } = {}) {
     const a = await fresh(handle);
-    await new Promise((r) => setTimeout(r, within));
-    const b = await fresh(handle);
+    // No frame now, none later: the failure is known without the wait.
+    if (!a[NO_FRAME]) await new Promise((r) => setTimeout(r, within));
+    const b = a[NO_FRAME] ? a : await fresh(handle);
     const by = queuedBy(b);
     const queued = Object.values(by).reduce((x, y) => x + y, 0);
     const [from, to] = [a.telemetry?.control?.doneCount, b.telemetry?.control?.doneCount];

@@ -20,7 +20,10 @@ type Info struct {
 	Dropped           uint64
 	// Compact frames are held without their slots (the recorder's
 	// history: frames 0 … Compact-1); FirstSeq … LastSeq and SpanMillis
-	// the seqs and page time the frames held cover.
+	// the seqs and page time the frames held cover. While an import
+	// replays, Frames, Compact, FirstSeq, LastSeq and SpanMillis describe
+	// the import, the frames replay(i) and captureFrame(i) index; the
+	// recorder's budget (Bytes, MaxBytes, MaxFrames, Dropped) stays its.
 	Compact           int
 	FirstSeq, LastSeq uint64
 	SpanMillis        float64
@@ -45,6 +48,18 @@ func (s *Studio) Info() Info {
 	}
 	if s.replay != nil {
 		info.Count = s.replay.Len()
+	}
+	if r := s.replay; r != nil && s.imported {
+		info.Frames, info.Compact = r.Len(), 0
+		for i := range r.Len() {
+			if r.Summary(i).Compact {
+				info.Compact++
+			}
+		}
+		if n := r.Len(); n > 0 {
+			first, last := r.Summary(0), r.Summary(n-1)
+			info.FirstSeq, info.LastSeq, info.SpanMillis = first.Seq, last.Seq, last.AtMillis-first.AtMillis
+		}
 	}
 	return info
 }

@@ -79,61 +79,126 @@ func (a *Capture) apiDecode(args []js.Value) (any, error) {
 // apiImport: importCapture(bytes | {control, ring, name}) validates the
 // capture file (or the vyre dump pair) and replays its first frame.
 func (a *Capture) apiImport(args []js.Value) (any, error) {
-	name := "import"
-	c, err := a.importArg(Arg(args, 0), &name)
+	var name importName
+	c, err := importArg(Arg(args, 0), &name)
 	if err == nil {
-		err = a.startReplay(c, name)
+		err = a.startReplay(c, name.source())
 	}
 	if err != nil {
-		a.importFailed(name, err)
+		a.importFailed(name.label(), err)
 		return nil, err
 	}
 	return a.studio.Info(), nil
 }
 
-// importArg reads importCapture's argument into a capture; *name becomes
-// the import's name ({name} or "vyre dump").
-func (a *Capture) importArg(v js.Value, name *string) (*capture.Capture, error) {
+// importName is what an API import is called: the name option when it was
+// given (and was a string of the allowed length), else what was passed.
+type importName struct {
+	given string
+	dump  bool // {control, ring}: a vyre dump pair
+}
+
+// source names a replayed import in captureInfo and the capture bar.
+func (n importName) source() string {
+	switch {
+	case n.given != "":
+		return n.given
+	case n.dump:
+		return "vyre dump"
+	}
+	return "import"
+}
+
+// label names a refused import in the capture bar, which reads "import
+// <label> refused: …": not "import", which doubled the word, nor "" (a
+// name refused as too long), which left a gap where the name goes.
+func (n importName) label() string {
+	if n.given == "" && !n.dump {
+		return "from importCapture()"
+	}
+	return n.source()
+}
+
+// Blob.prototype.size's getter: a brand check for a Blob or a File, which
+// an options object must not be mistaken for (its inherited bytes()
+// method read as the bytes option said "got function").
+var blobSize = getter(jsGlobal.Get("Blob"), "size")
+
+// IsBlob reports a Blob or a File, without running the caller's code.
+func IsBlob(v js.Value) bool {
+	_, ok := applyInt(blobSize, v)
+	return ok && TypeName(v) == "object"
+}
+
+// errBlob refuses a Blob (or File) where bytes go: reading one is
+// asynchronous and the caller's, and one await gives the bytes.
+func errBlob(what string, v js.Value) error {
+	return fmt.Errorf("%s: pass bytes (an ArrayBuffer or Uint8Array), not a %s: await blob.arrayBuffer()", what, Describe(v))
+}
+
+// importArg reads importCapture's argument into a capture, and what the
+// import is called into name. Of an options object only its own
+// properties are read: an inherited one (a Blob's bytes() method) is no
+// option.
+func importArg(v js.Value, name *importName) (*capture.Capture, error) {
 	const what = "importCapture"
+	if IsBlob(v) {
+		return nil, errBlob(what, v)
+	}
 	if TypeName(v) == "object" && !IsBytes(v) {
 		if err := Known(v, &api.ImportOptions, ""); err != nil {
 			return nil, err
 		}
-		n, err := Get(v, what+": name", "name")
+		n, err := OwnGet(v, what+": name", "name")
 		if err != nil {
 			return nil, err
 		}
-		if TypeName(n) == "string" {
-			if *name, err = String(n, what+": name", MaxText); err != nil {
+		if !n.IsUndefined() {
+			if name.given, err = String(n, what+": name", MaxText); err != nil {
 				return nil, err
 			}
 		}
-		b, err := Get(v, what+": bytes", "bytes")
+		b, err := OwnGet(v, what+": bytes", "bytes")
 		if err != nil {
 			return nil, err
+		}
+		if IsBlob(b) {
+			return nil, errBlob(what+": bytes", b)
 		}
 		if !b.IsUndefined() {
-			v = b
+			return importBytes(b, what+": bytes")
 		}
+		return importDump(v, name)
 	}
 	if IsBytes(v) {
-		b, err := Bytes(v, what, capture.MaxFileBytes)
-		if err != nil {
-			return nil, err
-		}
-		return capture.Decode(b)
+		return importBytes(v, what)
 	}
-	var control, ring js.Value
-	var err error
-	if TypeName(v) == "object" {
-		if control, err = Get(v, what+": control", "control"); err != nil {
-			return nil, err
-		}
+	return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, Describe(v))
+}
+
+// importBytes decodes a capture file's bytes.
+func importBytes(v js.Value, what string) (*capture.Capture, error) {
+	b, err := Bytes(v, what, capture.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	return capture.Decode(b)
+}
+
+// importDump reads o's {control, ring}, a vyre dump pair, checking both
+// sizes before either is copied.
+func importDump(o js.Value, name *importName) (*capture.Capture, error) {
+	const what = "importCapture"
+	control, err := OwnGet(o, what+": control", "control")
+	if err != nil {
+		return nil, err
 	}
 	if control.IsUndefined() {
-		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got %s", what, Describe(v))
+		return nil, fmt.Errorf("%s: expected the bytes of a capture file (Uint8Array or ArrayBuffer) or {control, ring} of a vyre dump, got an object with neither bytes nor control", what)
 	}
-	if ring, err = Get(v, what+": ring", "ring"); err != nil {
+	name.dump = true
+	ring, err := OwnGet(o, what+": ring", "ring")
+	if err != nil {
 		return nil, err
 	}
 	cs, err := BytesSpan(control, what+": control", capture.MaxFileBytes)
@@ -155,8 +220,21 @@ func (a *Capture) importArg(v js.Value, name *string) (*capture.Capture, error) 
 	if err != nil {
 		return nil, err
 	}
-	if *name == "import" {
-		*name = "vyre dump"
-	}
 	return capture.FromDump(cb, rb, nil)
+}
+
+var jsHasOwn = jsObject.Get("hasOwn")
+
+// OwnGet is Get of an own property of v: undefined where v has no such
+// own property (an inherited one is not the caller's option). Both steps
+// may run a Proxy's traps, whose throw is returned, named.
+func OwnGet(v js.Value, what, key string) (js.Value, error) {
+	var own bool
+	if err := Catch(func() { own = jsHasOwn.Invoke(v, key).Bool() }); err != nil {
+		return js.Undefined(), readError(what, err)
+	}
+	if !own {
+		return js.Undefined(), nil
+	}
+	return Get(v, what, key)
 }
