@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -150,4 +151,15 @@ func TestNumberKeysAreJSKeys(t *testing.T) {
 	assert.JSONEq(t, `{"1":500,"28":3}`, string(b), "not <float64 Value>")
 	assert.Equal(t, map[string]any{"1": float64(500), "28": float64(3)}, api.Plain(m))
 	assert.Equal(t, map[string]any{"true": float64(1)}, api.Plain(map[bool]int{true: 1}))
+}
+
+// A page-state rejection (not ready, attached) names the method refused,
+// as every other rejection starts with it; others are left as they are.
+func TestNamedPrefixesPageStateErrors(t *testing.T) {
+	assert.EqualError(t, api.Named("setTenantMask", api.ErrAttached), "setTenantMask: "+api.ErrAttached.Error())
+	assert.ErrorIs(t, api.Named("setTenantMask", api.ErrAttached), api.ErrAttached)
+	assert.EqualError(t, api.Named("drain", fmt.Errorf("wrapped: %w", api.ErrNotReady)), "drain: wrapped: "+api.ErrNotReady.Error())
+	other := errors.New("publish: item 1: bad")
+	assert.Same(t, other, api.Named("publish", other))
+	assert.Contains(t, api.ErrAttached.Error(), "setIOService")
 }

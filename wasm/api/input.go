@@ -12,6 +12,20 @@ import (
 // ErrNotReady is the rejection of a call made before ringscope.ready.
 var ErrNotReady = errors.New("ringscope: not ready: await ringscope.ready first (it rejects when the page has no WebGPU)")
 
+// ErrAttached is the rejection of the runner's methods while an attachment
+// drives the ring.
+var ErrAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, publishWorkload, setTenantMask, setIOService, drain and setShutdown act on ringscope's own runner; call detach() first")
+
+// Named is err as a method's rejection: a state error of the whole page
+// (ErrNotReady, ErrAttached) names the method refused, as every other
+// rejection does.
+func Named(method string, err error) error {
+	if errors.Is(err, ErrNotReady) || errors.Is(err, ErrAttached) {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return err
+}
+
 // Uint32 checks that a JavaScript number is an unsigned 32-bit integer.
 // what names it in the error ("open: slots").
 func Uint32(what string, v float64) (uint32, error) {

@@ -38,7 +38,7 @@ type attachState struct {
 }
 
 // errAttached is the rejection of the runner's methods while attached.
-var errAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, setTenantMask, drain and setShutdown act on ringscope's own runner; call detach() first")
+var errAttached = api.ErrAttached
 
 // AttachInfo is what attach, detach and attachInfo resolve to.
 type AttachInfo struct {

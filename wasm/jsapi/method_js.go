@@ -48,7 +48,7 @@ func Promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			}()
 			v, err := work()
 			if err != nil {
-				reject.Invoke(ErrorValue(err))
+				reject.Invoke(ErrorValue(api.Named(name, err)))
 				return
 			}
 			switch v := v.(type) {
