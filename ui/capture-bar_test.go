@@ -73,3 +73,20 @@ func TestDashboardCaptureModel(t *testing.T) {
 	assert.Same(t, d.CaptureModel(), d.CaptureModel())
 	assert.NotSame(t, d.CaptureModel(), (&Dashboard{}).CaptureModel())
 }
+
+// The header names what the page shows: a replayed recording is the
+// recording (its frames may be a host's ring since detached), not the
+// preset of the applied settings; a replay wins over an attachment.
+func TestHeaderSourceFollowsAReplay(t *testing.T) {
+	c := &Dashboard{}
+	c.Settings.Preset = "default-mix"
+	assert.Equal(t, "preset", c.sourceStat().Label)
+	c.capture = &CaptureModel{Replaying: true, Source: "recording"}
+	got := c.sourceStat()
+	assert.Equal(t, "replay", got.Label)
+	assert.Equal(t, "recording", got.Value)
+	c.Attached = "host ring · 4,096 slots"
+	assert.Equal(t, "replay", c.sourceStat().Label, "the frames shown are the replay's")
+	c.capture.Replaying = false
+	assert.Equal(t, "attached", c.sourceStat().Label)
+}

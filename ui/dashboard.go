@@ -196,13 +196,17 @@ func (c *Dashboard) HeaderStats() []KV {
 
 // sourceStat is the header's first stat: what the page shows, the
 // preset of its own ring or, while attached, the host's ring, or while it
-// replays an import, the import.
+// replays, the import or the recording (whose frames may be a host's ring
+// since detached, not the preset's).
 func (c *Dashboard) sourceStat() KV {
+	if m := c.capture; m != nil && m.Replaying {
+		if m.Source == "recording" {
+			return KV{Label: "replay", Value: "recording", Title: "the page shows its recording's frames (back to live: the capture bar)"}
+		}
+		return KV{Label: "replay", Value: m.Source, Title: "the page shows an imported capture's frames, not its own ring (back to live: the capture bar)"}
+	}
 	if c.Attached != "" {
 		return KV{Label: "attached", Value: c.Attached, Title: "the page watches a host page's own ring (ringscope.attach): its buffers, slots and readback", TestID: "header-attached"}
-	}
-	if m := c.capture; m != nil && m.Replaying && m.Source != "recording" {
-		return KV{Label: "replay", Value: m.Source, Title: "the page shows an imported capture's frames, not its own ring (back to live: the capture bar)"}
 	}
 	return KV{Label: "preset", Value: c.Settings.Preset, Title: "the workload preset of the applied settings"}
 }
