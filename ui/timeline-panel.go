@@ -69,13 +69,18 @@ func (c *TimelinePanel) hostHeight() int {
 	return c.Timeline.Height()
 }
 
-// Sub summarises the window.
+// Sub summarises the window, and says so when records were dropped: the
+// tasks shown are then not all that ran.
 func (c *TimelinePanel) Sub() string {
 	t := c.Timeline
 	if t == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d tasks · %d workgroups · %d passes · axis %s", len(t.Tasks), len(t.Lanes), len(t.Passes), t.Unit())
+	s := fmt.Sprintf("%d tasks · %d workgroups · %d passes · axis %s", len(t.Tasks), len(t.Lanes), len(t.Passes), t.Unit())
+	if t.Dropped > 0 {
+		s += " · " + Thousands(t.Dropped) + " records dropped (the trace buffer was full: raise trace.capacity)"
+	}
+	return s
 }
 
 // ViewText is the visible window.
@@ -91,8 +96,8 @@ func (c *TimelinePanel) ViewText() string {
 func (c *TimelinePanel) setView(v TimelineView) { c.view = v.Within(c.fit); c.draws++ }
 
 // ZoomIn, ZoomOut and FitView change the view around its middle.
-func (c *TimelinePanel) ZoomIn()  { c.setView(c.view.Zoom(0.5, (c.view.From+c.view.To)/2)) }
-func (c *TimelinePanel) ZoomOut() { c.setView(c.view.Zoom(2, (c.view.From+c.view.To)/2)) }
+func (c *TimelinePanel) ZoomIn()  { c.setView(c.view.Zoom(0.5, (c.view.From+c.view.To)/2, c.fit)) }
+func (c *TimelinePanel) ZoomOut() { c.setView(c.view.Zoom(2, (c.view.From+c.view.To)/2, c.fit)) }
 func (c *TimelinePanel) FitView() {
 	if c.Timeline != nil {
 		c.setView(c.Timeline.Fit())
@@ -109,7 +114,7 @@ func (c *TimelinePanel) Wheel(ev vugu.DOMEvent) {
 	if ev.PropFloat64("deltaY") > 0 {
 		f = 1.25
 	}
-	c.setView(c.view.Zoom(f, c.view.Axis(ev.PropFloat64("offsetX"), c.w)))
+	c.setView(c.view.Zoom(f, c.view.Axis(ev.PropFloat64("offsetX"), c.w), c.fit))
 }
 
 // Down, Move and Up pan by dragging.
@@ -195,20 +200,27 @@ func (c *TimelinePanel) ExportHang() {
 	}
 }
 
-// PassText sums the bubbles of each pass.
+// PassText gives each pass's bubbles as the mean idle time of a workgroup
+// that ran in it, beside the pass's length: the workgroups' sum is
+// workgroup-time, which on a wide grid reads as many times the pass.
 func (c *TimelinePanel) PassText() string {
 	t := c.Timeline
 	if t == nil || len(t.Passes) == 0 {
 		return ""
 	}
-	s := "bubbles per pass:"
-	for i, p := range t.Passes {
+	s := "idle per workgroup (mean), per pass:"
+	for i := range t.Passes {
+		p := &t.Passes[i]
 		if i == 8 {
 			s += fmt.Sprintf(" … (%d more)", len(t.Passes)-8)
 			break
 		}
-		s += " #" + strconv.Itoa(i) + " " + t.Amount(p.Bubble)
-		if r := t.ReasonText(p.Reasons); r != "" {
+		s += " #" + strconv.Itoa(i) + " " + t.Amount(p.MeanIdle(p.Bubble)) + " of " + t.Amount(p.End-p.Begin)
+		mean := make(map[string]float64, len(p.Reasons))
+		for k, v := range p.Reasons {
+			mean[k] = p.MeanIdle(v)
+		}
+		if r := t.ReasonText(mean); r != "" {
 			s += " (" + r + ")"
 		}
 		s += ";"

@@ -152,6 +152,10 @@ func (c *TimelinePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = vgEl(vgparent, "div", "class", "dim", "data-testid", "hang-running")
 				vgn.SetInnerHTML(c.Hang().Running)
+				if c.Hang().Suspects != "" {
+					vgn = vgEl(vgparent, "div", "data-testid", "hang-suspects")
+					vgn.SetInnerHTML(c.Hang().Suspects)
+				}
 			}
 		}
 	}

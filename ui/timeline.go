@@ -32,17 +32,24 @@ type Timeline struct {
 	// Live says the data grew from the last timeline's (an attached
 	// ring's window): the panel keeps a zoomed view, and follows a fitted one.
 	Live bool
+	// Dropped counts the records the device dropped in the passes shown
+	// (their trace buffer was full): those passes' time after their last
+	// kept records is no bubble, as what ran then is unknown.
+	Dropped uint64
 }
 
 // TimelineHang is what the hang hunter kept (docs/TRACE.md §7), as the
 // panel shows it: the verdict, each workgroup's last claimed task, the
-// slots running at the state dump, and Export, which downloads it as a
+// slots running at the state dump, for a runaway (a device lost or a
+// submission stuck) the opcodes in flight and the dump's slots that hold
+// them (Suspects, "" otherwise), and Export, which downloads it as a
 // capture (nil: a replayed hang, already a file).
 type TimelineHang struct {
-	Title   string
-	Rows    []TimelineHangRow
-	Running string
-	Export  func()
+	Title    string
+	Rows     []TimelineHangRow
+	Running  string
+	Suspects string
+	Export   func()
 }
 
 // TimelineHangRow is one workgroup's last claimed task, as text.
@@ -80,11 +87,23 @@ type TimelineBubble struct {
 	From, To float64
 }
 
-// TimelinePass is one submission's span and its bubbles.
+// TimelinePass is one submission's span and its bubbles, summed over the
+// Workgroups that ran a task in it: idle workgroup-time, which may exceed
+// the pass's own length (MeanIdle does not).
 type TimelinePass struct {
 	Begin, End float64
 	Bubble     float64
 	Reasons    map[string]float64
+	Workgroups int
+}
+
+// MeanIdle is v, idle time summed over the pass's workgroups (Bubble, or
+// one reason's), per workgroup that ran in it: at most the pass's length.
+func (p *TimelinePass) MeanIdle(v float64) float64 {
+	if p.Workgroups == 0 {
+		return 0
+	}
+	return v / float64(p.Workgroups)
 }
 
 // BuildTimeline lays out the records of passes; name names an opcode.
@@ -109,6 +128,12 @@ func BuildTimeline(seq uint64, passes []tasktrace.Pass, budget []bool, recs []ta
 		lane[w] = i
 		t.Lanes[i] = TimelineLane{Workgroup: w, Reasons: map[string]float64{}}
 	}
+	t.Passes = make([]TimelinePass, len(passes))
+	for i := range passes {
+		t.Passes[i] = TimelinePass{Begin: ax.Begin(&passes[i]), End: ax.End(&passes[i]), Reasons: map[string]float64{}}
+		t.Dropped += uint64(passes[i].Dropped)
+	}
+	ran := map[[2]int]bool{} // {pass, lane}: the workgroup ran a task in the pass
 	for i := range recs {
 		r := &recs[i]
 		pi := tasktrace.Find(passes, r.Start)
@@ -118,6 +143,10 @@ func BuildTimeline(seq uint64, passes []tasktrace.Pass, budget []bool, recs []ta
 		p := &passes[pi]
 		l := lane[r.Workgroup]
 		t.Lanes[l].Tasks++
+		if k := [2]int{pi, l}; !ran[k] {
+			ran[k] = true
+			t.Passes[pi].Workgroups++
+		}
 		t.Width = max(t.Width, r.Lane+1)
 		t.Tasks = append(t.Tasks, TimelineTask{Lane: l, Thread: r.Lane, Start: ax.At(p, r.Start), End: ax.At(p, r.End),
 			Slot: r.Slot, Name: name(r.Opcode), Status: r.Status})
@@ -126,21 +155,11 @@ func BuildTimeline(seq uint64, passes []tasktrace.Pass, budget []bool, recs []ta
 		a, b := &t.Tasks[i], &t.Tasks[j]
 		return a.Lane < b.Lane || a.Lane == b.Lane && a.Start < b.Start
 	})
-	t.Passes = make([]TimelinePass, len(passes))
-	for i := range passes {
-		t.Passes[i] = TimelinePass{Begin: ax.Begin(&passes[i]), End: ax.End(&passes[i]), Reasons: map[string]float64{}}
-	}
-	for _, g := range tasktrace.Bubbles(nil, recs, passes, budget) {
-		// From the last task's end ticket (or the pass's beginning) to the
-		// next task's start ticket (or the pass's end).
-		p := &passes[g.Pass]
-		from, to := ax.Begin(p), ax.End(p)
-		if g.From != p.First {
-			from = ax.At(p, g.From-1)
-		}
-		if g.To != p.End {
-			to = ax.At(p, g.To)
-		}
+	gaps := tasktrace.Bubbles(nil, recs, passes, budget)
+	for i := range gaps {
+		g := &gaps[i]
+		// The export measures its bubble counters by the same span.
+		from, to := ax.GapSpan(&passes[g.Pass], g)
 		d := to - from
 		t.Bubbles = append(t.Bubbles, TimelineBubble{Lane: lane[g.Workgroup], From: from, To: to})
 		l := &t.Lanes[lane[g.Workgroup]]
@@ -206,14 +225,23 @@ func (t *Timeline) Fit() TimelineView {
 	return TimelineView{t.Min, t.Max}
 }
 
-// Zoom scales v by f around the axis value at, kept at least 1e-6 of the
-// timeline wide.
-func (v TimelineView) Zoom(f, at float64) TimelineView {
-	from, to := at-(at-v.From)*f, at+(v.To-at)*f
-	if to-from < 1e-9 {
+// MinViewShare is the narrowest view, a share of the whole timeline:
+// past it a float64 axis of nanoseconds since the window's first pass
+// stops resolving pixels, and the canvas shows nothing one could read.
+const MinViewShare = 1e-6
+
+// Zoom scales v by f around the axis value at, kept at least MinViewShare
+// of whole (the timeline's Fit) wide: a zoom that would pass the floor
+// stops at it, at still under the same pixel.
+func (v TimelineView) Zoom(f, at float64, whole TimelineView) TimelineView {
+	w, floor := v.To-v.From, (whole.To-whole.From)*MinViewShare
+	if w <= 0 {
 		return v
 	}
-	return TimelineView{from, to}
+	if w*f < floor {
+		f = floor / w
+	}
+	return TimelineView{at - (at-v.From)*f, at + (v.To-at)*f}
 }
 
 // Pan moves v by d axis units.

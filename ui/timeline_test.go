@@ -58,7 +58,7 @@ func TestTimelineHitAndView(t *testing.T) {
 	assert.Equal(t, 192, wide.BandHeight(), "3 px a thread row")
 	wide.Lanes = make([]TimelineLane, 2048)
 	assert.Equal(t, TimelineLaneHeight, wide.BandHeight(), "within the canvas's height cap, rows get thin")
-	z := v.Zoom(0.5, 500)
+	z := v.Zoom(0.5, 500, v)
 	assert.Equal(t, TimelineView{250, 750}, z)
 	assert.Equal(t, TimelineView{350, 850}, z.Pan(100))
 	x, y := tl.Probe(z, 2, w)
@@ -109,7 +109,7 @@ func TestTimelineViewStaysWithinTheWindow(t *testing.T) {
 	assert.Equal(t, TimelineView{120, 140}, TimelineView{120, 140}.Within(whole))
 	v := whole
 	for range 30 {
-		v = v.Zoom(2, (v.From+v.To)/2).Within(whole)
+		v = v.Zoom(2, (v.From+v.To)/2, whole).Within(whole)
 	}
 	assert.Equal(t, whole, v, "zooming out stops at the window")
 }
@@ -151,4 +151,100 @@ func TestTimelineShadesWhatTheRowsSum(t *testing.T) {
 	want := tl.Lanes[0].Bubble / (v.To - v.From) * w
 	assert.InDelta(t, want, float64(shaded), 2, "the shaded pixels are the lane's bubbles (%.0f ns of %.0f)", tl.Lanes[0].Bubble, v.To-v.From)
 	assert.Equal(t, colLaneBg, r.At(int(v.X(tl.Tasks[3].End, w))+1, 2), "between two tasks in a row: busy")
+}
+
+// The zoom stops at MinViewShare of the timeline, as its comment says,
+// however many wheel-ins (80 went to a billionth of a µs, an empty canvas),
+// with the pointer's axis value still under the pointer.
+func TestTimelineZoomFloor(t *testing.T) {
+	whole := TimelineView{0, 17.1e6} // a 17.1 ms pass, in ns
+	v := whole
+	const at = 4e6
+	for range 80 {
+		v = v.Zoom(0.8, at, whole).Within(whole)
+	}
+	floor := (whole.To - whole.From) * MinViewShare
+	assert.InDelta(t, floor, v.To-v.From, floor*1e-9, "the floor, not less")
+	assert.True(t, v.From <= at && at <= v.To, "around the pointer")
+	assert.Equal(t, v, v.Zoom(0.5, at, whole), "at the floor a zoom in changes nothing")
+	wider := v.Zoom(1.25, at, whole)
+	assert.Greater(t, wider.To-wider.From, v.To-v.From, "zooming out leaves the floor")
+}
+
+// A pass that dropped records: the panel says how many, and counts no
+// bubble after a workgroup's last kept record (the dropped tasks ran then).
+func TestTimelineOverflowIsNoBubble(t *testing.T) {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{{First: 0, End: 100, BeginNS: 0, EndNS: 1000, Timed: true, Dropped: 45}}
+	recs := []tasktrace.Record{
+		{Slot: 1, Opcode: abi.OpNop, Workgroup: 1, Lane: 0, Start: 0, End: 3, Status: decode.StatusDone, Parent: none},
+		{Slot: 2, Opcode: abi.OpNop, Workgroup: 1, Lane: 0, Start: 6, End: 9, Status: decode.StatusDone, Parent: none},
+	}
+	tl := BuildTimeline(1, passes, []bool{true}, recs, decode.OpcodeName)
+	assert.EqualValues(t, 45, tl.Dropped)
+	require.Len(t, tl.Lanes, 1)
+	assert.InDelta(t, 30, tl.Lanes[0].Bubble, 1e-9, "tickets 4…5 only: from ticket 3's middle to ticket 6's")
+	assert.NotContains(t, tl.Lanes[0].Reasons, tasktrace.ReasonBudget, "no reason made up for the unknown time")
+	c := &TimelinePanel{Timeline: tl}
+	assert.Equal(t, "2 tasks · 1 workgroups · 1 passes · axis µs · 45 records dropped (the trace buffer was full: raise trace.capacity)", c.Sub())
+	c.Timeline = timelineSample()
+	assert.NotContains(t, c.Sub(), "dropped", "nothing dropped, nothing said")
+}
+
+// The lanes' bubbles are the tasktrace.Axis.GapSpan of each bubble, the
+// span the export's bubble counters take (wasm/capture's
+// TestTaskBubbleCountersMatchThePanel checks the same numbers there).
+func TestTimelineBubblesAreGapSpans(t *testing.T) {
+	passes, recs, budget := bubbleAgreementSample()
+	tl := BuildTimeline(1, passes, budget, recs, decode.OpcodeName)
+	ax := tasktrace.NewAxis(passes)
+	want := map[uint32]float64{}
+	gaps := tasktrace.Bubbles(nil, recs, passes, budget)
+	for i := range gaps {
+		from, to := ax.GapSpan(&passes[gaps[i].Pass], &gaps[i])
+		want[gaps[i].Workgroup] += to - from
+	}
+	require.Len(t, tl.Lanes, 2)
+	for _, l := range tl.Lanes {
+		assert.InDelta(t, want[l.Workgroup], l.Bubble, 1e-9, "workgroup %d", l.Workgroup)
+	}
+	// The numbers wasm/capture's test expects of the export, in µs.
+	assert.InDelta(t, 0.7, tl.Lanes[0].Bubble/1000, 1e-12, "workgroup 0: 0.25 before, 0.45 after")
+	assert.InDelta(t, 0.95, tl.Lanes[1].Bubble/1000, 1e-12, "workgroup 1: a one-ticket bubble of 0.2, 0.75 after")
+}
+
+// bubbleAgreementSample is wasm/capture's sample of the same name: a
+// timed pass of 20 tickets over 2 µs, two workgroups, a one-ticket bubble.
+func bubbleAgreementSample() ([]tasktrace.Pass, []tasktrace.Record, []bool) {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{{First: 0, End: 20, BeginNS: 5000, EndNS: 7000, Timed: true}}
+	recs := []tasktrace.Record{
+		{Slot: 1, Workgroup: 0, Start: 2, End: 9, Status: decode.StatusDone, Parent: none},
+		{Slot: 2, Workgroup: 0, Start: 10, End: 15, Status: decode.StatusDone, Parent: none},
+		{Slot: 3, Workgroup: 1, Start: 0, End: 4, Status: decode.StatusDone, Parent: none},
+		{Slot: 4, Workgroup: 1, Start: 6, End: 12, Status: decode.StatusDone, Parent: none},
+	}
+	return passes, recs, []bool{false}
+}
+
+// The per-pass line gives a workgroup's mean idle time beside the pass's
+// length: fifteen workgroups idle for most of a pass no longer read as
+// fifteen passes of idle time.
+func TestTimelinePassTextIsPerWorkgroup(t *testing.T) {
+	none := uint32(abi.TraceNoParent)
+	passes := []tasktrace.Pass{{First: 0, End: 30, BeginNS: 0, EndNS: 3000, Timed: true}}
+	var recs []tasktrace.Record
+	for w := range uint32(15) { // each workgroup runs one task, tickets 2w…2w+1
+		recs = append(recs, tasktrace.Record{Slot: w, Workgroup: w, Start: 2 * w, End: 2*w + 1, Status: decode.StatusDone, Parent: none})
+	}
+	tl := BuildTimeline(1, passes, []bool{false}, recs, decode.OpcodeName)
+	p := &tl.Passes[0]
+	assert.Equal(t, 15, p.Workgroups)
+	assert.Greater(t, p.Bubble, p.End-p.Begin, "summed over workgroups: more than the pass")
+	mean := p.MeanIdle(p.Bubble)
+	assert.LessOrEqual(t, mean, p.End-p.Begin, "a workgroup's mean: at most the pass")
+	c := &TimelinePanel{Timeline: tl}
+	text := c.PassText()
+	assert.Contains(t, text, "idle per workgroup (mean), per pass: #0 "+tl.Amount(mean)+" of 3 µs (")
+	assert.NotContains(t, text, tl.Amount(p.Bubble), "the sum is not shown as a pass's idle time")
 }

@@ -51,6 +51,7 @@ func timeline(seq uint64, t *capture.TaskTrace, export func()) *ui.Timeline {
 			th.Running += fmt.Sprintf(", … %d more", n-8)
 		}
 	}
+	th.Suspects = h.SuspectText()
 	tl.Hang = th
 	return tl
 }

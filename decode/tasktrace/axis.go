@@ -52,3 +52,19 @@ func (a Axis) End(p *Pass) float64 {
 	}
 	return float64(p.End - a.first)
 }
+
+// GapSpan is gap g of pass p on the axis: from its workgroup's last task's
+// end ticket (or the pass's beginning) to its next task's start ticket (or
+// the pass's end), where the tasks' bars end and begin. The timeline panel
+// and the trace export both measure a bubble by it, so their sums agree;
+// a gap of one ticket is as long as two tickets of the pass, never empty.
+func (a Axis) GapSpan(p *Pass, g *Gap) (from, to float64) {
+	from, to = a.Begin(p), a.End(p)
+	if g.From != p.First {
+		from = a.At(p, g.From-1)
+	}
+	if g.To != p.End {
+		to = a.At(p, g.To)
+	}
+	return from, to
+}

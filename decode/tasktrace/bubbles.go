@@ -27,7 +27,8 @@ type Gap struct {
 }
 
 // Bubbles finds the gaps of each workgroup in each pass: the parts of the
-// pass's tickets not covered by the union of the workgroup's tasks.
+// pass's tickets not covered by the union of the workgroup's tasks, up to
+// its last task in a pass that dropped records (Pass.Overflowed).
 // records must each lie in a pass (others are skipped); budget[i] reports
 // that pass i ended with work left for spent budgets (nil: unknown). The
 // gaps come grouped by pass, then workgroup, in ticket order; dst is
@@ -76,7 +77,10 @@ func Bubbles(dst []Gap, records []Record, passes []Pass, budget []bool) []Gap {
 			first = false
 			covered = max(covered, t.end+1)
 		}
-		if n := p.Tickets(); covered < n {
+		// A pass that dropped records ran tasks after the last ones kept
+		// (they are the first to end): its workgroups' time past their last
+		// record is unknown, not idle.
+		if n := p.Tickets(); covered < n && !p.Overflowed() {
 			reason := ReasonDrained
 			if s.pass < len(budget) && budget[s.pass] {
 				reason = ReasonBudget

@@ -8,7 +8,15 @@ type Pass struct {
 	First, End     uint32
 	BeginNS, EndNS uint64
 	Timed          bool
+	// Dropped counts the records of the pass the device dropped because
+	// they outgrew the trace buffer (0: none). The records that landed are
+	// the first to end, so what the pass's workgroups did after their last
+	// kept record is unknown: Bubbles finds no bubble there.
+	Dropped uint32
 }
+
+// Overflowed reports whether the device dropped records of the pass.
+func (p *Pass) Overflowed() bool { return p.Dropped > 0 }
 
 // Tickets is the number of tickets the pass handed out.
 func (p *Pass) Tickets() uint32 { return p.End - p.First }

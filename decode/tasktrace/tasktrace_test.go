@@ -279,6 +279,52 @@ func TestBubbles(t *testing.T) {
 	}, got)
 }
 
+// TestBubblesOverflowedPass: a pass that dropped records ran tasks after
+// its last kept one, so the time past a workgroup's last record is no
+// bubble (nor "budget spent"); the gaps between kept records still are.
+func TestBubblesOverflowedPass(t *testing.T) {
+	passes := []Pass{{First: 0, End: 40, Dropped: 15}, {First: 40, End: 50}}
+	recs := []Record{
+		{Workgroup: 1, Start: 2, End: 4},
+		{Workgroup: 1, Start: 7, End: 9},
+		{Workgroup: 1, Start: 41, End: 43},
+	}
+	got := Bubbles(nil, recs, passes, []bool{true, true})
+	assert.Equal(t, []Gap{
+		{Workgroup: 1, Pass: 0, From: 0, To: 2, Reason: ReasonStart},
+		{Workgroup: 1, Pass: 0, From: 5, To: 7, Reason: ReasonBetween},
+		{Workgroup: 1, Pass: 1, From: 40, To: 41, Reason: ReasonStart},
+		{Workgroup: 1, Pass: 1, From: 44, To: 50, Reason: ReasonBudget},
+	}, got)
+}
+
+// TestGapSpan: a bubble runs from the end ticket of the task before it
+// (or the pass's beginning) to the start ticket of the task after it (or
+// the pass's end), on either axis; a gap of one ticket is not empty.
+func TestGapSpan(t *testing.T) {
+	timed := []Pass{{First: 100, End: 110, BeginNS: 1000, EndNS: 2000, Timed: true}}
+	ax := NewAxis(timed)
+	p := &timed[0]
+	for _, c := range []struct {
+		name     string
+		g        Gap
+		from, to float64
+	}{
+		{"at the beginning", Gap{From: 100, To: 102}, 0, 250}, // to: ticket 102's middle
+		{"between", Gap{From: 104, To: 105}, 350, 550},        // one ticket: 103 to 105
+		{"at the end", Gap{From: 108, To: 110}, 750, 1000},    // from: ticket 107's middle
+		{"the whole pass", Gap{From: 100, To: 110}, 0, 1000},
+	} {
+		from, to := ax.GapSpan(p, &c.g)
+		assert.InDelta(t, c.from, from, 1e-9, c.name)
+		assert.InDelta(t, c.to, to, 1e-9, c.name)
+	}
+	logical := []Pass{{First: 100, End: 110}}
+	ax = NewAxis(logical)
+	from, to := ax.GapSpan(&logical[0], &Gap{From: 104, To: 105})
+	assert.Equal(t, [2]float64{3, 5}, [2]float64{from, to}, "tickets since the window's first")
+}
+
 func TestAppendBufferDecodesBack(t *testing.T) {
 	recs := []Record{
 		{Slot: 3, Opcode: 0x101, Tenant: 2, Workgroup: 1, Lane: 5, Start: 10, End: 12, Status: decode.StatusDone, Parent: abi.TraceNoParent},

@@ -68,15 +68,117 @@ test('open refuses a bad trace option by name', async ({ page }) => {
   await gotoReady(page, '?autostart=0');
   const errs = await page.evaluate(async () => {
     const out = [];
-    for (const trace of [{ capacity: 0 }, { capacity: 1 << 23 }, { cap: 4 }, 7]) {
+    for (const trace of [{ capacity: 0 }, { capacity: 1 << 23 }, { cap: 4 }, 7, { capacity: -1 }, { capacity: 1.5 }, { capacity: NaN }, { capacity: 2 ** 40 }]) {
       try { await ringscope.open({ slots: 64, trace }); out.push('ok'); } catch (e) { out.push(e.message); }
     }
     return out;
   });
-  expect(errs[0]).toBe('open: trace.capacity must be 1…4194304, got 0');
-  expect(errs[1]).toBe('open: trace.capacity must be 1…4194304, got 8388608');
+  expect(errs[0]).toBe('open: trace.capacity must be an integer 1…4194304, got 0');
+  expect(errs[1]).toBe('open: trace.capacity must be an integer 1…4194304, got 8388608');
   expect(errs[2]).toBe('open: trace: unknown option "cap"; the options are capacity');
   expect(errs[3]).toBe('open: trace must be an object {capacity}, got number');
+  // One range, whatever is wrong with the number, printed without exponent.
+  expect(errs.slice(4)).toEqual(['-1', '1.5', 'NaN', '1099511627776'].map((v) => `open: trace.capacity must be an integer 1…4194304, got ${v}`));
+});
+
+test('a drain whose trace overflows says so, and counts no idle time it did not see', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const res = await page.evaluate(async () => {
+    await ringscope.open({ slots: 4096, tenants: 1, budget: 4, trace: { capacity: 100 } });
+    const items = [];
+    for (let i = 0; i < 2000; i++) items.push({ opcode: 0, tenant: 0, priority: i % 5, args: [] });
+    await ringscope.publish(items);
+    const d = await ringscope.drain({ maxSubmissions: 64 });
+    return { trace: d.trace, done: d.telemetry.control.doneCount, export: JSON.parse(await ringscope.exportTrace()) };
+  });
+  const t = res.trace;
+  expect(res.done).toBe(2000);
+  expect(t.overflow).toBeGreaterThan(0);
+  const panel = page.getByTestId('timeline-panel');
+  await expect(panel.locator('.panel-sub').first()).toContainText(`${t.overflow.toLocaleString('en-US')} records dropped`);
+
+  // A pass that dropped records (two tickets a record it ran, more than
+  // it kept) has no bubble after a workgroup's last kept record: no "waiting
+  // at the finalize" or "budget spent", in the panel or in the export.
+  const kept = t.passes.map((p) => t.records.filter((r) => r.startTicket >= p.firstTicket && r.startTicket < p.endTicket).length);
+  const overflowed = t.passes.map((p, i) => (p.endTicket - p.firstTicket) / 2 > kept[i]);
+  expect(overflowed[0]).toBe(true);
+  const ending = ['waiting at the finalize', 'budget spent'];
+  if (overflowed.every(Boolean)) {
+    for (const text of await panel.getByTestId('timeline-lane').locator('td.dim').allTextContents()) {
+      for (const r of ending) expect(text).not.toContain(r);
+    }
+  }
+  const passSlices = res.export.traceEvents.filter((e) => e.cat === 'pass' && e.ph === 'X');
+  expect(passSlices.length).toBe(t.passes.length);
+  for (const e of res.export.traceEvents.filter((e) => e.cat === 'bubble' && Object.values(e.args)[0] === 1)) {
+    const i = passSlices.findIndex((p) => e.ts >= p.ts && e.ts <= p.ts + p.dur);
+    if (i >= 0 && overflowed[i]) expect(ending).not.toContain(Object.keys(e.args)[0]);
+  }
+});
+
+test('open() of a new ring clears the last ring\'s tasks, and its capacity shows from open on', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  await page.evaluate(async () => {
+    await ringscope.open({ slots: 2048, tenants: 1, trace: { capacity: 100 } });
+    const items = [];
+    for (let i = 0; i < 300; i++) items.push({ opcode: 0, priority: i % 5 });
+    await ringscope.publish(items);
+    await ringscope.drain();
+  });
+  const panel = page.getByTestId('timeline-panel');
+  await expect(panel).toBeVisible();
+  const untraced = await page.evaluate(async () => {
+    await ringscope.open({ slots: 1024, tenants: 1 });
+    return (await ringscope.snapshot({ trace: true })).trace;
+  });
+  expect(untraced).toBeNull();
+  await expect(panel, 'no tasks of the last ring, whose slots the new one does not have').toHaveCount(0);
+  const traced = await page.evaluate(async () => {
+    await ringscope.open({ slots: 1024, tenants: 1, trace: { capacity: 50 } });
+    return (await ringscope.snapshot({ trace: true })).trace;
+  });
+  expect(traced.capacity, 'before its first submission').toBe(50);
+  expect(traced.records).toEqual([]);
+  await expect(panel).toHaveCount(0);
+});
+
+test('an idle live ring keeps the passes that ran tasks in its window', async ({ page }) => {
+  await gotoReady(page, '?autostart=0');
+  const n = await page.evaluate(async () => {
+    await ringscope.open({ slots: 4096, tenants: 1, budget: 4, trace: { capacity: 1024 } });
+    const items = [];
+    for (let i = 0; i < 3000; i++) items.push({ opcode: 0, priority: i % 5 });
+    await ringscope.publish(items);
+    await ringscope.start();
+    return items.length;
+  });
+  await expect.poll(() => page.evaluate(async () => (await ringscope.snapshot()).telemetry.control.doneCount), { timeout: 30_000 }).toBe(n);
+  // Seconds of idle submissions: far more than the window's 256 passes.
+  await page.waitForTimeout(2500);
+  const res = await page.evaluate(async () => {
+    await ringscope.stop();
+    const t = (await ringscope.snapshot({ trace: true })).trace;
+    return { t, other: JSON.parse(await ringscope.exportTrace()).otherData };
+  });
+  expect(res.t.records.length, 'the records of the passes that ran').toBeGreaterThan(0);
+  expect(res.t.passes.length).toBeLessThanOrEqual(256);
+  for (const p of res.t.passes) expect(p.endTicket, 'no pass without a ticket').toBeGreaterThan(p.firstTicket);
+  expect(res.other.taskRecords, 'the export holds what the API does').toBe(res.t.records.length);
+  expect(res.other.taskEvicted).toBe(res.t.evicted);
+});
+
+test('a kernel the Kernel panel applies traces as the page\'s ?trace=N asks', async ({ page }) => {
+  await gotoReady(page, '?trace=512');
+  await page.getByTestId('kernel-toggle').click();
+  await expect(page.getByTestId('kernel-apply')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('kernel-preset').selectOption('bfs');
+  await expect(page.getByTestId('kernel-status')).toHaveText(/^loaded /);
+  await page.getByTestId('kernel-apply').click();
+  await expect(page.getByTestId('kernel-status')).toHaveText(/^applied: /, { timeout: 60_000 });
+  const trace = await page.evaluate(async () => (await ringscope.snapshot({ trace: true })).trace);
+  expect(trace, 'the applied ring traces').not.toBeNull();
+  expect(trace.capacity).toBe(512);
 });
 
 test('the timeline panel has a lane per workgroup, and a task click inspects its slot', async ({ page }) => {

@@ -2,8 +2,10 @@ package capture
 
 import (
 	"errors"
+	"fmt"
 	"github.com/ringscope/ringscope/internal/nocompare"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ringscope/ringscope/decode"
@@ -30,6 +32,17 @@ type Hang struct {
 	// not end. A record lands when its task ends, so which workgroup runs
 	// them the trace cannot say.
 	Running []HangTask
+	// InFlight names the user opcodes the submission in flight could run,
+	// for a device lost or a submission stuck (a runaway's suspects; nil
+	// otherwise): the verdict's evidence, or, in a replay, the user opcodes
+	// of the dump's PUBLISHED and CLAIMED slots, which is how the host
+	// named them when it submitted.
+	InFlight []string
+	// Suspects are the dump's slots that hold an InFlight opcode and could
+	// run in that submission (PUBLISHED or CLAIMED): a runaway's task is
+	// one of them. The dump was read before the submission ran, so its
+	// records and CLAIMED slots cannot name the task; these can.
+	Suspects []HangTask
 	// Dump is the state dump, a hang capture's only frame.
 	Dump *Frame
 }
@@ -81,18 +94,53 @@ func NewHang(f *frame.Frame, t *TaskTrace) *Hang {
 	}
 	var health diagnose.Health
 	var causes []diagnose.Kind
+	var inFlight []string
 	if d := f.Diagnosis; d != nil {
 		health = d.Health
 		for i := range d.Causes {
 			causes = append(causes, d.Causes[i].Kind)
+			inFlight = appendInFlight(inFlight, &d.Causes[i])
 		}
 	}
-	return newHang(dump, health, causes, t)
+	return newHangInFlight(dump, health, causes, inFlight, t)
 }
 
-// newHang reports on the window t and the state dump: each workgroup's
-// last claimed task, and the dump's CLAIMED slots.
+// appendInFlight appends the user opcodes c names in flight (its "opcode"
+// evidence, docs/DIAGNOSIS.md), when c is about a submission that did not
+// complete; dst is then not nil, even when c names none: the host said so.
+func appendInFlight(dst []string, c *diagnose.Cause) []string {
+	if !aboutInFlight(c.Kind) {
+		return dst
+	}
+	if dst == nil {
+		dst = []string{}
+	}
+	for _, f := range c.Evidence.Facts() {
+		if f.Key == "opcode" && f.Text != "" && !slices.Contains(dst, f.Text) {
+			dst = append(dst, f.Text)
+		}
+	}
+	return dst
+}
+
+// aboutInFlight reports whether a cause of kind k names the user opcodes
+// of a submission in flight.
+func aboutInFlight(k diagnose.Kind) bool {
+	return k == diagnose.DeviceLost || k == diagnose.SubmissionStuck
+}
+
+// newHang reports on the window t and the state dump, as newHangInFlight,
+// with the opcodes in flight read from the dump (a replay: the file keeps
+// the cause kinds, not their evidence).
 func newHang(dump *Frame, health diagnose.Health, causes []diagnose.Kind, t *TaskTrace) *Hang {
+	return newHangInFlight(dump, health, causes, nil, t)
+}
+
+// newHangInFlight reports on the window t and the state dump: each
+// workgroup's last claimed task, the dump's CLAIMED slots, and for a
+// device lost or a submission stuck, the opcodes in flight (inFlight, or
+// those of the dump when nil) and the dump's slots that hold them.
+func newHangInFlight(dump *Frame, health diagnose.Health, causes []diagnose.Kind, inFlight []string, t *TaskTrace) *Hang {
 	h := &Hang{Seq: dump.Seq, AtMillis: dump.AtMillis, Health: health, Causes: causes, Dump: dump}
 	// last[w] is 1 + the index of workgroup w's last claimed record.
 	var last []int
@@ -122,7 +170,82 @@ func newHang(dump *Frame, health diagnose.Health, causes []diagnose.Kind, t *Tas
 				Status: decode.StatusClaimed})
 		}
 	}
+	if slices.ContainsFunc(causes, aboutInFlight) {
+		if inFlight == nil {
+			inFlight = dumpUserOpcodes(ring, t)
+		}
+		h.InFlight, h.Suspects = inFlight, suspects(ring, inFlight, t)
+	}
 	return h
+}
+
+// runnable reports whether a slot in status s could run in the next
+// submission: queued for a claim, or claimed.
+func runnable(s decode.Status) bool { return s == decode.StatusPublished || s == decode.StatusClaimed }
+
+// dumpUserOpcodes names the user opcodes of ring's runnable slots, by
+// value: what the host names in flight when it submits (the opcodes a
+// submission of that ring could run).
+func dumpUserOpcodes(ring []byte, t *TaskTrace) []string {
+	var seen [abi.UserOpcodeLast - abi.UserOpcodeFirst + 1]bool
+	for s := 0; s+SlotBytes <= len(ring); s += SlotBytes {
+		op := abi.Word(ring[s:], abi.SlotOpcode)
+		if abi.IsUserOpcode(op) && runnable(decode.Status(abi.Word(ring[s:], abi.SlotStatus))) {
+			seen[op-abi.UserOpcodeFirst] = true
+		}
+	}
+	var names []string
+	for i, ok := range seen {
+		if ok {
+			names = append(names, t.OpcodeName(abi.UserOpcodeFirst+uint32(i)))
+		}
+	}
+	return names
+}
+
+// suspects are ring's runnable slots whose opcode t names as one of
+// inFlight.
+func suspects(ring []byte, inFlight []string, t *TaskTrace) []HangTask {
+	var out []HangTask
+	for s := 0; s+SlotBytes <= len(ring) && len(inFlight) > 0; s += SlotBytes {
+		st := decode.Status(abi.Word(ring[s:], abi.SlotStatus))
+		if !runnable(st) {
+			continue
+		}
+		op := abi.Word(ring[s:], abi.SlotOpcode)
+		if name := t.OpcodeName(op); slices.Contains(inFlight, name) {
+			out = append(out, HangTask{Slot: uint32(s / SlotBytes), Opcode: op, Name: name, Status: st})
+		}
+	}
+	return out
+}
+
+// hangListed is how many tasks a line of the report lists before "… N more".
+const hangListed = 8
+
+// SuspectText is the report's line on a runaway's suspects: the opcodes
+// in flight and the dump's slots that hold them; "" when the hang is not
+// about a submission in flight.
+func (h *Hang) SuspectText() string {
+	if !slices.ContainsFunc(h.Causes, aboutInFlight) {
+		return ""
+	}
+	if len(h.InFlight) == 0 {
+		return "in flight: no user opcode"
+	}
+	s := "in flight: " + strings.Join(h.InFlight, ", ")
+	if len(h.Suspects) == 0 {
+		return s + "; no slot of the dump holds them runnable"
+	}
+	parts := make([]string, 0, min(len(h.Suspects), hangListed))
+	for _, k := range h.Suspects[:min(len(h.Suspects), hangListed)] {
+		parts = append(parts, fmt.Sprintf("slot %d %s %s", k.Slot, k.Name, k.Status))
+	}
+	s += fmt.Sprintf("; suspects, the dump's slots that hold them (%d): %s", len(h.Suspects), strings.Join(parts, ", "))
+	if n := len(h.Suspects) - hangListed; n > 0 {
+		s += fmt.Sprintf(", … %d more", n)
+	}
+	return s
 }
 
 // HangCapture is a hang's capture file contents: the dump as its only

@@ -55,6 +55,9 @@ func TestNewHangReportsEachWorkgroupsLastTaskAndTheRunning(t *testing.T) {
 func TestHangCaptureRoundTrips(t *testing.T) {
 	tt := taskSample()
 	tt.Overflow, tt.Evicted = 3, 1
+	// Each pass handed out the tickets of one record more than it kept:
+	// the file marks the pass, the reader counts what it dropped.
+	tt.Passes[0].Dropped, tt.Passes[1].Dropped = 1, 1
 	tt.Hang = NewHang(stalledFrame(), tt)
 	b, err := Encode(HangCapture(Header{Ringscope: "test", UserOpcodes: []NamedOpcode{{Opcode: 0x10, Name: "square"}}}, tt))
 	require.NoError(t, err)
@@ -133,4 +136,63 @@ func TestStudioExportHang(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "v1", c.Header.Ringscope)
 	assert.Len(t, c.Tasks.Records, 4)
+}
+
+// runawayFrame is the frame of a device given up as a runaway: the
+// verdict names the user opcode in flight (square, 0x10), whose slot 3 the
+// dump holds PUBLISHED, as it was read before the submission ran; slot 0
+// ended a SPIN (the last record's task, innocent), slot 6 ended a square
+// earlier, and slot 4 waits as a NOP.
+func runawayFrame() *frame.Frame {
+	r := ring(8, abi.StatusDone, abi.StatusEmpty, abi.StatusEmpty, abi.StatusPublished, abi.StatusPublished, abi.StatusEmpty, abi.StatusDone, abi.StatusEmpty)
+	for s, op := range map[int]uint32{0: abi.OpSpin, 3: 0x10, 4: abi.OpNop, 6: 0x10} {
+		binary.LittleEndian.PutUint32(r[s*SlotBytes+abi.SlotOpcode*abi.WordBytes:], op)
+	}
+	c := diagnose.Cause{Kind: diagnose.DeviceLost}
+	c.Evidence.AddText("reason", "runaway submission")
+	c.Evidence.Add("inFlight", 1)
+	c.Evidence.AddText("opcode", "square")
+	return &frame.Frame{Seq: 9, AtMillis: 2038.5,
+		Diagnosis: &diagnose.Diagnosis{Health: diagnose.Lost, Causes: []diagnose.Cause{c}},
+		Raw:       frame.Raw{Control: control(3, 8, 2, 1), Ring: r, Published: 4}}
+}
+
+// TestNewHangNamesARunawaysSuspects: on a runaway the dump predates the
+// submission that ran away, so no record and no CLAIMED slot is the
+// culprit; the report names the opcodes in flight and the dump's slots
+// that could run them, and a hang capture's replay rebuilds the same.
+func TestNewHangNamesARunawaysSuspects(t *testing.T) {
+	tt := taskSample()
+	h := NewHang(runawayFrame(), tt)
+	assert.Empty(t, h.Running, "nothing CLAIMED at the dump")
+	assert.Equal(t, []string{"square"}, h.InFlight)
+	assert.Equal(t, []HangTask{{Slot: 3, Opcode: 0x10, Name: "square", Status: decode.StatusPublished}}, h.Suspects)
+	assert.Equal(t, "in flight: square; suspects, the dump's slots that hold them (1): slot 3 square PUBLISHED", h.SuspectText())
+
+	tt.Hang = h
+	b, err := Encode(HangCapture(Header{Ringscope: "test", UserOpcodes: []NamedOpcode{{Opcode: 0x10, Name: "square"}}}, tt))
+	require.NoError(t, err)
+	c, err := Decode(b)
+	require.NoError(t, err)
+	require.NotNil(t, c.Tasks.Hang)
+	assert.Equal(t, h.InFlight, c.Tasks.Hang.InFlight, "the replay reads them from the dump")
+	assert.Equal(t, h.Suspects, c.Tasks.Hang.Suspects)
+	assert.Equal(t, h.SuspectText(), c.Tasks.Hang.SuspectText())
+
+	stalled := NewHang(stalledFrame(), taskSample())
+	assert.Nil(t, stalled.InFlight, "a stall has no submission in flight")
+	assert.Empty(t, stalled.SuspectText())
+}
+
+// TestNewHangInFlightNone: a device lost with no user opcode in flight
+// (the host said so) names none, whatever the dump holds.
+func TestNewHangInFlightNone(t *testing.T) {
+	f := runawayFrame()
+	c := diagnose.Cause{Kind: diagnose.DeviceLost}
+	c.Evidence.Add("inFlight", 0)
+	f.Diagnosis.Causes = []diagnose.Cause{c}
+	h := NewHang(f, taskSample())
+	assert.Equal(t, []string{}, h.InFlight)
+	assert.Empty(t, h.Suspects)
+	assert.Equal(t, "in flight: no user opcode", h.SuspectText())
 }

@@ -53,8 +53,8 @@ const (
 
 // appendTasks appends t's timeline: per workgroup a process (a track
 // group) with a thread per lane holding a slice per task, named by opcode;
-// a counter per workgroup that is 1 during its bubbles (tasktrace.Bubbles)
-// and 0 otherwise; flow arrows from parent to child; a slice per pass.
+// a counter per workgroup that is 1 during its bubbles (tasktrace.Bubbles,
+// spanned as the panel spans them) and 0 otherwise; flow arrows from parent to child; a slice per pass.
 // Times are microseconds from the first pass's beginning, lead µs later
 // (the logical axis: one ticket a microsecond).
 func appendTasks(ev []TraceEvent, t *TaskTrace, lead float64) []TraceEvent {
@@ -119,13 +119,17 @@ func appendTasks(ev []TraceEvent, t *TaskTrace, lead float64) []TraceEvent {
 		}
 		bySlot[r.Slot] = i
 	}
-	// A bubble's counter is 1 while it lasts, one series per reason.
-	for _, g := range tasktrace.Bubbles(nil, t.Records, t.Passes, t.Budget) {
-		p := &t.Passes[g.Pass]
+	// A bubble's counter is 1 while it lasts, one series per reason, over
+	// the span the timeline panel sums (tasktrace.Axis.GapSpan): from the
+	// task before's end to the task after's start.
+	gaps := tasktrace.Bubbles(nil, t.Records, t.Passes, t.Budget)
+	for i := range gaps {
+		g := &gaps[i]
+		from, to := ax.GapSpan(&t.Passes[g.Pass], g)
 		pid := TaskPIDFirst + int(g.Workgroup)
 		ev = append(ev,
-			TraceEvent{Name: "bubble", Cat: "bubble", Ph: "C", Ts: us(p, g.From), Pid: pid, Args: map[string]any{g.Reason: 1}},
-			TraceEvent{Name: "bubble", Cat: "bubble", Ph: "C", Ts: us(p, g.To-1), Pid: pid, Args: map[string]any{g.Reason: 0}})
+			TraceEvent{Name: "bubble", Cat: "bubble", Ph: "C", Ts: round(from), Pid: pid, Args: map[string]any{g.Reason: 1}},
+			TraceEvent{Name: "bubble", Cat: "bubble", Ph: "C", Ts: round(to), Pid: pid, Args: map[string]any{g.Reason: 0}})
 	}
 	return ev
 }

@@ -128,3 +128,93 @@ func TestTraceTasksLogicalAxis(t *testing.T) {
 		}
 	}
 }
+
+// bubbleAgreementSample is ui's sample of the same name: a timed pass of
+// 20 tickets over 2 µs, two workgroups, a one-ticket bubble.
+func bubbleAgreementSample() *TaskTrace {
+	none := uint32(abi.TraceNoParent)
+	return &TaskTrace{
+		Capacity: 16,
+		Passes:   []tasktrace.Pass{{First: 0, End: 20, BeginNS: 5000, EndNS: 7000, Timed: true}},
+		Budget:   []bool{false},
+		Records: []tasktrace.Record{
+			{Slot: 1, Workgroup: 0, Start: 2, End: 9, Status: decode.StatusDone, Parent: none},
+			{Slot: 2, Workgroup: 0, Start: 10, End: 15, Status: decode.StatusDone, Parent: none},
+			{Slot: 3, Workgroup: 1, Start: 0, End: 4, Status: decode.StatusDone, Parent: none},
+			{Slot: 4, Workgroup: 1, Start: 6, End: 12, Status: decode.StatusDone, Parent: none},
+		},
+	}
+}
+
+// bubbleCounters runs the trace export of tt and returns, per workgroup,
+// its bubble counter's spans: [on, off] µs pairs in order.
+func bubbleCounters(t *testing.T, tt *TaskTrace) map[int][][2]float64 {
+	t.Helper()
+	c := sample()
+	c.Tasks = tt
+	b, err := Trace(c)
+	require.NoError(t, err)
+	var tf TraceFile
+	require.NoError(t, json.Unmarshal(b, &tf))
+	spans := map[int][][2]float64{}
+	for _, e := range tf.TraceEvents {
+		if e.Cat != "bubble" {
+			continue
+		}
+		w := e.Pid - TaskPIDFirst
+		for _, v := range e.Args {
+			if v == float64(1) {
+				spans[w] = append(spans[w], [2]float64{e.Ts, 0})
+			} else {
+				require.NotEmpty(t, spans[w], "a counter goes 0 after it went 1")
+				spans[w][len(spans[w])-1][1] = e.Ts
+			}
+		}
+	}
+	return spans
+}
+
+// TestTaskBubbleCountersMatchThePanel: the export's bubble counters span
+// each bubble as the timeline panel does (tasktrace.Axis.GapSpan: from the
+// task before's end ticket to the task after's start ticket), so a
+// workgroup's counter time is the panel's bubble sum for it: 0.7 and
+// 0.95 µs here, ui's TestTimelineBubblesAreGapSpans's numbers. The
+// one-ticket bubble of workgroup 1 (ticket 5) lasts 0.2 µs, not 0.
+func TestTaskBubbleCountersMatchThePanel(t *testing.T) {
+	tt := bubbleAgreementSample()
+	spans := bubbleCounters(t, tt)
+	ax := tasktrace.NewAxis(tt.Passes)
+	want := map[int]float64{}
+	gaps := tasktrace.Bubbles(nil, tt.Records, tt.Passes, tt.Budget)
+	for i := range gaps {
+		from, to := ax.GapSpan(&tt.Passes[gaps[i].Pass], &gaps[i])
+		want[int(gaps[i].Workgroup)] += (to - from) / 1000
+	}
+	got := map[int]float64{}
+	for w, ss := range spans {
+		for _, s := range ss {
+			got[w] += s[1] - s[0]
+		}
+	}
+	for w := range want {
+		assert.InDelta(t, want[w], got[w], 1e-9, "workgroup %d", w)
+	}
+	assert.InDelta(t, 0.7, got[0], 1e-9, "the panel's sum for workgroup 0")
+	assert.InDelta(t, 0.95, got[1], 1e-9, "the panel's sum for workgroup 1")
+	require.Len(t, spans[1], 2)
+	assert.InDelta(t, 0.2, spans[1][0][1]-spans[1][0][0], 1e-9, "a one-ticket bubble is not empty")
+}
+
+// TestTaskBubbleCountersSkipOverflow: in a pass whose records overflowed
+// the buffer, the export counts no bubble after a workgroup's last kept
+// record, as the panel does: the dropped tasks ran then.
+func TestTaskBubbleCountersSkipOverflow(t *testing.T) {
+	tt := bubbleAgreementSample()
+	tt.Passes[0].Dropped = 1900
+	tt.Budget[0] = true
+	spans := bubbleCounters(t, tt)
+	require.Len(t, spans[0], 1, "workgroup 0: only its not-started bubble")
+	assert.InDelta(t, 0.25, spans[0][0][1]-spans[0][0][0], 1e-9)
+	require.Len(t, spans[1], 1, "workgroup 1: only the one between its tasks")
+	assert.InDelta(t, 0.2, spans[1][0][1]-spans[1][0][0], 1e-9)
+}

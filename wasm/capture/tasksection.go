@@ -13,7 +13,7 @@ import (
 //	capacity, overflow (2 words, low first), evicted (2 words), passes P,
 //	hang (0: none, else the health + 1), causes C, C cause kinds,
 //	P passes of 7 words: first, end, beginNs (2), endNs (2),
-//	flags (bit 0 timed, bit 1 budget spent),
+//	flags (bit 0 timed, bit 1 budget spent, bit 2 records dropped),
 //
 // then the records as a trace buffer in docs/TRACE.md §1.1's record layout
 // (tasktrace.AppendBuffer). A hang's report is not stored: the reader
@@ -41,6 +41,9 @@ func appendTaskSection(out []byte, t *TaskTrace) []byte {
 		}
 		if i < len(t.Budget) && t.Budget[i] {
 			flags |= 2
+		}
+		if p.Overflowed() {
+			flags |= 4
 		}
 		words = append(words, p.First, p.End, uint32(p.BeginNS), uint32(p.BeginNS>>32), uint32(p.EndNS), uint32(p.EndNS>>32), flags)
 	}
@@ -87,9 +90,20 @@ func decodeTaskSection(c *Capture, b []byte, off int64) error {
 		return fail(off+4*head, -1, "task records", "%v", err)
 	}
 	t.Records = buf.Records
+	kept := make([]uint32, len(t.Passes))
 	for i := range t.Records {
-		if tasktrace.Find(t.Passes, t.Records[i].Start) < 0 {
+		at := tasktrace.Find(t.Passes, t.Records[i].Start)
+		if at < 0 {
 			return fail(off+4*head, -1, "task records", "record %d: start ticket %d is in no pass", i, t.Records[i].Start)
+		}
+		kept[at]++
+	}
+	for i := range passes {
+		if word(taskFixedWords+causes+7*i+6)&4 != 0 {
+			// A pass hands out two tickets a record it tried to append
+			// (docs/TRACE.md §2): those it did not keep were dropped.
+			p := &t.Passes[i]
+			p.Dropped = max(1, p.Tickets()/2-min(p.Tickets()/2, kept[i]))
 		}
 	}
 	if hang != 0 {

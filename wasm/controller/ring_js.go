@@ -121,6 +121,7 @@ func (c *Controller) Open(opts OpenRequest) (any, error) {
 		if err := c.runner.Reset(opts.Options); err != nil {
 			return nil, err
 		}
+		c.showTasks(nil) // the last ring's tasks are not this ring's slots
 		c.display.RingOpened(&opts.Kernel, c.settingsNow.SketchDepth, c.settingsNow.SketchWidth)
 		// No generator: the embedder publishes; the live loop only drains.
 		c.openSession(session.Ring{Summary: summary, Why: "the embedding API's open: " + why,

@@ -5,6 +5,8 @@ package jsapi
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -68,11 +70,34 @@ func traceOption(o js.Value) (uint32, error) {
 	if err := Known(v, &api.TraceOptions, ""); err != nil {
 		return 0, err
 	}
-	n, err := OptUint32(v, "open: trace", "capacity", DefaultTraceCapacity)
-	if err == nil && (n == 0 || n > megakernel.MaxTraceCapacity) {
-		err = fmt.Errorf("open: trace.capacity must be 1…%d, got %d", megakernel.MaxTraceCapacity, n)
+	f, ok, err := OptNumber(v, "open: trace", "capacity")
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return DefaultTraceCapacity, nil
+	case f != math.Trunc(f) || f < 1 || f > megakernel.MaxTraceCapacity: // NaN and ±Inf too
+		// One range for every refusal, the one the runner takes, not a
+		// u32's: 0, -1 and 2**40 are all out of it.
+		return 0, fmt.Errorf("open: trace.capacity must be an integer 1…%d, got %s", megakernel.MaxTraceCapacity, jsNumber(f))
 	}
-	return n, err
+	return uint32(f), nil
+}
+
+// jsNumber prints f as JavaScript would, but never with an exponent:
+// 1099511627776, not 1.099511627776e+12.
+func jsNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0" // -0 too
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 func ringOptions(o js.Value, d controller.OpenDefaults) (controller.OpenRequest, error) {

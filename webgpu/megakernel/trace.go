@@ -33,7 +33,8 @@ type TraceWindow struct {
 const (
 	// MaxTraceCapacity bounds Options.TraceCapacity.
 	MaxTraceCapacity = abi.MaxTraceCapacity
-	// traceWindowPasses is the most passes a window holds.
+	// traceWindowPasses is the most passes a window holds (passes that
+	// ran a task: TraceWindow.add keeps no other).
 	traceWindowPasses = 256
 )
 
@@ -41,26 +42,39 @@ const (
 // full buffers, so the last pass is always whole.
 func maxWindowRecords(capacity uint32) int { return 2 * int(capacity) }
 
-// add appends one pass and its records, then lets the oldest passes go
-// until the window holds at most maxRecords records and
-// traceWindowPasses passes.
+// add appends one pass and its records, the records the device dropped
+// in it counted in the pass (Pass.Dropped) and in Overflow, then lets the
+// oldest passes go until the window holds at most maxRecords records and
+// traceWindowPasses passes. A pass that handed out no ticket ran no task
+// and no record can lie in it: it is not kept, so that an idle ring's
+// passes (the live loop submits whether or not work is queued) do not push
+// the passes that ran tasks out of the window.
 func (w *TraceWindow) add(p tasktrace.Pass, budget bool, recs []tasktrace.Record, overflow uint32, maxRecords int) {
+	if p.Tickets() == 0 && len(recs) == 0 && overflow == 0 {
+		return
+	}
+	p.Dropped = overflow
 	w.Passes = append(w.Passes, p)
 	w.Budget = append(w.Budget, budget)
 	w.Records = append(w.Records, recs...)
 	w.Overflow += uint64(overflow)
 	w.Changes++
 	for len(w.Passes) > 1 && (len(w.Records) > maxRecords || len(w.Passes) > traceWindowPasses) {
-		old := w.Passes[0]
-		n := 0
-		for n < len(w.Records) && old.Holds(w.Records[n].Start) {
-			n++
-		}
-		w.Evicted += uint64(n)
-		w.Records = append(w.Records[:0], w.Records[n:]...)
-		w.Passes = append(w.Passes[:0], w.Passes[1:]...)
-		w.Budget = append(w.Budget[:0], w.Budget[1:]...)
+		w.evictOldest()
 	}
+}
+
+// evictOldest lets the oldest pass and its records go.
+func (w *TraceWindow) evictOldest() {
+	old := w.Passes[0]
+	n := 0
+	for n < len(w.Records) && old.Holds(w.Records[n].Start) {
+		n++
+	}
+	w.Evicted += uint64(n)
+	w.Records = append(w.Records[:0], w.Records[n:]...)
+	w.Passes = append(w.Passes[:0], w.Passes[1:]...)
+	w.Budget = append(w.Budget[:0], w.Budget[1:]...)
 }
 
 // Clear empties the window, keeping its storage.

@@ -162,9 +162,12 @@ func (t *tracer) after(ctx context.Context, ts []uint64, control []byte) error {
 
 // Trace is the runner's trace window (docs/TRACE.md), nil when it does not
 // trace. It aliases the runner's storage: the next Step appends to it.
+// Its Capacity is the open ring's from Open and Reset on, not only once a
+// submission made the buffer: the options say it before any buffer exists.
 func (t *traced) Trace() *TraceWindow {
 	if t.tr.opts == nil || t.tr.opts.TraceCapacity == 0 {
 		return nil
 	}
+	t.tr.win.Capacity = t.tr.opts.TraceCapacity
 	return &t.tr.win
 }

@@ -148,9 +148,72 @@ func testTraceOverflow(t *testing.T) {
 	assert.Len(t, w.Records, capacity)
 	assert.EqualValues(t, slots-capacity, w.Overflow)
 	assert.EqualValues(t, 2*slots, w.Passes[0].Tickets(), "every slot took its tickets")
+	assert.EqualValues(t, slots-capacity, w.Passes[0].Dropped, "the pass knows it overflowed")
+	for _, g := range tasktrace.Bubbles(nil, w.Records, w.Passes, w.Budget) {
+		assert.Contains(t, []string{tasktrace.ReasonStart, tasktrace.ReasonBetween}, g.Reason,
+			"no bubble past a workgroup's last kept record: %+v", g)
+	}
 	// The buffer is exactly header + capacity records: the decoder
 	// refuses a longer cursor's records, so none were written past it.
 	assert.EqualValues(t, tasktrace.Bytes(capacity), r.tr.buf.Size())
+}
+
+// TestTraceCapacityFromOpen: the window's capacity is the open ring's
+// before its first submission, and the new ring's after a Reset.
+func TestTraceCapacityFromOpen(t *testing.T) {
+	r := openT(t, shared(t), Options{Slots: 64, Tenants: 1, Observable: 1, Budget: 4, TraceCapacity: 100})
+	require.NotNil(t, r.Trace())
+	assert.EqualValues(t, 100, r.Trace().Capacity, "before any submission")
+	require.NoError(t, r.Reset(Options{Slots: 64, Tenants: 1, Observable: 1, Budget: 4, TraceCapacity: 50}))
+	assert.EqualValues(t, 50, r.Trace().Capacity, "the reset ring's, before its first submission")
+	_, err := r.Step(ctxT(t))
+	require.NoError(t, err)
+	assert.EqualValues(t, 50, r.Trace().Capacity)
+}
+
+// TestTraceIdlePassesKeepTheWindow: submissions of an idle ring (the live
+// loop's, with nothing queued) hand out no ticket and evict nothing: the
+// window keeps the passes that ran tasks, more than the pass bound later.
+func TestTraceIdlePassesKeepTheWindow(t *testing.T) {
+	const slots = 64
+	r := openT(t, shared(t), Options{Slots: slots, Tenants: 1, Observable: 1, Budget: 64, TraceCapacity: 128})
+	items := make([]host.Item, slots/2)
+	for i := range items {
+		items[i] = item(abi.OpNop, uint32(i)%abi.PriorityLevels)
+	}
+	_, err := r.Publish(items)
+	require.NoError(t, err)
+	_, err = r.Step(ctxT(t))
+	require.NoError(t, err)
+	w := r.Trace()
+	require.Len(t, w.Records, slots/2)
+	require.Len(t, w.Passes, 1)
+	changes := w.Changes
+	for range 8 {
+		_, err = r.Step(ctxT(t))
+		require.NoError(t, err)
+	}
+	assert.Len(t, w.Records, slots/2, "idle passes evict no record")
+	assert.Len(t, w.Passes, 1, "an idle pass is not kept")
+	assert.Zero(t, w.Evicted)
+	assert.Equal(t, changes, w.Changes, "the window did not change")
+
+	// Past the pass bound: only passes that ran tasks count toward it.
+	var win TraceWindow
+	rec := []tasktrace.Record{{Workgroup: 0, Start: 0, End: 1}}
+	win.add(tasktrace.Pass{First: 0, End: 2}, false, rec, 0, 1<<20)
+	for range 2 * traceWindowPasses {
+		win.add(tasktrace.Pass{First: 2, End: 2}, false, nil, 0, 1<<20)
+	}
+	assert.Len(t, win.Passes, 1)
+	assert.Len(t, win.Records, 1)
+	assert.Zero(t, win.Evicted)
+	for i := range uint32(traceWindowPasses) {
+		f := 2 + 2*i
+		win.add(tasktrace.Pass{First: f, End: f + 2}, false, []tasktrace.Record{{Start: f, End: f + 1}}, 0, 1<<20)
+	}
+	assert.Len(t, win.Passes, traceWindowPasses, "the bound counts passes that ran tasks")
+	assert.EqualValues(t, 1, win.Evicted, "the oldest one went")
 }
 
 // TestTraceOff: a runner without TraceCapacity binds no trace buffer and

@@ -65,11 +65,23 @@ function kind(v) {
   return Array.isArray(v) ? 'an array' : typeof v;
 }
 
-// openOptions is the part of d that ringscope.open reads.
-export function openOptions(d) {
+// openOptions is the part of d that ringscope.open reads, with the page's
+// trace (pageTrace: records per submission, 0 for none): a ring the panel
+// applies traces as the page's ?trace=N says the live ring does, so its
+// hang hunter and timeline work for a kernel too.
+export function openOptions(d, trace = 0) {
   const o = { slots: d.slots, tenants: d.tenants, opcodes: d.opcodes, buffers: d.buffers };
   if (d.data) o.data = d.data;
+  if (trace > 0) o.trace = { capacity: trace };
   return o;
+}
+
+// pageTrace is the trace capacity the page's URL asks for (?trace=N), 0
+// when none. The page refuses to start on a trace that is not a whole
+// number, so a page that runs has a good one or none.
+export function pageTrace(loc) {
+  const v = new URLSearchParams(loc.search).get('trace');
+  return v !== null && /^\d+$/.test(v) ? Number(v) : 0;
 }
 
 export function stringify(d) {
