@@ -232,7 +232,7 @@ func (r *rules) priorities(dst []Cause) []Cause {
 			c.Evidence.Add("higherClaims", float64(higher))
 			if r.wantFix(&c) {
 				c.Fix = priorityName(p) + " work waits while higher priorities take every claim: " +
-					"publish less above it or raise the budget."
+					"publish less above it or raise the lane budget."
 			}
 		}
 		if w := r.f.Waits; w != nil {
@@ -312,7 +312,7 @@ func (r *rules) budget(dst []Cause) []Cause {
 	c.Evidence.Add("backlogGrowth", float64(r.cur.backlog)-float64(first.backlog))
 	c.Evidence.Add("backlog", float64(r.cur.backlog))
 	if r.wantFixNaming(&c, "budget") {
-		c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the budget"
+		c.Fix = "Lanes spend their claim budget every submission and the queue grows: raise the lane budget"
 		if r.f.Budget > 0 {
 			c.Fix += " (open({budget: " + strconv.FormatUint(uint64(min(2*r.f.Budget, 1<<16)), 10) + "}))"
 		}

@@ -89,6 +89,23 @@ test('an opcode written in the panel: its error inline at its line, then fixed, 
   for (const [k, v] of out.entries()) expect([k, k + 16, k + 32].map((i) => (i + 2) ** 2)).toContain(v);
 });
 
+// Publish & drain of work that faults: the drain ends on its one
+// submission, and the panel's status gives the verdict on that work and
+// its fix (the diagnosis judges a drained workload whole, at once), naming
+// the user's fault code and opcode.
+test('Publish & drain of faulting work says fault-storm with the user code and opcode', async ({ page }) => {
+  await gotoReady(page);
+  await openPanel(page);
+  await setEditor(page, SQUARE.replace('out[args[1]] = v * nope;', 'if (v % 2u == 1u) { return user_fault(42u); }\n    out[args[1]] = v * v;'));
+  await page.getByTestId('kernel-apply').click();
+  await expect(page.getByTestId('kernel-status')).toHaveText(/^applied: generation \d+, square \(0x10\)$/);
+  await page.getByTestId('workload-count').fill('16');
+  await page.getByTestId('workload-args').fill('i, i % 16');
+  await page.getByTestId('kernel-publish').click();
+  await expect(page.getByTestId('kernel-status')).toHaveText('published 16 items; drained: DONE_COUNT 16, FAULTS 8; degraded: fault-storm — ' +
+    'A large share of completions fault, most of them with USER_FAULT(42), most often from square: read the log panel\'s fault records and fix what publishes them.');
+});
+
 for (const preset of ['histogram', 'graph_step']) {
   test(`the ${preset} preset runs and checks its result on the host`, async ({ page }) => {
     await gotoReady(page);

@@ -237,7 +237,7 @@ class KernelPanel {
     this.renderTabs();
     this.status.textContent = 'compiling…';
     try {
-      const r = await this.api.open(def.openOptions(d));
+      const r = await this.api.open(def.openOptions(d, def.pageTrace(location)));
       this.applied = { tenants: d.tenants ?? 1 };
       this.status.textContent = `applied: generation ${r.generation}, ${d.opcodes.map((o) => `${o.name} (${hex(o.opcode)})`).join(', ')}`;
       this.viewer.show(d.buffers ?? []);
@@ -281,8 +281,7 @@ class KernelPanel {
     }
     try {
       const n = await this.api.publishWorkload(w);
-      const { telemetry } = await this.api.drain({ maxSubmissions: 64 });
-      this.status.textContent = `published ${n} items; drained: DONE_COUNT ${telemetry.control.doneCount}, FAULTS ${telemetry.control.faults}`;
+      this.status.textContent = drainStatus(n, await this.api.drain({ maxSubmissions: 64 }));
       if (this.d.example) await this.runCheck(this.d.example);
       if (this.viewer.bytes) await this.viewer.read();
     } catch (e) {
@@ -367,3 +366,15 @@ async function main() {
 }
 
 main();
+
+// drainStatus says what Publish & drain did: the counts, and when the
+// drain stopped short of an empty ring or the verdict names a cause, how
+// it ended and the first cause with its fix (a user who only reads the
+// panel learns why their work did not finish).
+function drainStatus(n, { outcome, telemetry, diagnosis }) {
+  const counts = `DONE_COUNT ${telemetry.control.doneCount}, FAULTS ${telemetry.control.faults}`;
+  let text = outcome === 'empty' ? `published ${n} items; drained: ${counts}` : `published ${n} items; drain stopped (${outcome}): ${counts}`;
+  const cause = diagnosis?.causes?.[0];
+  if (cause) text += `; ${diagnosis.health}: ${cause.kind} — ${cause.fix}`;
+  return text;
+}
