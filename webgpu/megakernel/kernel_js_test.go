@@ -62,7 +62,13 @@ func testExample(t *testing.T, ex examples.Example) {
 			Done:   c.DoneCount, Runs: metricOf(c, d.Workload.Opcode), Faults: c.Faults,
 		})
 		require.True(t, res.OK, "seed %d: %s %v", seed, res.Summary, res.Wrong)
-		assert.EqualValues(t, len(items), rep.ItemsProcessed, "seed %d", seed)
+		// The run's items: those published and those the GPU spawned.
+		var spawned uint32
+		if sp, on := r.Spawn(); on {
+			spawned = sp.Spawned
+		}
+		assert.EqualValues(t, spawned, rep.SpawnedItems, "seed %d", seed)
+		assert.EqualValues(t, len(items)+int(spawned), rep.ItemsProcessed, "seed %d", seed)
 	}
 }
 
