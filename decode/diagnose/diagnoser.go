@@ -29,7 +29,12 @@ type Diagnoser struct {
 	// frame would only repeat the verdict, and a drain that ends on this
 	// frame must not return without it.
 	final kindSet
-	out   Diagnosis
+	// settled says this frame's workload ended (rules.ended, final): a
+	// cause whose rule does not hold on it clears at once, since nothing
+	// will move its counters (a drain's one frame must not return the
+	// verdict on the drain before).
+	settled bool
+	out     Diagnosis
 }
 
 // windowFrames is how many frames the rules look back over.
@@ -97,6 +102,7 @@ func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
 	d.final = 0
 	r := rules{in: in, f: f, cur: cur, prev: d.at(1), old: d.oldest(), d: d}
 	d.cands = r.all(d.cands[:0])
+	_, d.settled = r.ended()
 	d.track(in.AtMillis)
 	d.out.Health = r.health(len(d.out.Causes) > 0)
 	return &d.out
@@ -184,7 +190,7 @@ func (d *Diagnoser) track(at float64) {
 	for _, t := range d.tracked {
 		switch {
 		case t.missed == 0:
-		case !t.active || t.missed >= clearFrames || t.cause.Kind.certain():
+		case !t.active || t.missed >= clearFrames || t.cause.Kind.certain() || d.settled:
 			continue
 		default:
 			t.seen = 0
@@ -249,12 +255,15 @@ func (s *sample) tallyFaults(l *decode.Log) {
 	}
 }
 
-// tally counts a few keys (opcodes, fault codes: a user's are any of
-// 65,536), the most frequent kept (space-saving: a key seen more than a
-// quarter of the time is always kept, and the counts sum to every add).
+// tally counts the keys of a frame or a window (opcodes, fault codes: a
+// user's are any of 65,536): exactly while it has seen at most
+// len(key) keys, and past that the most frequent kept (space-saving: a
+// new key takes the least count's place and adds to it, so counts are
+// upper bounds, lossy says so, and they still sum to every add).
 type tally struct {
-	key [4]uint32
-	n   [4]uint32
+	key   [8]uint32
+	n     [8]uint32
+	lossy bool
 }
 
 // add counts key n more times.
@@ -269,11 +278,13 @@ func (t *tally) add(key, n uint32) {
 			low = i
 		}
 	}
+	t.lossy = t.lossy || t.n[low] > 0
 	t.key[low], t.n[low] = key, t.n[low]+n
 }
 
 // merge counts every key of o into t.
 func (t *tally) merge(o *tally) {
+	t.lossy = t.lossy || o.lossy
 	for i, n := range o.n {
 		if n > 0 {
 			t.add(o.key[i], n)

@@ -31,11 +31,12 @@ type Facts struct {
 	// counts the WAIT_IO slots its last pass left waiting (not ready).
 	IOService bool
 	IOWaiting int
-	// Republished counts the YIELD and REQUEUE slots the host's last pass
-	// republished, and LoopOpcode is the opcode most of them hold: what a
-	// yield or requeue loop runs (host.RequeueStats).
-	Republished int
-	LoopOpcode  uint32
+	// Yielded and Requeued count the YIELD and REQUEUE slots the host's
+	// last pass republished; YieldOpcode and RequeueOpcode are the opcodes
+	// most of each hold: what a yield or a requeue loop runs
+	// (host.RequeueStats).
+	Yielded, Requeued          int
+	YieldOpcode, RequeueOpcode uint32
 	// Attached says the ring is a host's (ringscope.attach): its own code
 	// services the WAIT_IO slots, and whether it answers is known only from
 	// progress, so wait-io holds while the ring is stalled with them; and a

@@ -76,10 +76,12 @@ func (r *rules) health(caused bool) Health {
 	switch {
 	case r.f.Lost:
 		return Lost
+	case r.f.StuckMillis > 0:
+		return Stalled
 	case r.foreign:
 		// Its counters are not DONE_COUNT's: no stall or progress to tell.
 		return Degraded
-	case r.stalled(), r.f.StuckMillis > 0:
+	case r.stalled():
 		return Stalled
 	case caused:
 		return Degraded
@@ -160,14 +162,14 @@ func (r *rules) requeueLoop(dst []Cause) []Cause {
 	if r.in.Requeues != nil {
 		c.Evidence.Add("maxAge", float64(r.in.Requeues.MaxPriorityAge))
 	}
-	if r.f.Republished == 0 { // a ring seen from outside: which opcode is not known
+	if r.f.Requeued == 0 { // a ring seen from outside: which opcode is not known
 		c.Subject.Name = "REQUEUE"
 		c.Fix = "Slots end REQUEUE again and again without completing: give the opcode an exit (complete, or FAULT after N tries)."
 		return append(dst, c)
 	}
-	c.Evidence.Add("opcode", float64(r.f.LoopOpcode))
+	c.Evidence.Add("opcode", float64(r.f.RequeueOpcode))
 	if r.wantFixNaming(&c, "opcode") {
-		name := r.f.opName(r.f.LoopOpcode)
+		name := r.f.opName(r.f.RequeueOpcode)
 		c.Subject.Name = name
 		c.Fix = "Slots of " + name + " end REQUEUE again and again without completing: give " + name +
 			" an exit (complete, or FAULT after N tries)."

@@ -51,9 +51,13 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 	c.Evidence.Add("completed", done)
 	topShare := 0.0
 	if logged > 0 {
-		topShare = share(float64(topN), float64(logged))
 		c.Evidence.AddText("topFault", top.String())
-		c.Evidence.Add("topFaultShare", topShare)
+		if !codes.lossy {
+			// With more codes than the tally holds its counts are upper
+			// bounds: no share is claimed.
+			topShare = share(float64(topN), float64(logged))
+			c.Evidence.Add("topFaultShare", topShare)
+		}
 	}
 	// Worded, and the opcode named (a name may be formatted), when the
 	// named facts change: the code, whether it is most of the records, the
@@ -61,6 +65,8 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 	if r.wantFixNaming(&c, "topFault") || (r.trackedFact(&c, "topFaultShare").Value > 0.5) != (topShare > 0.5) {
 		c.Fix = "A large share of completions fault"
 		switch {
+		case codes.lossy:
+			c.Fix += ", with many codes, " + top.String() + " among the most frequent"
 		case topShare > 0.5:
 			c.Fix += ", most of them with " + top.String()
 		case logged > 0:
@@ -126,12 +132,12 @@ func (r *rules) noProgress(dst []Cause) []Cause {
 	c.Evidence.Add("waitIO", float64(o[decode.StatusWaitIO]))
 	c.Evidence.Add("requeue", float64(o[decode.StatusRequeue]))
 	c.Evidence.Add("stalledMs", r.in.Watchdog.StalledForMillis)
-	if o[decode.StatusYield] > 0 && r.f.Republished > 0 {
+	if o[decode.StatusYield] > 0 && r.f.Yielded > 0 {
 		// The host republishes YIELD slots of unmasked tenants at once, so
 		// a stall with YIELD slots is an opcode that yields every time.
-		c.Evidence.Add("opcode", float64(r.f.LoopOpcode))
+		c.Evidence.Add("opcode", float64(r.f.YieldOpcode))
 		if r.wantFixNaming(&c, "opcode") {
-			name := r.f.opName(r.f.LoopOpcode)
+			name := r.f.opName(r.f.YieldOpcode)
 			c.Fix = "Slots of " + name + " end YIELD every time they run and are published again, so they never complete: " +
 				"give " + name + " a way to finish (complete once what it waits for is there, or FAULT after N tries)."
 		}
@@ -148,18 +154,20 @@ func (r *rules) spawnRefused(dst []Cause) []Cause {
 	if r.in.Spawn == nil {
 		return dst
 	}
-	full, bad := r.cur.spawnFull-r.old.spawnFull, r.cur.spawnBad-r.old.spawnBad
-	spawned := r.cur.spawned - r.old.spawned
-	whole, final := r.ended()
-	if whole && r.cur.spawnFull+r.cur.spawnBad > 0 {
-		// The work that ended is judged whole: its refusals may all
-		// precede the window's first frame (a drain of one submission).
-		full, bad, spawned = r.cur.spawnFull, r.cur.spawnBad, r.cur.spawned
+	old := r.old
+	if r.d.seq <= windowFrames {
+		// The window reaches back to the ring's first frame: count from
+		// the ring's start (the spawn state's counters restart with it),
+		// so refusals before that frame count (a drain of one submission
+		// made them all).
+		old = &sample{}
 	}
+	full, bad := r.cur.spawnFull-old.spawnFull, r.cur.spawnBad-old.spawnBad
+	spawned := r.cur.spawned - old.spawned
 	if full+bad == 0 {
 		return dst
 	}
-	if final {
+	if _, final := r.ended(); final {
 		r.d.final.add(SpawnRefused)
 	}
 	c := Cause{Kind: SpawnRefused, Subject: NoSubject}

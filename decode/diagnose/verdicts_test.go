@@ -209,13 +209,13 @@ func TestAForeignControlBufferIsOneCause(t *testing.T) {
 }
 
 // The host knows which opcode its requeue pass republished (host.
-// RequeueStats.LoopOpcode): a requeue loop and a yield-forever stall name
+// RequeueStats.YieldOpcode, RequeueOpcode): a requeue loop and a yield-forever stall name
 // it and say what to change in it.
 func TestLoopsNameTheirOpcode(t *testing.T) {
 	names := map[uint32]string{0x21: "looper", 0x22: "waiter"}
 	d, r := New(), newRing(4096, 2)
 	r.facts.OpcodeName = func(op uint32) string { return names[op] }
-	r.facts.Republished, r.facts.LoopOpcode = 20, 0x21
+	r.facts.Requeued, r.facts.RequeueOpcode = 20, 0x21
 	r.tel.Occupancy[decode.StatusRequeue], r.tel.Occupancy[decode.StatusEmpty] = 20, 4096-20
 	var got *Diagnosis
 	for range 4 {
@@ -231,7 +231,7 @@ func TestLoopsNameTheirOpcode(t *testing.T) {
 	// publishing again.
 	d, r = New(), newRing(4096, 2)
 	r.facts.OpcodeName = func(op uint32) string { return names[op] }
-	r.facts.Republished, r.facts.LoopOpcode = 50, 0x22
+	r.facts.Yielded, r.facts.YieldOpcode = 50, 0x22
 	r.queue(0, 2, 50)
 	r.tel.Occupancy[decode.StatusPublished], r.tel.Occupancy[decode.StatusYield] = 0, 50
 	for range 6 {
@@ -252,4 +252,92 @@ func TestLoopsNameTheirOpcode(t *testing.T) {
 		got = r.step(d, 100)
 	}
 	assert.Equal(t, "REQUEUE", got.First().Subject.Name)
+}
+
+// A drain after a drain: the second's one frame must not return the
+// first's verdict. On a workload that ended, a cause whose rule no longer
+// holds clears at once (nothing will move its counters).
+func TestASecondDrainDoesNotKeepTheFirstsVerdict(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	r.step(d, 100)
+	r.complete(0, 2, 16, 8)
+	r.facts.Drained = true
+	require.True(t, r.step(d, 100).Has(FaultStorm), "the first drain: 8 of 16 fault")
+	r.complete(0, 2, 600, 0)
+	got := r.step(d, 100)
+	assert.Empty(t, kinds(got), "the second drain, 600 clean: %+v", got.Causes)
+	assert.NotEqual(t, Degraded, got.Health)
+}
+
+// Refusals of an earlier workload do not blame a later clean one, nor
+// stay on an idle ring: past the window's reach to the ring's first
+// frame, only the window's refusals count.
+func TestSpawnRefusedOfAnEarlierWorkloadClears(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	sp := decode.SpawnTelemetry{Spawned: 38, RefusedFull: 24}
+	r.complete(0, 2, 39, 0)
+	r.facts.Drained = true
+	require.True(t, r.stepSpawn(d, 100, &sp).Has(SpawnRefused))
+	r.facts.Drained = false
+	var got *Diagnosis
+	for range 40 { // the next workload spawns 100 a frame, none refused
+		sp.Spawned += 100
+		r.complete(0, 2, 100, 0)
+		got = r.stepSpawn(d, 100, &sp)
+	}
+	assert.False(t, got.Has(SpawnRefused))
+	r.facts.Drained = true
+	assert.False(t, r.stepSpawn(d, 100, &sp).Has(SpawnRefused), "its drain")
+	r.facts.Drained = false
+	for range 100 {
+		got = r.stepSpawn(d, 100, &sp)
+	}
+	assert.False(t, got.Has(SpawnRefused), "idle")
+}
+
+// With more fault codes in the window than the tally holds exactly, no
+// share is claimed: its counts are upper bounds.
+func TestFaultStormWithManyCodesClaimsNoShare(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	var got *Diagnosis
+	for frame := range 3 {
+		r.complete(0, 2, 100, 60)
+		r.log.Records = r.log.Records[:0]
+		for i := range 60 {
+			code := abi.FaultUserFirst + uint32(frame*20+i%20) // 60 codes over the window
+			r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | code, A: 0x12})
+		}
+		got = r.step(d, 100)
+	}
+	require.True(t, got.Has(FaultStorm))
+	c := got.First()
+	_, claimed := c.Evidence.Get("topFaultShare")
+	assert.False(t, claimed)
+	assert.Contains(t, c.Fix, "with many codes")
+	assert.NotContains(t, c.Fix, "most of them")
+
+	// Five codes fit: the top one is the true top (22 of 100).
+	d, r = New(), newRing(4096, 1)
+	for range 3 {
+		r.complete(0, 2, 100, 100)
+		r.log.Records = r.log.Records[:0]
+		for code, n := range []int{20, 20, 20, 22, 18} {
+			for range n {
+				r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | (abi.FaultUserFirst + uint32(code+1)), A: 0x12})
+			}
+		}
+		got = r.step(d, 100)
+	}
+	top, _ := got.First().Evidence.lookup("topFault")
+	assert.Equal(t, "USER_FAULT(4)", top.Text)
+}
+
+// A stuck submission is stalled whatever its control buffer says.
+func TestAStuckSubmissionOnAForeignBufferIsStalled(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	r.facts = Facts{Attached: true, StuckMillis: 2500, StuckBoundMillis: 5000}
+	r.tel.Control.Magic = 0xDEADBEEF
+	got := r.step(d, 100)
+	assert.Equal(t, Stalled, got.Health)
+	assert.Equal(t, []string{"submission-stuck", "foreign-control"}, kinds(got))
 }

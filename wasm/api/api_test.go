@@ -162,4 +162,7 @@ func TestNamedPrefixesPageStateErrors(t *testing.T) {
 	other := errors.New("publish: item 1: bad")
 	assert.Same(t, other, api.Named("publish", other))
 	assert.Contains(t, api.ErrAttached.Error(), "setIOService")
+	// A method that already named itself is not named twice.
+	own := fmt.Errorf("readBuffer: %w", api.ErrAttached)
+	assert.Same(t, own, api.Named("readBuffer", own))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ringscope/ringscope/wgsl/abi"
 	"github.com/ringscope/ringscope/wgsl/host"
@@ -14,13 +15,13 @@ var ErrNotReady = errors.New("ringscope: not ready: await ringscope.ready first 
 
 // ErrAttached is the rejection of the runner's methods while an attachment
 // drives the ring.
-var ErrAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, publishWorkload, setTenantMask, setIOService, drain and setShutdown act on ringscope's own runner; call detach() first")
+var ErrAttached = errors.New("ringscope: an attachment drives the ring (ringscope.attach): open, publish, publishWorkload, setTenantMask, setIOService, setShutdown, drain, readBuffer and checkExample act on ringscope's own runner; call detach() first")
 
 // Named is err as a method's rejection: a state error of the whole page
 // (ErrNotReady, ErrAttached) names the method refused, as every other
 // rejection does.
 func Named(method string, err error) error {
-	if errors.Is(err, ErrNotReady) || errors.Is(err, ErrAttached) {
+	if (errors.Is(err, ErrNotReady) || errors.Is(err, ErrAttached)) && !strings.HasPrefix(err.Error(), method+": ") {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return err

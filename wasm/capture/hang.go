@@ -34,9 +34,9 @@ type Hang struct {
 	Running []HangTask
 	// InFlight names the user opcodes the submission in flight could run,
 	// for a device lost or a submission stuck (a runaway's suspects; nil
-	// otherwise): the verdict's evidence, or, in a replay, the user opcodes
-	// of the dump's PUBLISHED and CLAIMED slots, which is how the host
-	// named them when it submitted.
+	// otherwise): the user opcodes of the dump's PUBLISHED and CLAIMED
+	// slots, which is how the host named them when it submitted, live and
+	// in a replay alike.
 	InFlight []string
 	// Suspects are the dump's slots that hold an InFlight opcode and could
 	// run in that submission (PUBLISHED or CLAIMED): a runaway's task is
@@ -94,33 +94,13 @@ func NewHang(f *frame.Frame, t *TaskTrace) *Hang {
 	}
 	var health diagnose.Health
 	var causes []diagnose.Kind
-	var inFlight []string
 	if d := f.Diagnosis; d != nil {
 		health = d.Health
 		for i := range d.Causes {
 			causes = append(causes, d.Causes[i].Kind)
-			inFlight = appendInFlight(inFlight, &d.Causes[i])
 		}
 	}
-	return newHangInFlight(dump, health, causes, inFlight, t)
-}
-
-// appendInFlight appends the user opcodes c names in flight (its "opcode"
-// evidence, docs/DIAGNOSIS.md), when c is about a submission that did not
-// complete; dst is then not nil, even when c names none: the host said so.
-func appendInFlight(dst []string, c *diagnose.Cause) []string {
-	if !aboutInFlight(c.Kind) {
-		return dst
-	}
-	if dst == nil {
-		dst = []string{}
-	}
-	for _, f := range c.Evidence.Facts() {
-		if f.Key == "opcode" && f.Text != "" && !slices.Contains(dst, f.Text) {
-			dst = append(dst, f.Text)
-		}
-	}
-	return dst
+	return newHang(dump, health, causes, t)
 }
 
 // aboutInFlight reports whether a cause of kind k names the user opcodes
@@ -129,18 +109,13 @@ func aboutInFlight(k diagnose.Kind) bool {
 	return k == diagnose.DeviceLost || k == diagnose.SubmissionStuck
 }
 
-// newHang reports on the window t and the state dump, as newHangInFlight,
-// with the opcodes in flight read from the dump (a replay: the file keeps
-// the cause kinds, not their evidence).
+// newHang reports on the window t and the state dump: each workgroup's
+// last claimed task, the dump's CLAIMED slots, and for a device lost or a
+// submission stuck, the user opcodes in flight and the dump's slots that
+// hold them. Both are read from the dump, live and in a replay alike (a
+// file keeps the cause kinds, not their evidence, and the evidence lists
+// only the first three), so an exported hang replays the report it had.
 func newHang(dump *Frame, health diagnose.Health, causes []diagnose.Kind, t *TaskTrace) *Hang {
-	return newHangInFlight(dump, health, causes, nil, t)
-}
-
-// newHangInFlight reports on the window t and the state dump: each
-// workgroup's last claimed task, the dump's CLAIMED slots, and for a
-// device lost or a submission stuck, the opcodes in flight (inFlight, or
-// those of the dump when nil) and the dump's slots that hold them.
-func newHangInFlight(dump *Frame, health diagnose.Health, causes []diagnose.Kind, inFlight []string, t *TaskTrace) *Hang {
 	h := &Hang{Seq: dump.Seq, AtMillis: dump.AtMillis, Health: health, Causes: causes, Dump: dump}
 	// last[w] is 1 + the index of workgroup w's last claimed record.
 	var last []int
@@ -171,10 +146,8 @@ func newHangInFlight(dump *Frame, health diagnose.Health, causes []diagnose.Kind
 		}
 	}
 	if slices.ContainsFunc(causes, aboutInFlight) {
-		if inFlight == nil {
-			inFlight = dumpUserOpcodes(ring, t)
-		}
-		h.InFlight, h.Suspects = inFlight, suspects(ring, inFlight, t)
+		h.InFlight = dumpUserOpcodes(ring, t)
+		h.Suspects = suspects(ring, h.InFlight, t)
 	}
 	return h
 }

@@ -184,15 +184,31 @@ func TestNewHangNamesARunawaysSuspects(t *testing.T) {
 	assert.Empty(t, stalled.SuspectText())
 }
 
-// TestNewHangInFlightNone: a device lost with no user opcode in flight
-// (the host said so) names none, whatever the dump holds.
+// TestNewHangInFlightNone: a device lost whose dump holds no user opcode
+// that could run names none; the opcodes in flight are read from the dump,
+// live as in a replay, so both report the same (the verdict's evidence
+// lists only the first three).
 func TestNewHangInFlightNone(t *testing.T) {
 	f := runawayFrame()
+	binary.LittleEndian.PutUint32(f.Raw.Ring[3*SlotBytes+abi.SlotStatus*abi.WordBytes:], abi.StatusDone)
 	c := diagnose.Cause{Kind: diagnose.DeviceLost}
 	c.Evidence.Add("inFlight", 0)
 	f.Diagnosis.Causes = []diagnose.Cause{c}
 	h := NewHang(f, taskSample())
-	assert.Equal(t, []string{}, h.InFlight)
+	assert.Empty(t, h.InFlight)
 	assert.Empty(t, h.Suspects)
 	assert.Equal(t, "in flight: no user opcode", h.SuspectText())
+
+	// Five user opcodes pending: all five, though evidence names three.
+	f = runawayFrame()
+	tt := taskSample()
+	names := map[uint32]string{0x10: "square", 0x11: "a", 0x12: "b", 0x13: "c", 0x14: "d"}
+	tt.Name = func(op uint32) string { return names[op] }
+	for s, op := range map[int]uint32{1: 0x11, 2: 0x12, 5: 0x13, 7: 0x14} {
+		binary.LittleEndian.PutUint32(f.Raw.Ring[s*SlotBytes+abi.SlotOpcode*abi.WordBytes:], op)
+		binary.LittleEndian.PutUint32(f.Raw.Ring[s*SlotBytes+abi.SlotStatus*abi.WordBytes:], abi.StatusPublished)
+	}
+	h = NewHang(f, tt)
+	assert.Len(t, h.InFlight, 5)
+	assert.Len(t, h.Suspects, 5)
 }

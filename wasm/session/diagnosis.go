@@ -41,7 +41,8 @@ func (g *diagnosis) reset(facts diagnose.Facts, seq uint64) {
 // republished and their opcode.
 func (g *diagnosis) noteRequeue(st *host.RequeueStats) {
 	g.facts.IOWaiting = st.Waiting
-	g.facts.Republished, g.facts.LoopOpcode = st.Yielded+st.Requeued, st.LoopOpcode
+	g.facts.Yielded, g.facts.Requeued = st.Yielded, st.Requeued
+	g.facts.YieldOpcode, g.facts.RequeueOpcode = st.YieldOpcode, st.RequeueOpcode
 }
 
 // observe diagnoses the frame p is assembling; published is the source's
@@ -66,7 +67,8 @@ func (g *diagnosis) observe(p *frame.Parts, published uint64) *diagnose.Diagnosi
 func (s *Session) SetFacts(f diagnose.Facts) {
 	g := &s.diagnosis
 	f.Refused, f.Published, f.IOWaiting = g.facts.Refused, g.facts.Published, g.facts.IOWaiting
-	f.Republished, f.LoopOpcode = g.facts.Republished, g.facts.LoopOpcode
+	f.Yielded, f.Requeued = g.facts.Yielded, g.facts.Requeued
+	f.YieldOpcode, f.RequeueOpcode = g.facts.YieldOpcode, g.facts.RequeueOpcode
 	g.facts = f
 }
 

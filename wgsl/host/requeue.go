@@ -209,11 +209,11 @@ type RequeueStats struct {
 	Waiting  int    // WAIT_IO slots whose IOFunc reported not ready
 	Blocked  int    // slots left in place: the target partition had no room
 	MaxAge   uint32 // largest requeue age among the republished REQUEUE slots
-	// LoopOpcode is the opcode that most of the republished YIELD and
-	// REQUEUE slots hold (a majority vote, so exact when one opcode is
-	// more than half; meaningful when Yielded + Requeued > 0): the work a
-	// yield or requeue loop runs.
-	LoopOpcode uint32
+	// YieldOpcode and RequeueOpcode are the opcodes that most of the
+	// republished YIELD, and REQUEUE, slots hold (majority votes, so exact
+	// when one opcode is more than half; meaningful when Yielded, and
+	// Requeued, are above 0): the work a yield or a requeue loop runs.
+	YieldOpcode, RequeueOpcode uint32
 }
 
 // majority finds the value more than half of a stream holds, if one does
@@ -258,7 +258,7 @@ func (m *majority) add(v uint32) {
 func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 	var st RequeueStats
 	var errs error
-	var loop majority
+	var yields, requeues majority
 	for p := uint32(0); p < abi.PriorityLevels; p++ {
 		c := q.capacity(p)
 		if c == 0 {
@@ -290,7 +290,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 					continue
 				}
 				st.Yielded++
-				loop.add(it.Opcode)
+				yields.add(it.Opcode)
 			case abi.StatusRequeue:
 				it, _, _ := q.Item(slot)
 				it.Priority = p
@@ -314,7 +314,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 					continue
 				}
 				st.Requeued++
-				loop.add(it.Opcode)
+				requeues.add(it.Opcode)
 				if promoted {
 					st.Promoted++
 				}
@@ -348,7 +348,7 @@ func (q *Queue) Requeue(io IOFunc) (RequeueStats, error) {
 		}
 		q.requeueFrom[p] = next
 	}
-	st.LoopOpcode = loop.value
+	st.YieldOpcode, st.RequeueOpcode = yields.value, requeues.value
 	return st, errs
 }
 

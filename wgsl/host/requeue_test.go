@@ -38,7 +38,7 @@ func TestRequeueYield(t *testing.T) {
 
 	st, err := q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Yielded: 1, LoopOpcode: abi.OpYield}, st)
+	assert.Equal(t, host.RequeueStats{Yielded: 1, YieldOpcode: abi.OpYield}, st)
 	// Position 2 maps to slot 4 again: republished in place.
 	assert.Equal(t, uint32(3), w(q.Control(), abi.CtrlTail+2))
 	it, status, err := q.Item(4)
@@ -80,7 +80,7 @@ func TestRequeueParksDeniedTenant(t *testing.T) {
 	require.NoError(t, q.SetTenantMask(1, true))
 	st, err = q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Yielded: 1, LoopOpcode: abi.OpNop}, st)
+	assert.Equal(t, host.RequeueStats{Yielded: 1, YieldOpcode: abi.OpNop}, st)
 	assert.True(t, q.NeedsSubmit())
 }
 
@@ -162,7 +162,7 @@ func TestRequeuePromotionBlockedWhenFull(t *testing.T) {
 	gpuDrain(t, q, byOpcode) // HIGH drains; NORMAL has nothing pending
 	st, err = q.Requeue(nil)
 	require.NoError(t, err)
-	assert.Equal(t, host.RequeueStats{Requeued: 1, Promoted: 1, MaxAge: 32, LoopOpcode: abi.OpRequeue}, st, "retried, and did not age twice")
+	assert.Equal(t, host.RequeueStats{Requeued: 1, Promoted: 1, MaxAge: 32, RequeueOpcode: abi.OpRequeue}, st, "retried, and did not age twice")
 }
 
 func TestRequeueServicesWaitIO(t *testing.T) {
@@ -264,7 +264,7 @@ func TestRequeueDrainsEverything(t *testing.T) {
 	assert.Equal(t, uint32(len(items)), w(q.Control(), abi.CtrlDoneCount))
 }
 
-// LoopOpcode names the opcode most republished slots hold: what a yield
+// RequeueOpcode and YieldOpcode name the opcode most republished slots hold: what a yield
 // or requeue loop runs, for the diagnosis to name.
 func TestRequeueNamesTheLoopingOpcode(t *testing.T) {
 	q := newQueue(t, host.ControlConfig{Slots: 16, Tenants: 1})
@@ -276,5 +276,27 @@ func TestRequeueNamesTheLoopingOpcode(t *testing.T) {
 	st, err := q.Requeue(nil)
 	require.NoError(t, err)
 	assert.Equal(t, 4, st.Requeued)
-	assert.Equal(t, uint32(0x21), st.LoopOpcode)
+	assert.Equal(t, uint32(0x21), st.RequeueOpcode)
+
+	// A yield and a requeue loop are voted apart: six slots of 0x31 that
+	// yield do not make 0x32's two requeues theirs.
+	q = newQueue(t, host.ControlConfig{Slots: 40, Tenants: 1})
+	items = items[:0]
+	for range 6 {
+		items = append(items, host.Item{Opcode: 0x31, Priority: 2})
+	}
+	items = append(items, host.Item{Opcode: 0x32, Priority: 2}, host.Item{Opcode: 0x32, Priority: 2})
+	_, err = q.Publish(items)
+	require.NoError(t, err)
+	q.ClearDirty()
+	gpuDrain(t, q, func(_, op uint32) uint32 {
+		if op == 0x31 {
+			return abi.StatusYield
+		}
+		return abi.StatusRequeue
+	})
+	st, err = q.Requeue(nil)
+	require.NoError(t, err)
+	assert.Equal(t, []int{6, 2}, []int{st.Yielded, st.Requeued})
+	assert.Equal(t, []uint32{0x31, 0x32}, []uint32{st.YieldOpcode, st.RequeueOpcode})
 }

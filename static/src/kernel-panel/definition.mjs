@@ -80,8 +80,9 @@ export function openOptions(d, trace = 0) {
 // when none. The page refuses to start on a trace that is not a whole
 // number, so a page that runs has a good one or none.
 export function pageTrace(loc) {
+  // The page reads it with Go's strconv.Atoi, which takes a sign.
   const v = new URLSearchParams(loc.search).get('trace');
-  return v !== null && /^\d+$/.test(v) ? Number(v) : 0;
+  return v !== null && /^\+?\d+$/.test(v) ? Number(v) : 0;
 }
 
 export function stringify(d) {
