@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"strconv"
@@ -120,7 +121,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// "/sub" names a directory: send the browser to "/sub/" so relative
 		// URLs in its index.html resolve, if there is an index.html.
 		if h.isFile(path.Join(name, "index.html")) {
-			http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+			// Relative ("./": a name with a colon is no scheme), escaped (a
+			// name may hold ?, # or a space), and with the query kept: a
+			// link's parameters are its view.
+			to := "./" + url.PathEscape(path.Base(r.URL.Path)) + "/" + querySuffix(r.URL.RawQuery)
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
 			return
 		}
 		http.NotFound(w, r)
@@ -315,4 +320,12 @@ func acceptsGzip(header string) bool {
 		}
 	}
 	return star
+}
+
+// querySuffix is "?" and the query, or "" for none.
+func querySuffix(q string) string {
+	if q == "" {
+		return ""
+	}
+	return "?" + q
 }

@@ -23,7 +23,7 @@ import (
 //
 // goes to URL/metrics/job/<job>[/instance/<instance>] with the body
 // (Prometheus text, at most maxPushBytes) and the gateway's status comes
-// back. Without the flag the path is a 404, as any other non-file. The
+// back. Without the flag the path is a 404 that names the flag. The
 // target is fixed by whoever starts the server, and label values are
 // checked by pushlabel.Valid, so the relay reaches nothing else. Only the
 // page's own fetches use it: a request must carry X-Ringscope-Push (which
@@ -126,18 +126,21 @@ func (p *pushRelay) servesHost(hostport string) bool {
 
 // withPush serves the relay's path with push, everything else with h.
 func withPush(h http.Handler, push *pushRelay) http.Handler {
-	if push == nil {
-		return h
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, pushPrefix) {
-			for _, kv := range securityHeaders {
-				w.Header().Set(kv[0], kv[1])
-			}
-			push.ServeHTTP(w, r)
+		if !strings.HasPrefix(r.URL.Path, pushPrefix) {
+			h.ServeHTTP(w, r)
 			return
 		}
-		h.ServeHTTP(w, r)
+		for _, kv := range securityHeaders {
+			w.Header().Set(kv[0], kv[1])
+		}
+		if push == nil {
+			// Not the static handler's 405: say what is missing (the
+			// page's ?push names this answer on its console).
+			http.Error(w, "no Pushgateway relay: start the server with -pushgateway http://HOST:9091", http.StatusNotFound)
+			return
+		}
+		push.ServeHTTP(w, r)
 	})
 }
 

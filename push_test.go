@@ -201,3 +201,19 @@ func TestPushRelayHost(t *testing.T) {
 	defer mu.Unlock()
 	assert.Equal(t, 7, reached, "only the served Hosts reached the gateway")
 }
+
+// Without -pushgateway the relay's path is a 404 that names the flag,
+// whatever the method: the static handler's 405 said nothing of it.
+func TestPushWithoutARelayNamesTheFlag(t *testing.T) {
+	h := withPush(newHandler(testTree(t)), nil)
+	for _, m := range []string{http.MethodPut, http.MethodPost, http.MethodGet} {
+		r := httptest.NewRequest(m, "/pushgateway/metrics/job/ci", strings.NewReader("x 1\n"))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		assert.Equal(t, http.StatusNotFound, w.Code, m)
+		assert.Contains(t, w.Body.String(), "-pushgateway", m)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+	assert.Equal(t, http.StatusOK, w.Code, "the rest is served as before")
+}

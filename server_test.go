@@ -392,6 +392,9 @@ func TestRequestBodyRefused(t *testing.T) {
 
 func TestPaths(t *testing.T) {
 	dir := testTree(t)
+	// A directory whose name holds a space and a question mark.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "e f?g"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "e f?g", "index.html"), []byte("odd"), 0o644))
 	ts := httptest.NewServer(newHandler(dir))
 	defer ts.Close()
 	addr := ts.Listener.Addr().String()
@@ -407,6 +410,9 @@ func TestPaths(t *testing.T) {
 		{"subdir index", "/sub/", []int{200}, readFile(t, dir, "sub/index.html"), ""},
 		{"subdir file", "/sub/a.txt", []int{200}, "a", ""},
 		{"subdir without slash redirects", "/sub", []int{301}, "", "/sub/"},
+		{"redirect keeps the query", "/sub?preset=stall&slots=4096", []int{301}, "", "/sub/?preset=stall&slots=4096"},
+		{"redirect escapes the name", "/e%20f%3Fg", []int{301}, "", "/e%20f%3Fg/"},
+		{"escaped name's index", "/e%20f%3Fg/", []int{200}, "odd", ""},
 		{"dir without index", "/empty/", []int{404}, "", ""},
 		{"dir without index or slash", "/empty", []int{404}, "", ""},
 		{"empty dir", "/nothing/", []int{404}, "", ""},

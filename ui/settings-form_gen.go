@@ -79,6 +79,7 @@ func (c *SettingsForm) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.AddAttrInterface("name", f.Name)
 					vgn.AddAttrInterface("type", f.Type)
 					vgn.AddAttrInterface("value", f.Value)
+					vgOn(vgn, "input", func(event vugu.DOMEvent) { c.Set(f.Name, event) })
 					vgOn(vgn, "change", func(event vugu.DOMEvent) { c.Set(f.Name, event) })
 				}
 			}

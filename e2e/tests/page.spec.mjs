@@ -397,6 +397,26 @@ test('the settings form applies a new ring size and refuses an invalid one', asy
   await expect(slotsInput).toHaveValue('1024');
 });
 
+// A person who corrects a refused value and clicks Apply straight away,
+// the field still focused: the form checks as they type, so the stale
+// error is gone and Apply is where it was before the click (a check on
+// change only moved it away under the pointer and lost the click).
+test('a corrected value applies with one click, the field still focused', async ({ page }) => {
+  await gotoReady(page, '?slots=4096');
+  await waitFrames(page, 1);
+  const slotsInput = page.getByTestId('setting-ringslots');
+  await slotsInput.click();
+  await slotsInput.press('ControlOrMeta+a');
+  await page.keyboard.type('0');
+  await expect(page.getByTestId('settings-errors')).toBeVisible();
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('8192');
+  await expect(page.getByTestId('settings-errors')).toHaveCount(0);
+  await expect(page.getByTestId('apply-settings')).toBeEnabled();
+  await page.getByTestId('apply-settings').click();
+  await expect(page.getByTestId('occupancy-total')).toHaveText('8,192');
+});
+
 // Revert and a preset put the draft's values in the inputs, also in those
 // a person typed in: their value attribute alone no longer shows there.
 test('revert and a preset show their values in inputs the person edited', async ({ page }) => {

@@ -1,12 +1,14 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/ringscope/ringscope/decode"
+	"github.com/ringscope/ringscope/internal/pushlabel"
 	"github.com/ringscope/ringscope/settings"
 	"github.com/ringscope/ringscope/webgpu"
 )
@@ -28,6 +30,8 @@ const (
 	ParamReadback  = "readback"  // auto, summary or full (decode.PageReadbacks)
 	ParamLog       = "log"       // log capacity, records per submission
 	ParamTrace     = "trace"     // trace capacity, records per submission, 0: off
+	ParamJob       = "job"       // ?push's Pushgateway job label
+	ParamInstance  = "instance"  // ?push's Pushgateway instance label
 )
 
 // PageConfig is what the URL asks of the page.
@@ -57,6 +61,9 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	for _, p := range ints {
 		if v := first(q, p.name); v != "" {
 			n, err := strconv.Atoi(v)
+			if errors.Is(err, strconv.ErrRange) {
+				return cfg, fmt.Errorf("URL parameter %s=%q: out of range", p.name, v)
+			}
 			if err != nil {
 				return cfg, fmt.Errorf("URL parameter %s=%q: not an integer", p.name, v)
 			}
@@ -87,10 +94,20 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	}
 	if v := first(q, ParamSeed); v != "" {
 		n, err := strconv.ParseUint(v, 0, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return cfg, fmt.Errorf("URL parameter %s=%q: out of range (at most 18446744073709551615)", ParamSeed, v)
+		}
 		if err != nil {
 			return cfg, fmt.Errorf("URL parameter %s=%q: not an unsigned integer", ParamSeed, v)
 		}
 		cfg.Seed = n
+	}
+	// ?push's labels: refused here, as every bad parameter, rather than
+	// only on the console once the page pushes.
+	for _, name := range []string{ParamJob, ParamInstance} {
+		if v := first(q, name); v != "" && !pushlabel.Valid(v) { // "": the default
+			return cfg, fmt.Errorf("URL parameter %s=%q: want 1…128 of A-Z a-z 0-9 _ . : -, not . or ..", name, v)
+		}
 	}
 	switch first(q, ParamAutostart) {
 	case "", "1", "true":

@@ -78,6 +78,11 @@ func TestParseQueryErrors(t *testing.T) {
 		"autostart=2":  "want 0 or 1",
 		"windows=0xZZ": `URL parameter windows="0xZZ": window opcode`,
 		"seed=-1":      "not an unsigned integer",
+		// An integer too large is out of range, not "not an integer".
+		"slots=99999999999999999999":     `slots="99999999999999999999": out of range`,
+		"seed=18446744073709551616":      `seed="18446744073709551616": out of range`,
+		"push=/pushgateway&job=..":       `URL parameter job="..": want 1…128 of`,
+		"push=/pushgateway&instance=a/b": `URL parameter instance="a/b": want 1…128 of`,
 	} {
 		v, _ := url.ParseQuery(q)
 		_, err := api.ParseQuery(v)

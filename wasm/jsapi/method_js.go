@@ -57,7 +57,7 @@ func Promise(name string, args []js.Value, work func() (any, error)) js.Value {
 			case js.Value:
 				resolve.Invoke(v)
 			default:
-				resolve.Invoke(js.ValueOf(api.Plain(v)))
+				resolve.Invoke(ToJS(api.Plain(v)))
 			}
 		}()
 		return nil
@@ -102,7 +102,7 @@ func ErrorValue(err error) js.Value {
 	}
 	var ce *megakernel.CompileError
 	if errors.As(err, &ce) {
-		e.Set("diagnostics", js.ValueOf(api.Plain(ce.Diagnostics)))
+		e.Set("diagnostics", ToJS(api.Plain(ce.Diagnostics)))
 	}
 	return e
 }

@@ -55,7 +55,7 @@ func (s *subscribers) say(f *frame.Frame, again bool) {
 		return
 	}
 	s.told = sum
-	obj := js.ValueOf(api.Plain(sum))
+	obj := ToJS(api.Plain(sum))
 	for _, cb := range s.calling {
 		func() {
 			defer func() {

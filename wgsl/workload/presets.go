@@ -32,7 +32,7 @@ var Catalogue = []Preset{
 	{Name: NOPFlood, Title: "Uniform NOP flood", Description: "half the ring published as NOPs each frame: raw claim throughput. " +
 		"Expected: progressing, no cause",
 		Slots: 65536, Tenants: 1, Budget: 64},
-	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps an eighth of the ring queued at HIGH (8,192 items), more than a frame claims " +
+	{Name: SkewedTenants, Title: "Skewed tenants", Description: "tenant 0 keeps an eighth of the ring queued at HIGH (8,192 items on the default 65,536 slots), more than a frame claims " +
 		"(lane budget 16 on one workgroup; a smaller ring gets a smaller lane budget), so tenants 1-15, queued at NORMAL to IDLE, never run: their oldest items age without bound " +
 		"and their claims stay flat while tenant 0 completes everything. Expected: starvation of tenants 1-15, tenant 0 named hot",
 		Slots: 65536, Tenants: 16, Budget: 16, Workers: 1, WindowOpcodes: []uint32{abi.OpHash}, FrameClaims: 1},
