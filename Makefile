@@ -39,9 +39,11 @@ package: static/main.wasm static/wasm_exec.js
 # live loop, the WebGPU binding and the runner (a frame is a few dozen JS
 # calls), the WGSL assembler and examples, the diagnosis, number formatting
 # (numfmt, strconv: tens of numbers a frame), sync, and the Go runtime
-# (frame rate side by side: bench/results-size.md). strings, syscall/js,
-# decode, wgsl/host and wasm/render keep inlining: their loops are
-# per-frame Go work. encoding/binary gives its inline bodies to no one:
+# (frame rate side by side: bench/results-size.md), and strings (its
+# inline bodies' tables cost 5 KB of the page; the frame rate side by side
+# was the same, bench/results-size.md). syscall/js, decode, wgsl/host and
+# wasm/render keep inlining: their loops are per-frame Go work (wgsl/host
+# without it doubled FrameWaits). encoding/binary gives its inline bodies to no one:
 # the decoders read words through wgsl/abi's Word, which inlines either
 # way, and the other callers append or read a few words a frame. Sizes and
 # the frame rates measured side by side: bench/results-size.md and
@@ -51,7 +53,8 @@ NOINLINE := ui wasm wasm/api wasm/browser wasm/capture wasm/controller wasm/devl
 	wasm/jsapi wasm/pace wasm/session wasm/testhooks internal/jsontext settings webgpu \
 	webgpu/megakernel wgsl wgsl/kerneldef wgsl/workload wgsl/examples decode/diagnose internal/numfmt
 WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(RS)/$(p)=-l) -gcflags=reflect=-l -gcflags=fmt=-l -gcflags=time=-l \
-	-gcflags=runtime=-l -gcflags=strconv=-l -gcflags=sync=-l -gcflags=encoding/binary=-l
+	-gcflags=runtime=-l -gcflags=strconv=-l -gcflags=sync=-l -gcflags=encoding/binary=-l \
+	-gcflags=strings=-l
 
 # The version captures record (wasm/capture_js.go).
 VERSION := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)

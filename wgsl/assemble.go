@@ -243,29 +243,12 @@ var kernelNames = sync.OnceValue(func() []string {
 
 // callScopeNames are the names execute() declares before the user
 // opcodes' cases, where each case calls its opcode's function by name: its
-// parameters and the vars and lets of its body above the cases. An opcode named like
-// one of them would have its call resolve to that name, not its function.
-var callScopeNames = sync.OnceValue(func() []string {
-	body := megakernel[strings.Index(megakernel, "\nfn execute("):strings.Index(megakernel, casesMarker)]
-	var names []string
-	sig, _, _ := strings.Cut(body, "{")
-	for _, p := range strings.Split(sig[strings.Index(sig, "(")+1:], ",") {
-		if name, _, ok := strings.Cut(strings.TrimSpace(p), ":"); ok {
-			names = append(names, strings.TrimSpace(name))
-		}
-	}
-	for line := range strings.Lines(body) {
-		// The body's own declarations, four spaces in: a case's lets
-		// are in their own block.
-		for _, kw := range []string{"    var ", "    let "} {
-			if rest, ok := strings.CutPrefix(line, kw); ok {
-				names = append(names, strings.TrimSpace(strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ':' || r == '=' })[0]))
-			}
-		}
-	}
-	heapsort.Ordered(names)
-	return slices.Compact(names)
-})
+// parameters and the vars and lets of its body above the cases. An opcode
+// named like one of them would have its call resolve to that name, not its
+// function. A constant, not parsed from megakernel.wgsl at run time (the
+// parser cost the page 3 KB): TestCallScopeNamesAreExecutes derives it
+// from the source.
+func callScopeNames() []string { return []string{"op", "pre", "slot"} }
 
 // declName reports the name a module-scope declaration line declares:
 // fn, const, override, struct, alias, or a var (with its attributes).

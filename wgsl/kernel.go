@@ -163,8 +163,8 @@ func (k *Kernel) Validate() error {
 			return err
 		}
 		if slices.Contains(callScopeNames(), op.Name) {
-			return declErr(field+".name", "%q is declared by the kernel where it calls the opcode (execute's %s): "+
-				"the call would name that, not your function; pick another name", op.Name, strings.Join(callScopeNames(), ", "))
+			return declErr(field+".name", "%q is declared by the kernel where it calls the opcode (execute's op, pre and slot): "+
+				"the call would name that, not your function; pick another name", op.Name)
 		}
 		switch {
 		case strings.TrimSpace(op.WGSL) == "":

@@ -3,6 +3,7 @@ package wgsl
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,4 +178,27 @@ func TestOpcodeNamesExecuteDeclaresAreRefused(t *testing.T) {
 		WGSL: "fn touch(s: u32, args: Args) -> Outcome { pre[0] = 1u; return done(); }"}},
 		Buffers: []Buffer{{Name: "pre", Size: 4, Access: ReadWrite}}}
 	assert.NoError(t, k.Validate())
+}
+
+// callScopeNames is what execute() in megakernel.wgsl declares before the
+// user opcodes' cases: its parameters and its body's own vars and lets
+// (four spaces in; a case's lets are in their own block).
+func TestCallScopeNamesAreExecutes(t *testing.T) {
+	body := megakernel[strings.Index(megakernel, "\nfn execute("):strings.Index(megakernel, casesMarker)]
+	var names []string
+	sig, _, _ := strings.Cut(body, "{")
+	for _, p := range strings.Split(sig[strings.Index(sig, "(")+1:], ",") {
+		if name, _, ok := strings.Cut(strings.TrimSpace(p), ":"); ok {
+			names = append(names, strings.TrimSpace(name))
+		}
+	}
+	for line := range strings.Lines(body) {
+		for _, kw := range []string{"    var ", "    let "} {
+			if rest, ok := strings.CutPrefix(line, kw); ok {
+				names = append(names, strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ':' || r == '=' })[0])
+			}
+		}
+	}
+	slices.Sort(names)
+	assert.Equal(t, slices.Compact(names), callScopeNames())
 }

@@ -61,11 +61,8 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	for _, p := range ints {
 		if v := first(q, p.name); v != "" {
 			n, err := strconv.Atoi(v)
-			if errors.Is(err, strconv.ErrRange) {
-				return cfg, fmt.Errorf("URL parameter %s=%q: out of range", p.name, v)
-			}
 			if err != nil {
-				return cfg, fmt.Errorf("URL parameter %s=%q: not an integer", p.name, v)
+				return cfg, numberError(p.name, v, err, "not an integer")
 			}
 			*p.dst = n
 		}
@@ -94,11 +91,8 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 	}
 	if v := first(q, ParamSeed); v != "" {
 		n, err := strconv.ParseUint(v, 0, 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return cfg, fmt.Errorf("URL parameter %s=%q: out of range (at most 18446744073709551615)", ParamSeed, v)
-		}
 		if err != nil {
-			return cfg, fmt.Errorf("URL parameter %s=%q: not an unsigned integer", ParamSeed, v)
+			return cfg, numberError(ParamSeed, v, err, "not an unsigned integer")
 		}
 		cfg.Seed = n
 	}
@@ -120,6 +114,15 @@ func ParseQuery(q map[string][]string) (PageConfig, error) {
 		return cfg, paramError(q, settingParams[errs[0].Field], errs[0].Message)
 	}
 	return cfg, nil
+}
+
+// numberError says why parameter name=v did not parse: out of range (an
+// integer too large), else what (not an integer).
+func numberError(name, v string, err error, what string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		what = "out of range"
+	}
+	return fmt.Errorf("URL parameter %s=%q: %s", name, v, what)
 }
 
 // settingParams maps a settings.Settings field to its URL parameter.

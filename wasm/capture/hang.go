@@ -2,9 +2,9 @@ package capture
 
 import (
 	"errors"
-	"fmt"
 	"github.com/ringscope/ringscope/internal/nocompare"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,10 +103,16 @@ func NewHang(f *frame.Frame, t *TaskTrace) *Hang {
 	return newHang(dump, health, causes, t)
 }
 
-// aboutInFlight reports whether a cause of kind k names the user opcodes
-// of a submission in flight.
-func aboutInFlight(k diagnose.Kind) bool {
-	return k == diagnose.DeviceLost || k == diagnose.SubmissionStuck
+// inFlightHang reports whether a hang's causes are about a submission in
+// flight (a device lost or a submission stuck), whose user opcodes it
+// names.
+func inFlightHang(causes []diagnose.Kind) bool {
+	for _, k := range causes {
+		if k == diagnose.DeviceLost || k == diagnose.SubmissionStuck {
+			return true
+		}
+	}
+	return false
 }
 
 // newHang reports on the window t and the state dump: each workgroup's
@@ -145,7 +151,7 @@ func newHang(dump *Frame, health diagnose.Health, causes []diagnose.Kind, t *Tas
 				Status: decode.StatusClaimed})
 		}
 	}
-	if slices.ContainsFunc(causes, aboutInFlight) {
+	if inFlightHang(causes) {
 		h.InFlight = dumpUserOpcodes(ring, t)
 		h.Suspects = suspects(ring, h.InFlight, t)
 	}
@@ -200,7 +206,7 @@ const hangListed = 8
 // in flight and the dump's slots that hold them; "" when the hang is not
 // about a submission in flight.
 func (h *Hang) SuspectText() string {
-	if !slices.ContainsFunc(h.Causes, aboutInFlight) {
+	if !inFlightHang(h.Causes) {
 		return ""
 	}
 	if len(h.InFlight) == 0 {
@@ -210,13 +216,15 @@ func (h *Hang) SuspectText() string {
 	if len(h.Suspects) == 0 {
 		return s + "; no slot of the dump holds them runnable"
 	}
-	parts := make([]string, 0, min(len(h.Suspects), hangListed))
-	for _, k := range h.Suspects[:min(len(h.Suspects), hangListed)] {
-		parts = append(parts, fmt.Sprintf("slot %d %s %s", k.Slot, k.Name, k.Status))
+	s += "; suspects, the dump's slots that hold them (" + strconv.Itoa(len(h.Suspects)) + "): "
+	for i, k := range h.Suspects[:min(len(h.Suspects), hangListed)] {
+		if i > 0 {
+			s += ", "
+		}
+		s += "slot " + strconv.FormatUint(uint64(k.Slot), 10) + " " + k.Name + " " + k.Status.String()
 	}
-	s += fmt.Sprintf("; suspects, the dump's slots that hold them (%d): %s", len(h.Suspects), strings.Join(parts, ", "))
 	if n := len(h.Suspects) - hangListed; n > 0 {
-		s += fmt.Sprintf(", … %d more", n)
+		s += ", … " + strconv.Itoa(n) + " more"
 	}
 	return s
 }
