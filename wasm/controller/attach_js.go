@@ -18,7 +18,7 @@ import (
 
 // Attach: the live telemetry of a ring the host page's own kernel drives
 // (ringscope.attach, detach, attachInfo; docs/EMBEDDING.md). While
-// attached, the runner's methods reject (errAttached): detach first. An
+// attached, the runner's methods reject (api.ErrAttached): detach first. An
 // attachment the host ends (a destroyed buffer, a lost device) stops the
 // live loop, keeps its last good frame on screen marked stale, and shows
 // the reason; attachInfo says it, and detach clears it.
@@ -37,8 +37,6 @@ type attachState struct {
 	shownAt time.Time
 }
 
-// errAttached is the rejection of the runner's methods while attached.
-var errAttached = api.ErrAttached
 
 // AttachInfo is what attach, detach and attachInfo resolve to.
 type AttachInfo struct {

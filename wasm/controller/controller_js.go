@@ -242,7 +242,7 @@ func (c *Controller) urlOptionError(err error) error {
 // Called with mu held.
 func (c *Controller) openWorkload(s settings.Settings, seed uint64) error {
 	if c.attached != nil {
-		return errAttached // the settings form and Reset act on the runner (attach_js.go)
+		return api.ErrAttached // the settings form and Reset act on the runner (attach_js.go)
 	}
 	gen, err := workload.New(workload.Spec{Preset: s.Preset, Slots: uint32(s.RingSlots), Tenants: uint32(s.Tenants),
 		WindowOpcodes: s.WindowOpcodeList(), Seed: seed})

@@ -53,7 +53,7 @@ func (c *Controller) do(pause func() bool, f func(ctx context.Context, r *megake
 			return api.ErrNotReady
 		}
 		if c.attached != nil {
-			return errAttached // attach_js.go
+			return api.ErrAttached // attach_js.go
 		}
 		if pause() {
 			wasRunning = wasRunning || c.running

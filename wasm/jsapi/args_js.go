@@ -170,6 +170,22 @@ func Get(v js.Value, what string, key any) (js.Value, error) {
 	return out, nil
 }
 
+var jsHasOwn = jsObject.Get("hasOwn")
+
+// OwnGet is Get of an own property of v: undefined where v has no such
+// own property (an inherited one is not the caller's option). Both steps
+// may run a Proxy's traps, whose throw is returned, named.
+func OwnGet(v js.Value, what, key string) (js.Value, error) {
+	var own bool
+	if err := Catch(func() { own = jsHasOwn.Invoke(v, key).Bool() }); err != nil {
+		return js.Undefined(), readError(what, err)
+	}
+	if !own {
+		return js.Undefined(), nil
+	}
+	return Get(v, what, key)
+}
+
 // RawGet is Get for hot loops, which name the property only when the
 // read fails (readError): a key given as a js.Value (keyOpcode …) is not
 // converted again on every call.

@@ -222,19 +222,3 @@ func importDump(o js.Value, name *importName) (*capture.Capture, error) {
 	}
 	return capture.FromDump(cb, rb, nil)
 }
-
-var jsHasOwn = jsObject.Get("hasOwn")
-
-// OwnGet is Get of an own property of v: undefined where v has no such
-// own property (an inherited one is not the caller's option). Both steps
-// may run a Proxy's traps, whose throw is returned, named.
-func OwnGet(v js.Value, what, key string) (js.Value, error) {
-	var own bool
-	if err := Catch(func() { own = jsHasOwn.Invoke(v, key).Bool() }); err != nil {
-		return js.Undefined(), readError(what, err)
-	}
-	if !own {
-		return js.Undefined(), nil
-	}
-	return Get(v, what, key)
-}

@@ -123,6 +123,7 @@ func Open(ctx context.Context, dev *webgpu.Device, opts Options) (*Runner, error
 	r := &Runner{dev: dev, opts: opts, lay: lay, q: q}
 	r.sp.set(&r.opts)
 	r.tr.dev, r.tr.opts = dev, &r.opts
+	r.tr.restart()
 	if err := r.prog.compile(ctx, r.dev, &r.opts.Kernel); err != nil {
 		return nil, err
 	}
@@ -276,8 +277,7 @@ func (r *Runner) Reset(opts Options) error {
 	r.sum.fresh = true // the summary params may have changed
 	r.current = [3]bool{}
 	r.pub.items, r.pub.time, r.acct = 0, 0, decode.PriorityRequeueAccounting{}
-	r.tr.win.Clear()
-	r.tr.clear = true // a new generation's slots have no parents yet
+	r.tr.restart()
 	r.decodeHostCopy()
 	return nil
 }

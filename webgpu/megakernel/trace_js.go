@@ -48,7 +48,6 @@ func traceLayoutEntries(traced bool) []webgpu.BindGroupLayoutEntry {
 // error scopes), and returns the bind group entry of the buffer.
 func (t *tracer) ensure() ([]webgpu.BindGroupEntry, error) {
 	capacity := t.opts.TraceCapacity
-	t.win.Capacity = capacity
 	if capacity == 0 {
 		t.release()
 		return nil, nil
@@ -162,12 +161,19 @@ func (t *tracer) after(ctx context.Context, ts []uint64, control []byte) error {
 
 // Trace is the runner's trace window (docs/TRACE.md), nil when it does not
 // trace. It aliases the runner's storage: the next Step appends to it.
-// Its Capacity is the open ring's from Open and Reset on, not only once a
-// submission made the buffer: the options say it before any buffer exists.
 func (t *traced) Trace() *TraceWindow {
 	if t.tr.opts == nil || t.tr.opts.TraceCapacity == 0 {
 		return nil
 	}
-	t.tr.win.Capacity = t.tr.opts.TraceCapacity
 	return &t.tr.win
+}
+
+// restart starts the window of a ring opened or reset on t.opts: empty,
+// with the options' capacity from then on (not only once a submission
+// made the buffer), and the parent table to clear (a new generation's
+// slots have no parents yet).
+func (t *tracer) restart() {
+	t.win.Clear()
+	t.win.Capacity = t.opts.TraceCapacity
+	t.clear = true
 }
