@@ -37,7 +37,6 @@ type attachState struct {
 	shownAt time.Time
 }
 
-
 // AttachInfo is what attach, detach and attachInfo resolve to.
 type AttachInfo struct {
 	_ nocompare.T
