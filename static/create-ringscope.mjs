@@ -96,8 +96,34 @@ function checkOptions(options) {
   if (o.global != null && typeof o.global !== 'boolean' && typeof o.global !== 'string') {
     throw fail('global must be a boolean or a name');
   }
+  const name = globalName(o);
+  if (name !== null) checkGlobal(name);
   return o;
 }
+
+// The globals the loader itself needs (wasm_exec.js, guard.js, render.js):
+// an instance that took one would break every later createRingscope.
+const loaderGlobals = ['Go', 'ringscopeGuard', 'ringscopeRender'];
+
+// globalName is the global options.global asks for, or null.
+function globalName(o) {
+  if (o.global === true) return 'ringscope';
+  return typeof o.global === 'string' ? o.global : null;
+}
+
+// checkGlobal refuses a global name that the instance could not set, or
+// could not give back on dispose: the loader's own, and a property of the
+// page that is not a plain writable one (location, window, document …).
+function checkGlobal(name) {
+  if (name === '') throw fail('global must be a non-empty name');
+  if (loaderGlobals.includes(name)) throw fail(`global "${name}" is the loader's own (${loaderGlobals.join(', ')} are taken)`);
+  const d = Object.getOwnPropertyDescriptor(globalThis, name);
+  if (d && !(d.configurable && d.writable)) throw fail(`global "${name}" is a property of the page that cannot be replaced`);
+}
+
+// The instances' APIs that dispose() ended: a global that held one is not
+// given back to it.
+const disposedAPIs = new WeakSet();
 
 function queryOf(o) {
   if (o.query === true) return location.search.replace(/^\?/, '');
@@ -238,7 +264,12 @@ export async function createRingscope(options) {
   let host = null;
   const goMount = api.mount;
   api.mount = async function (el, ...rest) {
-    const before = host?.el === el ? host.before : markOf(el);
+    let before = null;
+    try {
+      before = host?.el === el ? host.before : markOf(el);
+    } catch {
+      // el's classList or attributes threw: mount refuses it by name, below.
+    }
     const out = await goMount.call(this, el, ...rest); // a refusal changes nothing
     if (host && host.el !== el) unmark(host);
     host = before && { el, before };
@@ -246,12 +277,25 @@ export async function createRingscope(options) {
     return out;
   };
 
+  let global = null; // {name, had, before}: what dispose gives back
+  const name = globalName(o);
+  if (name !== null) {
+    global = { name, had: Object.hasOwn(globalThis, name), before: globalThis[name] };
+    globalThis[name] = api;
+  }
+
   const endProgram = api.dispose;
   Object.defineProperty(api, 'dispose', {
     value: async () => {
       if (disposed) return;
       disposed = true;
-      if (o.global) delete globalThis[o.global === true ? 'ringscope' : o.global];
+      disposedAPIs.add(api);
+      // The global goes back to what it held before, unless something
+      // else (a later instance) has taken it since.
+      if (global !== null && globalThis[global.name] === api) {
+        if (global.had && !disposedAPIs.has(global.before)) globalThis[global.name] = global.before;
+        else delete globalThis[global.name];
+      }
       await endProgram.call(api).catch(() => {}); // fails only when the program is already dead
       await run.catch(() => {}); // guard.js quiets what the program left
       // mount() moved the dashboard (the renderer's root) out of the
@@ -262,7 +306,6 @@ export async function createRingscope(options) {
       holder.remove();
     },
   });
-  if (o.global) globalThis[o.global === true ? 'ringscope' : o.global] = api;
 
   if (o.open != null || o.attach != null || o.autostart) {
     try {

@@ -142,8 +142,12 @@
         if (typeof f !== 'function') continue;
         const name = prefix + key;
         const sync = SYNC_METHODS.has(name);
+        // Once an instance's dispose has begun, its calls are refused as
+        // disposed (its program is ending; Go would answer "not ready");
+        // dispose itself goes through, to end the program.
+        const refused = () => dead || (key !== 'dispose' && options.disposed?.());
         obj[key] = function (...args) {
-          if (dead) {
+          if (refused()) {
             if (sync) throw deadError(name);
             return Promise.reject(deadError(name));
           }
@@ -157,6 +161,11 @@
           }
           if (go.exited) exited();
           if (sync && r instanceof Error) throw r;
+          // A call that dispose overtook (from an option's getter, or
+          // in flight) rejects as disposed, not with what Go said.
+          if (!sync && r instanceof Promise && options.disposed && key !== 'dispose') {
+            return r.catch((err) => { throw options.disposed() ? deadError(name) : err; });
+          }
           return r;
         };
       }

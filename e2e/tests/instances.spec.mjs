@@ -238,3 +238,68 @@ test('without WebGPU an instance still decodes; its GPU calls reject saying why'
   expect(res.start).toBe(`start: ringscope is not ready: ${why}`);
   expect(res.decode).toBe(2);
 });
+
+// options.global: dispose gives the global back to what it held, unless a
+// later instance took it; the loader's own globals and the page's fixed
+// properties are refused, since taking them broke every later create.
+test('global: dispose gives the name back; the loader\'s globals are refused', async ({ page }) => {
+  await blankPage(page);
+  const res = await page.evaluate(async () => {
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const refusal = (o) => createRingscope(o).then((i) => i.dispose().then(() => 'resolved'), (e) => e.message);
+    window.rsHost = 'the page\'s own';
+    const a = await createRingscope({ global: 'rsHost' });
+    const whileA = window.rsHost === a;
+    await a.dispose();
+    const afterA = window.rsHost;
+    // Two instances on one name: disposing the first leaves the second's.
+    const b = await createRingscope({ global: 'rsX' });
+    const c = await createRingscope({ global: 'rsX' });
+    await b.dispose();
+    const afterB = window.rsX === c;
+    await c.dispose();
+    const afterC = 'rsX' in window;
+    return {
+      whileA, afterA, afterB, afterC,
+      go: await refusal({ global: 'Go' }),
+      location: await refusal({ global: 'location' }),
+      empty: await refusal({ global: '' }),
+      loaderWorks: await refusal({}),
+    };
+  });
+  expect(res).toEqual({
+    whileA: true,
+    afterA: 'the page\'s own',
+    afterB: true,
+    afterC: false,
+    go: 'createRingscope: global "Go" is the loader\'s own (Go, ringscopeGuard, ringscopeRender are taken)',
+    location: 'createRingscope: global "location" is a property of the page that cannot be replaced',
+    empty: 'createRingscope: global must be a non-empty name',
+    loaderWorks: 'resolved',
+  });
+});
+
+// Calls made once dispose() has begun say the instance was disposed (they
+// read "not ready … no WebGPU"), and a mount whose element's classList
+// throws is refused by mount, named.
+test('calls during dispose say disposed; a throwing classList is refused by mount', async ({ page }) => {
+  await blankPage(page);
+  const res = await page.evaluate(async () => {
+    const { createRingscope } = await import('/create-ringscope.mjs');
+    const msg = (p) => p.then(() => 'resolved', (e) => e.message);
+    const i = await createRingscope({});
+    const el = document.body.appendChild(document.createElement('div'));
+    Object.defineProperty(el, 'classList', { get() { throw new Error('boom'); } });
+    const mount = await msg(i.mount(el));
+    const ending = i.dispose();
+    const during = await msg(i.snapshot());
+    await ending;
+    const j = await createRingscope({});
+    const overtaken = await msg(j.open({ get slots() { j.dispose(); return 64; } }));
+    await j.dispose();
+    return { mount, during, overtaken };
+  });
+  expect(res.mount).toMatch(/^mount: element\.classList: reading it threw: Error: boom/);
+  expect(res.during).toBe('snapshot: this ringscope instance was disposed');
+  expect(res.overtaken).toBe('open: this ringscope instance was disposed');
+});
