@@ -124,9 +124,16 @@ func (d *Diagnoser) record(in *Input, f *Facts) *sample {
 	if in.Spawn != nil {
 		s.spawned, s.spawnFull, s.spawnBad = in.Spawn.Spawned, in.Spawn.RefusedFull, in.Spawn.RefusedBad
 	}
-	if in.Log != nil {
-		s.logCursor = in.Log.Cursor
-		s.tallyFaults(in.Log)
+	if l := in.Log; l != nil {
+		s.logCursor = l.Cursor
+		// Only the records new since the frame before: the log is the
+		// generation's, so once it is full its records are the first
+		// faults, and counting them every frame named those for ever.
+		from := 0
+		if !first && l.Cursor >= prev.logCursor {
+			from = int(min(prev.logCursor, uint32(len(l.Records))))
+		}
+		s.tallyFaults(l.Records[from:])
 	}
 	a := &in.Ring.Active
 	for t := range abi.TenantSlots {
@@ -172,12 +179,14 @@ func (d *Diagnoser) track(at float64) {
 			i = len(d.tracked) - 1
 		}
 		t := &d.tracked[i]
-		fix, name, since := t.cause.Fix, t.cause.Subject.Name, t.cause.SinceMillis
+		fix, name, since, op := t.cause.Fix, t.cause.Subject.Name, t.cause.SinceMillis, t.cause.Subject.Opcode
 		t.cause = c
 		if c.Fix == "" {
 			t.cause.Fix = fix
 		}
-		if c.Subject.Name == "" {
+		// A name is its opcode's: a ring-wide cause whose subject moved
+		// to another opcode, or to none, does not keep it.
+		if c.Subject.Name == "" && c.Subject.Opcode == op {
 			t.cause.Subject.Name = name
 		}
 		t.seen, t.missed = t.seen+1, 0
@@ -241,11 +250,11 @@ func (k Kind) certain() bool {
 	return k == DeviceLost || k == SubmissionStuck || k == ForeignControl
 }
 
-// tallyFaults counts this frame's fault records by code and opcode. A
+// tallyFaults counts this frame's new fault records by code and opcode. A
 // refused spawn's record is not a slot's fault (the spawner went on):
 // spawn-refused counts those.
-func (s *sample) tallyFaults(l *decode.Log) {
-	for _, r := range l.Records {
+func (s *sample) tallyFaults(records []decode.LogRecord) {
+	for _, r := range records {
 		code := r.FaultCode()
 		if code == 0 || code.SpawnRefusal() {
 			continue

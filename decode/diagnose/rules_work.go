@@ -76,7 +76,13 @@ func (r *rules) faultStorm(dst []Cause) []Cause {
 			c.Subject.Name = r.f.opName(op)
 			c.Fix += ", most often from " + c.Subject.Name
 		}
-		c.Fix += ": read the log panel's fault records and fix what publishes them."
+		if logged == 0 && r.in.Log != nil && r.in.Log.Dropped > 0 {
+			// A full log keeps the generation's first records and drops
+			// the rest: these faults left none to name.
+			c.Fix += ": the log is full, so these faults left no record to name their code; open the ring again (or raise its log capacity) to see them."
+		} else {
+			c.Fix += ": read the log panel's fault records and fix what publishes them."
+		}
 	}
 	return append(dst, c)
 }

@@ -341,3 +341,59 @@ func TestAStuckSubmissionOnAForeignBufferIsStalled(t *testing.T) {
 	assert.Equal(t, Stalled, got.Health)
 	assert.Equal(t, []string{"submission-stuck", "foreign-control"}, kinds(got))
 }
+
+// The log is the generation's: once full it keeps its first records. A
+// storm is named by the records new since the frame before, so a later
+// storm of another code is named for what it is, and one that left no
+// record names none, where the first faults were named for ever.
+func TestFaultStormFollowsNewRecordsNotAFullLog(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	add := func(n int, code, op uint32) {
+		for range n {
+			if r.log.Cursor < r.log.Capacity {
+				r.log.Records = append(r.log.Records, decode.LogRecord{Format: abi.LogFaultTag | code, A: op})
+			}
+			r.log.Cursor++
+		}
+		r.log.Dropped = r.log.Cursor - min(r.log.Cursor, r.log.Capacity)
+	}
+	var got *Diagnosis
+	for range 2 { // 60 PROTECTED faults from STORE_U32: logged
+		r.complete(0, 2, 100, 30)
+		add(30, abi.FaultProtected, abi.OpStoreU32)
+		got = r.step(d, 100)
+	}
+	require.True(t, got.Has(FaultStorm))
+	top, _ := got.First().Evidence.lookup("topFault")
+	assert.Equal(t, "PROTECTED", top.Text)
+
+	for range windowFrames + 2 { // then USER_FAULT(3) from 0x12: the log fills after 4
+		r.complete(0, 2, 100, 40)
+		add(40, abi.FaultUserFirst+3, 0x12)
+		got = r.step(d, 100)
+	}
+	c := got.First()
+	require.NotNil(t, c)
+	require.Equal(t, FaultStorm, c.Kind)
+	_, logged := c.Evidence.lookup("topFault")
+	assert.False(t, logged, "no record of the window's faults: no code named")
+	assert.Equal(t, NoSubject, c.Subject)
+	assert.Contains(t, c.Fix, "the log is full, so these faults left no record")
+
+	// A log with room: the new code is named, not the first one.
+	d, r = New(), newRing(4096, 1)
+	r.log.Capacity = 1 << 16
+	for range 2 {
+		r.complete(0, 2, 100, 30)
+		add(30, abi.FaultProtected, abi.OpStoreU32)
+		r.step(d, 100)
+	}
+	for range windowFrames {
+		r.complete(0, 2, 100, 40)
+		add(40, abi.FaultUserFirst+3, 0x12)
+		got = r.step(d, 100)
+	}
+	top, _ = got.First().Evidence.lookup("topFault")
+	assert.Equal(t, "USER_FAULT(3)", top.Text)
+	assert.Equal(t, int64(0x12), got.First().Subject.Opcode)
+}

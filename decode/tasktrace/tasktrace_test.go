@@ -338,3 +338,22 @@ func TestAppendBufferDecodesBack(t *testing.T) {
 	assert.EqualValues(t, 16, got.Clock)
 	assert.Zero(t, got.Overflow)
 }
+
+// BenchmarkDecodeInto decodes a full trace of 65,536 records (the page
+// does this for every traced submission): bench/results-size.md weighs
+// the package's inlining against the page's size with it.
+func BenchmarkDecodeInto(b *testing.B) {
+	const n = 1 << 16
+	recs := make([][abi.TraceRecordWords]uint32, n)
+	for i := range recs {
+		recs[i] = rec(uint32(i), abi.OpSpin, uint32(i%29), uint32(i/64), uint32(i%64), uint32(2*i), uint32(2*i+1), abi.StatusDone, 0, abi.TraceNoParent)
+	}
+	buf := buffer(n, n, 2*n, recs...)
+	var dst Buffer
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		if err := DecodeInto(&dst, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

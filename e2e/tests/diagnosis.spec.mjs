@@ -123,7 +123,11 @@ test('fault-storm: degraded, fault-storm with the fault share', async ({ page })
   expect(c.kind).toBe('fault-storm');
   expect(c.evidence.share, 'the preset faults 40% of its items').toBeGreaterThan(0.25);
   expect(c.evidence.share).toBeLessThan(0.55);
-  expect(c.evidence.topFault).toMatch(/^[A-Z_]+$/);
+  // The preset fills the generation's log within its first frames: the
+  // code is named while the window holds new fault records, and after that
+  // the fix says the faults left none (it named the first ones for ever).
+  if (c.evidence.topFault === undefined) expect(c.fix).toContain('the log is full, so these faults left no record');
+  else expect(c.evidence.topFault).toMatch(/^[A-Z_]+$/);
   await expect(headerStat(page, 'health')).toHaveText('degraded');
   await expect(headerStat(page, 'cause')).toContainText('fault-storm');
   const trace = JSON.parse(await page.evaluate(() => ringscope.exportTrace()));

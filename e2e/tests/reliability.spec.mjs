@@ -49,6 +49,33 @@ async function call(page, name, ...args) {
 const stats = (page) => page.evaluate(() => ringscope.__test.deviceStats());
 
 test.describe('device loss', () => {
+  // A loss takes what the GPU wrote into read_write buffers (the host has
+  // no copy of them): the recovery says which went back to their initial
+  // bytes, where it used to reset them without a word.
+  test('a loss names the read_write buffers that restarted from their initial bytes', async ({ page }) => {
+    test.setTimeout(60_000);
+    await gotoReady(page, '?autostart=0');
+    const r = await page.evaluate(async () => {
+      await ringscope.open({
+        slots: 1024,
+        buffers: [{ name: 'out', access: 'read_write', size: 16 }, { name: 'table', access: 'read', size: 16, words: [5, 6, 7, 8] }],
+        opcodes: [{ opcode: 0x10, name: 'acc', wgsl: 'fn acc(slot: u32, args: Args) -> Outcome { out[0] = out[0] + table[0]; return done(); }' }],
+      });
+      const word = async () => new Uint32Array((await ringscope.readBuffer('out')).buffer)[0];
+      await ringscope.publish([{ opcode: 0x10 }]);
+      await ringscope.drain();
+      const before = await word();
+      await ringscope.__test.loseDevice();
+      const after = await word();
+      const snap = await ringscope.snapshot();
+      return { before, after, buffersReset: snap.lastLoss.buffersReset, recovered: snap.lastLoss.recovered };
+    });
+    expect(r.before).toBe(5);
+    expect(r.after, 'the GPU\'s writes died with the device').toBe(0);
+    expect(r.recovered).toBe(true);
+    expect(r.buffersReset).toBe(true);
+  });
+
   test('lost between a submit and its readback: recovered, every item run exactly once', async ({ page }) => {
     test.setTimeout(60_000);
     await gotoReady(page, '?autostart=0');

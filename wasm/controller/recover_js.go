@@ -174,6 +174,7 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 			return err
 		}
 	}
+	loss.BuffersReset = c.runner.WritesBuffers()
 	c.setDevice(dev)
 	c.losses.Recoveries++
 	n := c.losses.Recoveries
@@ -183,6 +184,9 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	c.update(func(s *State) {
 		s.Recoveries, s.BusyLost = n, false
 		s.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
+		if loss.BuffersReset {
+			s.StaleReason += "; its read_write buffers restarted from their initial bytes"
+		}
 		if runaway {
 			// Not ready: the page says what ran away and what it dropped
 			// until the next open() or reset.
