@@ -51,7 +51,7 @@ func (c *LogPanel) Dropped() string {
 		return ""
 	}
 	return "DROPPED " + Thousands(uint64(l.Dropped)) + " records: the log (capacity " + Thousands(uint64(l.Capacity)) +
-		") filled up; the GPU attempted " + Thousands(uint64(l.Cursor)) + ". Raise the log capacity or drain it more often."
+		") keeps the generation's first records and is full; the GPU attempted " + Thousands(uint64(l.Cursor)) + ". Raise the log capacity, or reset the ring to start the log over."
 }
 
 // FaultSummary counts fault records by code.

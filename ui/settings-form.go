@@ -179,7 +179,7 @@ func (c *SettingsForm) Fields() []FormField {
 		win,
 		num("SketchDepth", "sketch depth", "Count-Min rows: δ = e^−depth", d.SketchDepth, 1, settings.MaxSketchDepth),
 		num("SketchWidth", "sketch width", "Count-Min counters per row: ε = e / width", d.SketchWidth, 1, settings.MaxSketchWidth),
-		num("LogCapacity", "log capacity", "log records a ring keeps per submission: raise it when the log panel says DROPPED", d.LogCapacity, 0, settings.MaxLogCapacity),
+		num("LogCapacity", "log capacity", "log records a ring keeps: its generation's first (Apply starts the log over); raise it when the log panel says DROPPED", d.LogCapacity, 0, settings.MaxLogCapacity),
 	}
 }
 

@@ -104,8 +104,46 @@ func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
 	d.cands = r.all(d.cands[:0])
 	_, d.settled = r.ended()
 	d.track(in.AtMillis)
+	d.dropFallback(r.stalled())
 	d.out.Health = r.health(len(d.out.Causes) > 0)
+	if d.out.Health == Stalled && len(d.out.Causes) == 0 {
+		// A stall names a cause from its first frame: the first rule that
+		// holds now, before its confirm frames are up, or the fallback.
+		// The watchdog's verdict needs none, and "stalled, cause none"
+		// told the user nothing.
+		if len(d.cands) > 0 {
+			c := d.cands[0]
+			c.SinceMillis = in.AtMillis
+			d.out.Causes = append(d.out.Causes, c)
+		} else {
+			d.out.Causes = r.noProgress(d.out.Causes)
+		}
+	}
 	return &d.out
+}
+
+// dropFallback takes no-progress, the stall no rule explains, out of the
+// causes shown while another cause is shown beside it or the ring is not
+// stalled: a tracked cause lingers for its clear frames, and no-progress
+// lingered beside the cause that explained the stall, or under degraded.
+func (d *Diagnoser) dropFallback(stalled bool) {
+	out := d.out.Causes
+	others := 0
+	for i := range out {
+		if out[i].Kind != NoProgress {
+			others++
+		}
+	}
+	if stalled && (others == len(out) || others == 0) {
+		return // no no-progress, or it alone on a stall
+	}
+	kept := out[:0]
+	for i := range out {
+		if out[i].Kind != NoProgress {
+			kept = append(kept, out[i])
+		}
+	}
+	d.out.Causes = kept
 }
 
 // record appends this frame's sample and updates the wait clocks.

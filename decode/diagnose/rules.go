@@ -278,7 +278,7 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 		if r.wantFixNaming(&c, "hotTenant") || (r.trackedFact(&c, "hotShare").Value > 0.5) != dominant {
 			if dominant {
 				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
-					" takes the claims: give tenant " + strconv.Itoa(hot) + " a quota or tenant " + strconv.Itoa(t) + " a higher priority."
+					" takes the claims: publish less of tenant " + strconv.Itoa(hot) + "'s work at a time (in Go, a quota: megakernel.Options.Quotas), or tenant " + strconv.Itoa(t) + "'s at a higher priority."
 			} else {
 				// Not "a higher priority": its work may be CRITICAL already,
 				// held by an inversion (the priority-inversion preset's).

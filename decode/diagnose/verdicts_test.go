@@ -397,3 +397,29 @@ func TestFaultStormFollowsNewRecordsNotAFullLog(t *testing.T) {
 	assert.Equal(t, "USER_FAULT(3)", top.Text)
 	assert.Equal(t, int64(0x12), got.First().Subject.Opcode)
 }
+
+// A stall names a cause from its first stalled frame (the watchdog's
+// verdict needs no confirm frames; the header read "stalled, cause none"),
+// and no-progress, the fallback, leaves as soon as another cause explains
+// the stall instead of lingering beside it for its clear frames.
+func TestAStallNamesACauseAtOnceAndTheFallbackGivesWay(t *testing.T) {
+	d, r := New(), newRing(4096, 1)
+	r.complete(0, 2, 10, 0)
+	r.step(d, 100)
+	r.queue(0, 2, 10)
+	var got *Diagnosis
+	for i := range 20 {
+		got = r.step(d, 100)
+		if got.Health == Stalled {
+			require.Equal(t, []string{"no-progress"}, kinds(got), "frame %d: the first stalled frame names the fallback", i)
+			break
+		}
+	}
+	require.Equal(t, Stalled, got.Health)
+	got = r.step(d, 100)
+	require.Equal(t, []string{"no-progress"}, kinds(got))
+
+	r.tel.Control.Shutdown = true
+	got = r.step(d, 100)
+	assert.Equal(t, []string{"shutdown"}, kinds(got), "no-progress gives way to the cause that explains the stall")
+}

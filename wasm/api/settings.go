@@ -28,7 +28,7 @@ const (
 	ParamAutostart = "autostart" // 0: load without running the default workload
 	ParamSeed      = "seed"      // workload seed
 	ParamReadback  = "readback"  // auto, summary or full (decode.PageReadbacks)
-	ParamLog       = "log"       // log capacity, records per submission
+	ParamLog       = "log"       // log capacity: records a generation keeps
 	ParamTrace     = "trace"     // trace capacity, records per submission, 0: off
 	ParamJob       = "job"       // ?push's Pushgateway job label
 	ParamInstance  = "instance"  // ?push's Pushgateway instance label
