@@ -51,7 +51,7 @@ func (c *LogPanel) Dropped() string {
 		return ""
 	}
 	return "DROPPED " + Thousands(uint64(l.Dropped)) + " records: the log (capacity " + Thousands(uint64(l.Capacity)) +
-		") keeps the generation's first records and is full; the GPU attempted " + Thousands(uint64(l.Cursor)) + ". Raise the log capacity, or reset the ring to start the log over."
+		") is full: it keeps a generation's first records; the GPU attempted " + Thousands(uint64(l.Cursor)) + ". Raise the log capacity, or reset the ring."
 }
 
 // FaultSummary counts fault records by code.

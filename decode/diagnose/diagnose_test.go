@@ -304,7 +304,7 @@ func TestAStarvationFixNamesAQuotaOnlyForADominantTenant(t *testing.T) {
 	assert.Contains(t, c.Fix, "a priority inversion or a parked slot (WAIT_IO, YIELD) ahead of it")
 	assert.NotContains(t, c.Fix, "give it a higher priority", "its work may be CRITICAL already")
 	c = run([4]uint32{5000, 100, 0, 100})
-	assert.Contains(t, c.Fix, "publish less of tenant 0's work at a time (in Go, a quota", "tenant 0 takes most claims")
+	assert.Contains(t, c.Fix, "publish less of tenant 0's work at a time (a quota, in Go)", "tenant 0 takes most claims")
 }
 
 func TestPriorityInversionWhenALowerPriorityRuns(t *testing.T) {

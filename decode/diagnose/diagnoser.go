@@ -107,17 +107,11 @@ func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
 	d.dropFallback(r.stalled())
 	d.out.Health = r.health(len(d.out.Causes) > 0)
 	if d.out.Health == Stalled && len(d.out.Causes) == 0 {
-		// A stall names a cause from its first frame: the first rule that
-		// holds now, before its confirm frames are up, or the fallback.
-		// The watchdog's verdict needs none, and "stalled, cause none"
-		// told the user nothing.
-		if len(d.cands) > 0 {
-			c := d.cands[0]
-			c.SinceMillis = in.AtMillis
-			d.out.Causes = append(d.out.Causes, c)
-		} else {
-			d.out.Causes = r.noProgress(d.out.Causes)
-		}
+		// A stall names a cause from its first frame: the watchdog's
+		// verdict needs no confirm frames, and "stalled, cause none" told
+		// the user nothing. Until a rule's cause is confirmed, the
+		// fallback's evidence (what is queued) is what is known.
+		d.out.Causes = r.noProgress(d.out.Causes)
 	}
 	return &d.out
 }
@@ -126,24 +120,14 @@ func (d *Diagnoser) Observe(in *Input, f *Facts) *Diagnosis {
 // causes shown while another cause is shown beside it or the ring is not
 // stalled: a tracked cause lingers for its clear frames, and no-progress
 // lingered beside the cause that explained the stall, or under degraded.
+// The causes are in kind order and NoProgress is the last kind, so it is
+// at the end.
 func (d *Diagnoser) dropFallback(stalled bool) {
 	out := d.out.Causes
-	others := 0
-	for i := range out {
-		if out[i].Kind != NoProgress {
-			others++
-		}
+	n := len(out)
+	if n > 0 && out[n-1].Kind == NoProgress && (n > 1 || !stalled) {
+		d.out.Causes = out[:n-1]
 	}
-	if stalled && (others == len(out) || others == 0) {
-		return // no no-progress, or it alone on a stall
-	}
-	kept := out[:0]
-	for i := range out {
-		if out[i].Kind != NoProgress {
-			kept = append(kept, out[i])
-		}
-	}
-	d.out.Causes = kept
 }
 
 // record appends this frame's sample and updates the wait clocks.

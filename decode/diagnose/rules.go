@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/ringscope/ringscope/decode"
@@ -119,11 +120,9 @@ func (r *rules) maskedTenants(dst []Cause) []Cause {
 		switch {
 		case !r.wantFix(&c):
 		case r.f.Attached:
-			c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and its work waits: the host must set its mask non-zero (control word " +
-				strconv.Itoa(abi.CtrlTenantMask+t) + ") to run it, or stop publishing its work."
+			c.Fix = fmt.Sprintf("Tenant %d is masked and its work waits: the host must set its mask non-zero (control word %d) to run it, or stop publishing its work.", t, abi.CtrlTenantMask+t)
 		default:
-			c.Fix = "Tenant " + strconv.Itoa(t) + " is masked and its work waits: setTenantMask(" + strconv.Itoa(t) +
-				", true) to run it, or stop publishing its work."
+			c.Fix = fmt.Sprintf("Tenant %d is masked and its work waits: setTenantMask(%[1]d, true) to run it, or stop publishing its work.", t)
 		}
 		dst = append(dst, c)
 	}
@@ -277,8 +276,7 @@ func (r *rules) tenantStarvation(dst []Cause) []Cause {
 		dominant := 2*hotClaims > total
 		if r.wantFixNaming(&c, "hotTenant") || (r.trackedFact(&c, "hotShare").Value > 0.5) != dominant {
 			if dominant {
-				c.Fix = "Tenant " + strconv.Itoa(t) + "'s work waits unclaimed while tenant " + strconv.Itoa(hot) +
-					" takes the claims: publish less of tenant " + strconv.Itoa(hot) + "'s work at a time (in Go, a quota: megakernel.Options.Quotas), or tenant " + strconv.Itoa(t) + "'s at a higher priority."
+				c.Fix = fmt.Sprintf("Tenant %d's work waits unclaimed while tenant %d takes the claims: publish less of tenant %[2]d's work at a time (a quota, in Go), or tenant %[1]d's at a higher priority.", t, hot)
 			} else {
 				// Not "a higher priority": its work may be CRITICAL already,
 				// held by an inversion (the priority-inversion preset's).

@@ -422,4 +422,5 @@ func TestAStallNamesACauseAtOnceAndTheFallbackGivesWay(t *testing.T) {
 	r.tel.Control.Shutdown = true
 	got = r.step(d, 100)
 	assert.Equal(t, []string{"shutdown"}, kinds(got), "no-progress gives way to the cause that explains the stall")
+	assert.Equal(t, NoProgress, kindEnd-1, "dropFallback finds no-progress at the end of the causes")
 }

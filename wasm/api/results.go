@@ -154,8 +154,8 @@ type Loss struct {
 	// runner; Recovered says whether it recovered.
 	RecoveredMillis float64
 	Recovered       bool
-	// BuffersReset says the recovery gave the ring's read_write user
-	// buffers their initial bytes again: what the GPU wrote into them died
+	// BuffersReset says the recovery gave the ring's user buffers their
+	// initial bytes again: what the GPU wrote into a read_write one died
 	// with the device, and the host keeps no copy (docs/OPCODES.md §2).
 	BuffersReset bool
 }

@@ -174,7 +174,9 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 			return err
 		}
 	}
-	loss.BuffersReset = c.runner.WritesBuffers()
+	// The host has no copy of the user's buffers: Rebind (and Reset)
+	// gave them their initial bytes again.
+	loss.BuffersReset = len(c.runner.Options().Kernel.Buffers) > 0
 	c.setDevice(dev)
 	c.losses.Recoveries++
 	n := c.losses.Recoveries
@@ -184,9 +186,6 @@ func (c *Controller) recoverDevice(lost *webgpu.Device, cause error) error {
 	c.update(func(s *State) {
 		s.Recoveries, s.BusyLost = n, false
 		s.StaleReason = fmt.Sprintf("device lost (%s), recovered on a new device (recovery %d)", reason, n)
-		if loss.BuffersReset {
-			s.StaleReason += "; its read_write buffers restarted from their initial bytes"
-		}
 		if runaway {
 			// Not ready: the page says what ran away and what it dropped
 			// until the next open() or reset.

@@ -195,18 +195,6 @@ func (r *Runner) InFlightUserOpcodes() []string {
 	return out
 }
 
-// WritesBuffers reports whether the kernel has a user buffer it may write
-// (read_write): a device loss takes what the GPU wrote there, and Rebind
-// gives such buffers their initial bytes again, as the host has no copy.
-func (r *Runner) WritesBuffers() bool {
-	for i := range r.opts.Kernel.Buffers {
-		if r.opts.Kernel.Buffers[i].Access == wgsl.ReadWrite {
-			return true
-		}
-	}
-	return false
-}
-
 // CompileError is a user kernel the device would not compile: the
 // messages of GPUShaderModule.getCompilationInfo, each located in the
 // user's own source.
