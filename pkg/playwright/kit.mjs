@@ -23,6 +23,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { show, checkOptions, checkLabels, receiver } from './options.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const ROUTE = '/__ringscope__/';
@@ -79,6 +80,10 @@ function missing(kit, timeout) {
 // come; the matchers turn it into a failure (fresh).
 class NoFrame extends Error {}
 
+// The waits' defaults stay this far inside the test's timeout, so that
+// they fail with their own message rather than the test's bare timeout.
+const TEST_MARGIN = 2_000;
+
 // noMoreFrames says why snapshot() gave up at once: in a state other than
 // "attached" the attachment reads no more frames, and waiting out the
 // timeout (5 s per matcher read) would only delay the same failure.
@@ -92,8 +97,23 @@ function noMoreFrames(now, read, wanted) {
 
 /** A handle on the ringscope instance attached to the page's ring. */
 export class RingscopeHandle {
-  constructor(page) {
+  /**
+   * page is the test's page; testInfo (the fixture gives it) bounds the
+   * default waits by the test's own timeout; labels are ringscopeLabels.
+   */
+  constructor(page, { testInfo, labels } = {}) {
     this.page = page;
+    this.testInfo = testInfo;
+    this.labels = labels;
+    this.started = Date.now();
+  }
+
+  // wait is a default wait of ms, cut to what the test's timeout leaves
+  // (less a margin), so that it ends with its own explanation first.
+  wait(ms) {
+    const t = this.testInfo?.timeout;
+    if (!t) return ms; // no testInfo, or no test timeout (0)
+    return Math.max(500, Math.min(ms, t - (Date.now() - this.started) - TEST_MARGIN));
   }
 
   /**
@@ -101,7 +121,26 @@ export class RingscopeHandle {
    * label, or handed over), then attaches an instance to them, running.
    * options are attach's (docs/OPTIONS.md) besides the buffers.
    */
-  async attach(options = {}, { timeout = 30_000 } = {}) {
+  async attach(options = {}, wait = undefined) {
+    options = options ?? {};
+    if (typeof options !== 'object' || Array.isArray(options)) {
+      throw new TypeError(`ringscope.attach(): the options must be an object of attach's options (docs/OPTIONS.md), not ${show(options)}; ` +
+        'the wait is the second argument: attach({}, { timeout })');
+    }
+    if ('timeout' in options) {
+      throw new TypeError('ringscope.attach(): timeout is no attach option: the wait for the buffers is the second argument, ' +
+        `attach(${Object.keys(options).length > 1 ? '{ … }' : '{}'}, { timeout: ${show(options.timeout)} })`);
+    }
+    for (const k of ['device', 'control', 'ring', 'log']) {
+      if (k in options) {
+        throw new TypeError(`ringscope.attach(): ${k} is found by its label (ringscopeLabels) or handed over in the page ` +
+          '(window.ringscopeKit.use({ device, control, ring, log })), not passed to attach()');
+      }
+    }
+    const bad = this.labels === undefined ? '' : checkLabels(this.labels);
+    if (bad) throw new TypeError(bad);
+    let { timeout } = checkOptions(`ringscope.attach()`, wait, { timeout: 'ms' });
+    timeout ??= this.wait(30_000);
     // The predicate is synchronous: waitForFunction waits for a truthy
     // value, and a Promise is one.
     await this.page.waitForFunction(() => {
@@ -120,6 +159,11 @@ export class RingscopeHandle {
     await this.page.evaluate(async ([route, opts]) => {
       const { createRingscope } = await import(`${route}create-ringscope.mjs`);
       const { device, control, ring, log } = globalThis.ringscopeKit.found;
+      // attach() again replaces the instance: the one before would go on
+      // reading the same buffers, unseen, for the rest of the test.
+      const before = globalThis.ringscopeKit.instance;
+      globalThis.ringscopeKit.instance = undefined;
+      await before?.dispose()?.catch?.(() => {});
       globalThis.ringscopeKit.instance = await createRingscope({
         attach: { device, control, ring, ...(log ? { log } : {}), ...opts },
         autostart: true,
@@ -134,9 +178,13 @@ export class RingscopeHandle {
    * timeout ms, saying how many frames it saw, and at once when no frame
    * can come: the attachment has ended (attachInfo()'s state "ended": a
    * destroyed buffer, a lost device, a copy that never completed) or was
-   * detached, or the instance was disposed.
+   * detached, or the instance was disposed. slots and trace are the
+   * instance's snapshot options (docs/OPTIONS.md), passed on.
    */
-  async snapshot({ frames = 1, timeout = 30_000 } = {}) {
+  async snapshot(opts) {
+    let { frames = 1, timeout, ...read } = checkOptions('ringscope.snapshot()', opts,
+      { frames: 'count', timeout: 'ms', slots: 'boolean', trace: 'boolean' });
+    timeout ??= this.wait(30_000);
     // Polled from here: page.evaluate awaits attachInfo()'s Promise, where
     // page.waitForFunction would take the Promise itself as truthy and
     // return at once.
@@ -148,10 +196,15 @@ export class RingscopeHandle {
     });
     const end = Date.now() + timeout;
     const first = await info();
-    if (!first) throw new Error('ringscope.snapshot(): nothing attached: call ringscope.attach() first');
+    if (!first) {
+      throw new Error('ringscope.snapshot(): nothing attached: call ringscope.attach() first ' +
+        '(after page.goto(); a navigation or ringscope.dispose() ends the attachment)');
+    }
     let now = first;
-    while (now.frames < first.frames + frames) {
-      if (now.state !== 'attached') throw new NoFrame(noMoreFrames(now, now.frames - first.frames, frames));
+    // Written so that no count (a disposed instance's) waits: it reads as
+    // not enough, and the state check below says why.
+    while (!(now.frames - (first.frames ?? 0) >= frames)) {
+      if (now.state !== 'attached') throw new NoFrame(noMoreFrames(now, Math.max(0, (now.frames ?? 0) - (first.frames ?? 0)), frames));
       if (Date.now() >= end) {
         throw new NoFrame(`ringscope.snapshot(): the attachment read ${now.frames - first.frames} of the ${frames} frames ` +
           `waited for in ${timeout} ms (${now.frames} frames since attach, state ${now.state})`);
@@ -159,11 +212,18 @@ export class RingscopeHandle {
       await new Promise((r) => setTimeout(r, 100));
       now = (await info()) ?? { ...now, state: 'disposed', reason: undefined };
     }
-    return this.page.evaluate(() => globalThis.ringscopeKit.instance.snapshot());
+    // The instance's own options (slots, trace: docs/OPTIONS.md) go to it.
+    return this.page.evaluate((o) => globalThis.ringscopeKit.instance.snapshot(o), read);
   }
 
+  /** Disposes the attached instance; attach() may attach again. */
   async dispose() {
-    await this.page.evaluate(() => globalThis.ringscopeKit?.instance?.dispose()).catch(() => {});
+    await this.page.evaluate(async () => {
+      const k = globalThis.ringscopeKit;
+      const i = k?.instance;
+      if (k) k.instance = undefined;
+      await i?.dispose();
+    }).catch(() => {});
   }
 }
 
@@ -192,8 +252,9 @@ async function fresh(handle, timeout = 5_000) {
     return await handle.snapshot({ timeout });
   } catch (err) {
     if (!(err instanceof NoFrame)) throw err;
-    const s = await handle.page.evaluate(() => globalThis.ringscopeKit.instance.snapshot());
-    return { ...s, [NO_FRAME]: err.message };
+    // A disposed instance has no snapshot to give: no diagnosis, then.
+    const s = await handle.page.evaluate(() => globalThis.ringscopeKit?.instance?.snapshot()).catch(() => null);
+    return { ...(s ?? {}), [NO_FRAME]: err.message };
   }
 }
 
@@ -212,9 +273,12 @@ async function watch(handle, check, within) {
 
 // result is a matcher's answer: pass in the positive sense (Playwright
 // inverts it under .not).
+// With no frame read (NO_FRAME) it fails in both senses: nothing was
+// read, so neither the claim nor its negation is shown.
 function result(ctx, name, ok, what, s) {
+  if (s[NO_FRAME] && ctx.isNot) what = 'no frame was read, which shows neither';
   return {
-    pass: ok,
+    pass: s[NO_FRAME] ? !!ctx.isNot : ok,
     name,
     message: () => `expect(ringscope).${ctx.isNot ? 'not.' : ''}${name}(): ${what}` +
       `${s[NO_FRAME] ? `\n${s[NO_FRAME]}` : ''}\n\n${describe(s.diagnosis)}`,
@@ -232,6 +296,9 @@ const STATUS_NAMES = { published: 'PUBLISHED', claimed: 'CLAIMED', waitIO: 'WAIT
 const queuedBy = (s) => Object.fromEntries(Object.keys(STATUS_NAMES)
   .map((k) => [k, s.telemetry?.occupancy?.[k] ?? 0]).filter(([, n]) => n > 0));
 
+// A matcher's wait is within: Playwright's timeout option is not its.
+const WITHIN_HINTS = { timeout: 'the matcher watches the ring for within ms; Playwright\'s timeout is no option of it' };
+
 /** The matchers, for expect.extend or mergeExpects. */
 export const matchers = {
   /**
@@ -239,14 +306,20 @@ export const matchers = {
    * ms (long enough for the watchdog's intervals, at the attachment's
    * pace); it fails at the first frame that is not.
    */
-  async toBeHealthy(handle, { within = 6_000 } = {}) {
+  async toBeHealthy(handle, opts) {
+    receiver('toBeHealthy', handle);
+    const { within = 6_000 } = checkOptions('expect(ringscope).toBeHealthy()', opts, { within: 'ms' }, WITHIN_HINTS);
     const s = await watch(handle, healthy, within);
     return result(this, 'toBeHealthy', healthy(s), this.isNot ? `the ring stayed healthy for ${within} ms` : 'the ring is not healthy', s);
   },
   /** FAULTS is 0 and the log has no fault record. */
-  async toHaveNoFaults(handle) {
+  async toHaveNoFaults(handle, opts) {
+    receiver('toHaveNoFaults', handle);
+    checkOptions('expect(ringscope).toHaveNoFaults()', opts, {});
     let s = await fresh(handle);
     const ok = !s[NO_FRAME] && faults(s) === 0 && faultRecords(s).length === 0;
+    // Under .not a failing read passes: no message to wait for.
+    if (this.isNot && !ok) return result(this, 'toHaveNoFaults', ok, `FAULTS is ${faults(s)}`, s);
     // A failure prints the diagnosis: give its cause the frames it needs
     // to form (a cause holds two in a row) when the first read has none.
     if (!ok && !s[NO_FRAME]) s = await watch(handle, (x) => !x.diagnosis?.causes?.length, 2_000);
@@ -258,7 +331,9 @@ export const matchers = {
    * CLAIMS ≤ the items published, and no BAD_STATE fault (a second claim
    * of a slot faults BAD_STATE, docs/PROTOCOL.md §3).
    */
-  async toDrainExactlyOnce(handle) {
+  async toDrainExactlyOnce(handle, opts) {
+    receiver('toDrainExactlyOnce', handle);
+    checkOptions('expect(ringscope).toDrainExactlyOnce()', opts, {});
     const s = await fresh(handle);
     const c = s.telemetry?.control ?? {};
     const heads = c.heads ?? [], tails = c.tails ?? [];
@@ -275,7 +350,9 @@ export const matchers = {
    * an active status: PUBLISHED, CLAIMED, WAIT_IO, YIELD or REQUEUE), and
    * neither the verdict (health stalled) nor the watchdog says stalled.
    */
-  async toNotStall(handle, { within = 2_000 } = {}) {
+  async toNotStall(handle, opts) {
+    receiver('toNotStall', handle);
+    const { within = 2_000 } = checkOptions('expect(ringscope).toNotStall()', opts, { within: 'ms' }, WITHIN_HINTS);
     const a = await fresh(handle);
     // No frame now, none later: the failure is known without the wait.
     if (!a[NO_FRAME]) await new Promise((r) => setTimeout(r, within));
@@ -309,7 +386,7 @@ const fixtures = {
   ringscopeAssets: [packageDir, { option: true }],
   /** The buffer labels the init script looks for, by role. */
   ringscopeLabels: [{ control: 'control', ring: 'ring', log: 'log' }, { option: true }],
-  ringscope: async ({ page, ringscopeAssets, ringscopeLabels }, use) => {
+  ringscope: async ({ page, ringscopeAssets, ringscopeLabels }, use, testInfo) => {
     await page.route(`**${ROUTE}**`, async (route) => {
       const name = path.basename(new URL(route.request().url()).pathname);
       try {
@@ -320,7 +397,7 @@ const fixtures = {
       }
     });
     await page.addInitScript(capture, ringscopeLabels);
-    const handle = new RingscopeHandle(page);
+    const handle = new RingscopeHandle(page, { testInfo, labels: ringscopeLabels });
     await use(handle);
     await handle.dispose();
   },
